@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from figeval.annotation import Resolution, combine, read_sheet, resolve
-from figeval.cli import annotation_spec
+from figeval._registry import annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError

@@ -3,7 +3,7 @@
 import pytest
 from inspect_ai.model import ModelOutput
 
-from figeval.answering import next_token_top_logprobs
+from figeval.scoring.readers import next_token_top_logprobs
 from figeval.errors import FigevalError
 
 

@@ -1,45 +1,67 @@
-"""What the `inspect_ai` entry point imports: figeval's tasks and model providers.
+"""What the `inspect_ai` entry point imports: each benchmark package's exported tasks, and figeval's model
+providers; and the look-ups by task name that `figeval` commands need.
 
 Providers are registered with factories that import their module lazily, so that listing tasks does not
 load llama.cpp.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
+from inspect import signature
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import ModelAPI, modelapi
 
 from figeval.annotation import AnnotationSpec
-from figeval.benchmarks.ffe_hallu import scorer as ffe_hallu_scorer
-from figeval.benchmarks.ffe_hallu.tasks import ffe_detection, ffe_generation, ffe_translation
-from figeval.benchmarks.persian_allusions import scorer as allusions_scorer
-from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
-from figeval.benchmarks.perhallueval.tasks import perhallueval_qa, perhallueval_summarization
-from figeval.benchmarks.turkish_idioms import scorer as turkish_idioms_scorer
-from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
+from figeval.benchmarks import ffe_hallu, perhallueval, persian_allusions, turkish_idioms
+from figeval.benchmarks.ffe_hallu import ffe_detection, ffe_generation, ffe_translation
+from figeval.benchmarks.perhallueval import perhallueval_qa, perhallueval_summarization
+from figeval.benchmarks.persian_allusions import allusion_knowledge, allusion_mc, allusion_open
+from figeval.benchmarks.turkish_idioms import tr_idiom_detection, tr_idiom_entailment
+from figeval.errors import FigevalError
 
-# The tasks `figeval run` knows, by the name Inspect registers them under (figeval/<name>).
-TASKS: dict[str, Callable[..., Task]] = {
-    "ffe_detection": ffe_detection,
-    "ffe_generation": ffe_generation,
-    "ffe_translation": ffe_translation,
-    "tr_idiom_detection": tr_idiom_detection,
-    "tr_idiom_entailment": tr_idiom_entailment,
-    "allusion_knowledge": allusion_knowledge,
-    "allusion_mc": allusion_mc,
-    "allusion_open": allusion_open,
-    "perhallueval_qa": perhallueval_qa,
-    "perhallueval_summarization": perhallueval_summarization,
-}
+BENCHMARKS = (ffe_hallu, turkish_idioms, persian_allusions, perhallueval)
 
-# Tasks whose answers people label, by task name: what `figeval annotate` and `figeval judge agreement` need.
+# The tasks, by the name Inspect registers them under (figeval/<name>).
+TASKS: dict[str, Callable[..., Task]] = {task.__name__: task for package in BENCHMARKS for task in package.TASKS}
+# Tasks whose answers people label: what `figeval annotate` and `figeval judge agreement` need.
 ANNOTATED: dict[str, AnnotationSpec] = {
-    "ffe_generation": ffe_hallu_scorer.ANNOTATION,
-    "ffe_translation": ffe_hallu_scorer.ANNOTATION,
-    "tr_idiom_detection": turkish_idioms_scorer.annotation_spec("detection"),
-    "tr_idiom_entailment": turkish_idioms_scorer.annotation_spec("entailment"),
-    "allusion_open": allusions_scorer.ANNOTATION,
+    task.__name__: spec for package in BENCHMARKS for task, spec in package.ANNOTATED.items()
 }
+
+
+def annotation_spec(task: str) -> AnnotationSpec:
+    """The annotation spec of a task (what annotators see, how their labels read)."""
+    if task not in ANNOTATED:
+        raise FigevalError(f"task '{task}' has no human-label scheme; tasks with one: {', '.join(ANNOTATED)}.")
+    return ANNOTATED[task]
+
+
+def make_task(name: str, args: dict[str, Any]) -> Task:
+    """The task `name` with arguments given on the command line, checked against its signature first.
+
+    Raises:
+        FigevalError: unknown task or argument, or a word given for a bool or int argument.
+    """
+    if name not in TASKS:
+        raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(TASKS))}.")
+    parameters = signature(TASKS[name]).parameters
+    unknown = sorted(set(args) - set(parameters))
+    if unknown:
+        raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
+    for arg, value in args.items():
+        default = parameters[arg].default
+        # A bool or int parameter given a word would be taken as truthy text ("controls=maybe" runs the controls).
+        if isinstance(default, bool | int) and type(value) is not type(default):
+            expected = "true or false" if isinstance(default, bool) else "a whole number"
+            raise FigevalError(f"{name}: -T {arg}={value!r} must be {expected}.")
+    return TASKS[name](**args)
+
+
+def takes_answer_mode(name: str) -> bool:
+    return name in TASKS and "answer_mode" in signature(TASKS[name]).parameters
 
 
 @modelapi(name="gguf")
@@ -56,6 +78,6 @@ def replay() -> type[ModelAPI]:
     return ReplayModelAPI
 
 
-__all__ = ["allusion_knowledge", "allusion_mc", "allusion_open", "ffe_detection", "ffe_generation", "ffe_translation", "gguf", "perhallueval_qa",
-           "perhallueval_summarization", "replay", "tr_idiom_detection",
+__all__ = ["allusion_knowledge", "allusion_mc", "allusion_open", "ffe_detection", "ffe_generation", "ffe_translation",
+           "gguf", "perhallueval_qa", "perhallueval_summarization", "replay", "tr_idiom_detection",
            "tr_idiom_entailment"]

@@ -12,15 +12,26 @@ from __future__ import annotations
 import csv
 import io
 import json
+from itertools import combinations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
 
 from figeval.errors import DataError
-from figeval.judge import LabelScheme
+from figeval.scoring.labels import LabelScheme
+from figeval.stats import (
+    AgreementRow,
+    Interval,
+    UndefinedStatistic,
+    agreement_row,
+    bootstrap_interval,
+    confusion_matrix,
+    fleiss_kappa,
+)
+from figeval.scoring.outcome import DecidedBy, Outcome, outcome_of
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "input", "reference", "output", "label")
 COMMENT = "#"
@@ -32,8 +43,8 @@ class AnnotationSpec:
 
     scheme: LabelScheme
     instructions: tuple[str, ...]
-    judged_by: tuple[str, ...] = ()
-    """The score `decided_by` values that mean a judge model labelled the answer."""
+    input_key: str
+    """The sample metadata key whose text annotators see as the item's input (the meaning, the question)."""
     unparsed_only: bool = False
     """Give annotators the answers the parser could not read (to label by hand) instead of the parsed ones."""
 
@@ -60,29 +71,51 @@ def task_name(log: EvalLog) -> str:
     return log.eval.task.split("/")[-1]  # "figeval/ffe_generation" -> "ffe_generation"
 
 
+def _first_outcome(sample: EvalSample) -> Outcome | None:
+    score = next(iter((sample.scores or {}).values()), None)
+    return None if score is None else outcome_of(score)
+
+
 def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationItem], int]:
     """The answers of a run to give annotators, and how many were left out: the parsed answers (for checking a
-    judge), or with `spec.unparsed_only` the raw outputs the parser could not read (to label by hand)."""
+    judge), or with `spec.unparsed_only` the raw outputs the parser could not read (to label by hand).
+
+    Raises:
+        DataError: a sample lacks the task's declared input key (the log is not of this task's version).
+    """
     items, skipped = [], 0
     for sample in log.samples or []:
-        score = next(iter((sample.scores or {}).values()), None)
-        parsed = score is not None and score.answer is not None
-        if score is None or parsed == spec.unparsed_only:
+        outcome = _first_outcome(sample)
+        if outcome is None or outcome.is_unparsed != spec.unparsed_only:
             skipped += 1
             continue
         metadata = sample.metadata or {}
-        question = metadata.get("meaning") or metadata.get("english") or metadata.get("question") or str(sample.input)
+        if spec.input_key not in metadata:
+            raise DataError(f"{log.location}: sample {sample.id} has no '{spec.input_key}' in its metadata; "
+                            "re-run the task with this version of figeval.")
         items.append(
             AnnotationItem(
                 task=task_name(log),
                 model=log.eval.model,
                 sample_id=str(sample.id),
-                input=str(question),
+                input=str(metadata[spec.input_key]),
                 reference=" | ".join(metadata.get("references", [])),
-                output=sample.output.completion if spec.unparsed_only else score.answer,
+                output=sample.output.completion if spec.unparsed_only else (outcome.answer or ""),
             )
         )
     return items, skipped
+
+
+def judge_labels(log: EvalLog, scheme: LabelScheme) -> dict[tuple[str, str], Enum]:
+    """The label a judge model gave each answer it labelled, by (generator model, sample id); answers a rule
+    decided (an exact match with the reference) say nothing about the judge and are left out."""
+    by_value = {label.value: label for label in scheme.labels}
+    found = {}
+    for sample in log.samples or []:
+        outcome = _first_outcome(sample)
+        if outcome is not None and outcome.decided_by is DecidedBy.JUDGE and outcome.label is not None:
+            found[(log.eval.model, str(sample.id))] = by_value[outcome.label]
+    return found
 
 
 def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Sequence[str]) -> None:
@@ -294,3 +327,37 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
             raise DataError(f"{path.name}: row {number} has resolution {row['resolution']!r}; re-run `figeval annotate import`.") from None
         labels.append(HumanLabel(row["task"], row["model"], row["sample_id"], label, resolution, given))
     return labels, annotators
+
+
+# --- Agreement: a judge against the resolved human labels (FFE-HALLU Table 6), annotators among themselves -----
+
+
+@dataclass(frozen=True)
+class JudgeAgreement:
+    row: AgreementRow
+    confusion: list[list[int]]
+    """Counts, rows = the judge's label, columns = the humans', in the scheme's order."""
+
+
+def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> JudgeAgreement:
+    """How a run's judge agrees with the resolved human labels, over the answers a judge model labelled and
+    the humans resolved (rule-decided answers say nothing about the judge)."""
+    judged = judge_labels(log, scheme)
+    resolved = {(h.model, h.sample_id): h.label for h in humans if h.label is not None}
+    keys = sorted(set(judged) & set(resolved))
+    row = agreement_row(log.eval.model, [judged[k] for k in keys], [resolved[k] for k in keys])
+    return JudgeAgreement(row, confusion_matrix([(judged[k], resolved[k]) for k in keys], scheme.labels))
+
+
+def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str]) -> tuple[list[AgreementRow], Interval | str | None]:
+    """Each pair of annotators' agreement (Tables 7 and 8), and with three or more, Fleiss' kappa with a 95%
+    bootstrap interval (or why it is undefined); None with fewer than three."""
+    rows = [agreement_row(f"{first} vs {second}", [h.annotators[i] for h in humans], [h.annotators[j] for h in humans])
+            for (i, first), (j, second) in combinations(enumerate(annotators), 2)]
+    if len(annotators) < 3:
+        return rows, None
+    units = [list(h.annotators) for h in humans]
+    try:
+        return rows, bootstrap_interval(lambda idx: fleiss_kappa([units[i] for i in idx]), len(units))
+    except UndefinedStatistic as error:
+        return rows, str(error)

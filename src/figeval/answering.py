@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from enum import Enum
 
-from inspect_ai.model import CachePolicy, GenerateConfig, ModelOutput
+from inspect_ai.model import CachePolicy, GenerateConfig
 from inspect_ai.solver import Solver, generate
 
 from figeval.errors import FigevalError
 
-# Decoding recorded in every log unless the user overrides it (deterministic, as the papers evaluate).
-DEFAULT_GENERATE_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=512)
+# Decoding of every model call figeval makes (tasks, judges, builders) unless the user overrides it:
+# deterministic, as the papers evaluate; recorded in every log.
+DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=512)
 
 # How many next-token candidates logprob mode reads; 20 is the most OpenAI-compatible APIs return.
 TOP_LOGPROBS = 20
@@ -46,23 +47,11 @@ def answer_mode_of(value: str) -> AnswerMode:
         ) from None
 
 
+# Logprob answers: one token and its top candidates.
+ONE_TOKEN_LOGPROBS = GenerateConfig(max_tokens=1, logprobs=True, top_logprobs=TOP_LOGPROBS)
+
+
 def answer_solver(mode: AnswerMode) -> Solver:
     if mode is AnswerMode.LOGPROB:
-        return generate(max_tokens=1, logprobs=True, top_logprobs=TOP_LOGPROBS)
+        return generate(**ONE_TOKEN_LOGPROBS.model_dump(exclude_none=True))
     return generate()
-
-
-def next_token_top_logprobs(output: ModelOutput) -> list[tuple[str, float]]:
-    """(token, log-probability) candidates for the first generated token.
-
-    Raises:
-        FigevalError: the model sent no logprobs (a configuration problem, not an answer to count).
-    """
-    if not output.choices or output.choices[0].logprobs is None or not output.choices[0].logprobs.content:
-        raise FigevalError(
-            f"model {output.model} returned no logprobs; logprob answers (and the PerHalluEval verifier) need a "
-            "provider that returns top_logprobs, or use answer_mode=generate."
-        )
-    first = output.choices[0].logprobs.content[0]
-    candidates = [(top.token, top.logprob) for top in first.top_logprobs or []]
-    return candidates or [(first.token, first.logprob)]

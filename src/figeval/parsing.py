@@ -22,7 +22,7 @@ class YesNo(str, Enum):
 
 # Words that are a verdict on their own, after Turkish-aware lowercasing and Persian normalization.
 YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
-    YesNo.YES: frozenset({"yes", "yeah", "yep", "بله", "بلی", "آره", "اره", "evet"}),
+    YesNo.YES: frozenset({"yes", "yeah", "yep", "بله", "بلی", "آری", "آره", "اره", "evet"}),
     YesNo.NO: frozenset({"no", "nope", "خیر", "نه", "نخیر", "hayır", "hayir"}),
 }
 # "Y" and "N" are verdicts only as the whole answer: as a first word they may start anything.

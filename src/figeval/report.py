@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from figeval.errors import FigevalError
 
 
 @dataclass(frozen=True)
@@ -66,3 +69,26 @@ def newest_log(log_dir: Path) -> str:
     if not logs:
         return f"{log_dir} (no log written)"
     return max(logs, key=lambda info: info.mtime or 0).name.removeprefix("file://")
+
+
+def read_logs(paths: Sequence[Path]) -> list[EvalLog]:
+    """Full logs from .eval files (each must be a log) and log directories (their successful runs).
+
+    Raises:
+        FigevalError: a file is not an Inspect log, a path does not exist, or no successful run was found.
+    """
+    logs = []
+    for path in paths:
+        if path.is_dir():
+            found = [read_eval_log(info) for info in list_eval_logs(str(path), recursive=True)]
+            logs += [log for log in found if log.status == "success"]
+        elif path.is_file():
+            try:
+                logs.append(read_eval_log(str(path)))
+            except Exception as error:  # Inspect raises ValueError, zip and JSON errors for non-logs
+                raise FigevalError(f"{path} is not an Inspect log ({type(error).__name__}: {error}).") from None
+        else:
+            raise FigevalError(f"no log at '{path}'; give .eval files or the --log-dir a run wrote to.")
+    if not logs:
+        raise FigevalError(f"no successful runs in {', '.join(map(str, paths))}.")
+    return logs

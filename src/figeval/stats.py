@@ -175,3 +175,37 @@ def bootstrap_interval(
     tail = (1.0 - confidence) / 2
     low, high = np.quantile(values, [tail, 1.0 - tail])
     return Interval(estimate, float(low), float(high), len(values))
+
+
+# --- Two label lists compared: a judge against humans (FFE-HALLU Table 6), annotators among themselves ---------
+
+
+@dataclass(frozen=True)
+class AgreementRow:
+    group: str
+    n: int
+    percent: float
+    kappa: Interval | None
+    """Cohen's kappa with a 95% bootstrap interval; None when undefined (see `note`)."""
+    note: str = ""
+
+
+def agreement_row(group: str, a: Sequence[Hashable], b: Sequence[Hashable], seed: int = 0) -> AgreementRow:
+    """Percent agreement and Cohen's kappa (95% bootstrap interval over items) of two label lists."""
+    if not a:
+        return AgreementRow(group, 0, float("nan"), None, "no items in common")
+    percent = percent_agreement(a, b)
+    try:
+        kappa = bootstrap_interval(lambda idx: cohen_kappa([a[i] for i in idx], [b[i] for i in idx]), len(a), seed=seed)
+    except UndefinedStatistic as error:
+        return AgreementRow(group, len(a), percent, None, str(error))
+    return AgreementRow(group, len(a), percent, kappa)
+
+
+def confusion_matrix(pairs: Sequence[tuple[Hashable, Hashable]], labels: Sequence[Hashable]) -> list[list[int]]:
+    """Counts with rows = the first label of each pair (the judge), columns = the second (the humans)."""
+    index = {label: i for i, label in enumerate(labels)}
+    matrix = [[0] * len(labels) for _ in labels]
+    for first, second in pairs:
+        matrix[index[first]][index[second]] += 1
+    return matrix

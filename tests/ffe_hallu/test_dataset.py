@@ -35,6 +35,7 @@ def test_detection_samples_with_controls(shared_ffe_hallu: Path):
         "framing": "fake-q",
         "expression": "گربه را دم دروازه کشتن",
         "category": "Word Perturbation",
+        "category_slug": "word_perturbation",
         "source_expression": "گربه را دم حجله کشتن",
     }
     assert by_id["ffe-fake-200/real-q"].target == "No"

@@ -14,6 +14,7 @@ from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
 from figeval.judge import ask_judge
+from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream
 from tests.ffe_hallu.test_tasks import write_replay
 
@@ -63,16 +64,21 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     assert log.status == "success", log.error
     assert metrics_of(log) == pytest.approx(
         {
-            # judged: 001 correct, 003 incorrect, 004 correct, 005 hallucinated (006 and 007 are not judged)
-            "correct_rate": 2 / 4,
-            "incorrect_rate": 1 / 4,
-            "hallucinated_rate": 1 / 4,
+            # Over every output but the judge's failure 006 (Section 3.1: every output gets a label): 001
+            # correct, 003 incorrect, 004 correct, 005 hallucinated, and 007, with no Persian expression,
+            # hallucinated ("does not exist as a Persian FFE").
+            "correct_rate": 2 / 5,
+            "incorrect_rate": 1 / 5,
+            "hallucinated_rate": 2 / 5,
             "unparsed_rate": 1 / 6,  # 007
             "judge_unparsed_rate": 1 / 6,  # 006
-            "decided_by/unparsed": 1.0,
-            "decided_by/reference_match": 1.0,
-            "decided_by/judge_existing": 2.0,
-            "decided_by/judge": 2.0,
+            "decided_by/parser": 1.0,  # 007, which the parser could not read
+            "decided_by/rule": 1.0,  # 001
+            "decided_by/judge": 4.0,  # 003, 004, 005, 006
+            "decided_by/logprob": 0.0,
+            "decided_by/manual": 0.0,
+            "rule/reference_match": 1.0,  # 001
+            "rule/judge_existing": 2.0,  # 003, 004: authentic FFEs, the judge only chooses the meaning
         }
     )
     scores = {s.id: s.scores["ffe_judged_scorer"] for s in log.samples}
@@ -156,9 +162,11 @@ def test_translation_end_to_end(ffe_hallu_imported: Path, tmp_path: Path):
     )
     assert log.status == "success", log.error
     metrics = metrics_of(log)
-    assert metrics["correct_rate"] == pytest.approx(0.5) and metrics["incorrect_rate"] == pytest.approx(0.5)
+    # 001 correct, 002 incorrect, 003 (no final choice) hallucinated: each 1/3 of all outputs
+    assert metrics["correct_rate"] == pytest.approx(1 / 3) and metrics["incorrect_rate"] == pytest.approx(1 / 3)
+    assert metrics["hallucinated_rate"] == pytest.approx(1 / 3)
     assert metrics["unparsed_rate"] == pytest.approx(1 / 3)
-    assert metrics["decided_by/judge_existing"] == 1.0 and metrics["decided_by/reference_match"] == 1.0
+    assert metrics["rule/judge_existing"] == 1.0 and metrics["rule/reference_match"] == 1.0
     assert log.eval.metadata["pairs_sha256"]
 
 
@@ -209,4 +217,4 @@ def test_generation_on_the_embedded_model_judged_by_it(ffe_hallu_imported: Path,
         score = sample.scores["ffe_judged_scorer"]
         assert sum(score.value.values()) == 1  # exactly one of the outcomes
     metrics = metrics_of(log)
-    assert sum(metrics[f"decided_by/{rule}"] for rule in ("unparsed", "reference_match", "judge", "judge_existing")) == 2
+    assert sum(metrics[f"decided_by/{way.value}"] for way in DecidedBy) == 2

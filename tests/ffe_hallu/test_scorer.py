@@ -2,19 +2,38 @@
 
 import pytest
 
-from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind
-from figeval.benchmarks.ffe_hallu.scorer import DetectionAnswer, detection_rates, says_real
+from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind, category_slug
+from figeval.benchmarks.ffe_hallu.scorer import VERDICTS, detection_metrics, says_real
 from figeval.parsing import YesNo
+from figeval.scoring.outcome import DecidedBy, Outcome
+from tests.metric_values import metric_values, sample_score
 
 WP, CF = "Word Perturbation", "Cultural Fabrication"
 
 
+def answer(kind: ItemKind, item: str, framing: Framing, category: str | None, real: bool | None):
+    """One detection answer: says real (True), fake (False), or unparsed (None)."""
+    target = "real" if kind is ItemKind.REAL else "fake"
+    if real is None:
+        outcome = Outcome.unparsed(DecidedBy.PARSER, "no yes/no", target)
+    else:
+        outcome = Outcome("real" if real else "fake", DecidedBy.PARSER, target=target)
+    metadata = {"item": item, "kind": kind.value, "framing": framing.value}
+    if category:
+        metadata |= {"category": category, "category_slug": category_slug(category)}
+    return sample_score(outcome, VERDICTS, f"{item}/{framing.value}", **metadata)
+
+
 def fake(item, framing, category, real):
-    return DetectionAnswer(item, ItemKind.FAKE, framing, category, real)
+    return answer(ItemKind.FAKE, item, framing, category, real)
 
 
 def control(item, framing, real):
-    return DetectionAnswer(item, ItemKind.REAL, framing, None, real)
+    return answer(ItemKind.REAL, item, framing, None, real)
+
+
+def rates(scores):
+    return metric_values(detection_metrics(), scores)
 
 
 @pytest.mark.parametrize(
@@ -36,27 +55,34 @@ def test_rates_on_hand_built_answers():
         # item, framing, category, says real (None: unparsed)
         fake("A", F, WP, True), fake("A", R, WP, True),  # hallucinated under both framings: agrees
         fake("B", F, WP, False), fake("B", R, WP, True),  # rejected when asked "fake?", accepted when "real?"
-        fake("C", F, CF, None), fake("C", R, CF, False),  # one answer unparsed: never agrees
+        fake("C", F, CF, None), fake("C", R, CF, False),  # one answer unparsed: never agrees with a parsed one
         fake("D", F, CF, False), fake("D", R, CF, False),  # rejected under both: agrees
         control("E", F, True), control("E", R, True),  # a real FFE accepted twice
         control("F", F, False), control("F", R, None),  # a real FFE rejected once, one unparsed
     ]
-    rates = detection_rates(answers)
-    assert rates == pytest.approx(
+    # Section 4: a response is correct only if it rejects the fake, "otherwise hallucinated": the unparsed C
+    # under fake-q counts as accepting it. For the controls, an unparsed answer counts as rejecting.
+    assert rates(answers) == pytest.approx(
         {
-            "halluc_rate_fake_q": 1 / 4,  # A of A, B, C, D (the unparsed C is in the denominator)
+            "halluc_rate_fake_q": 2 / 4,  # A and the unparsed C, of A, B, C, D
             "halluc_rate_real_q": 2 / 4,  # A, B
-            "halluc_rate_avg": 3 / 8,  # (0.25 + 0.5) / 2
+            "halluc_rate_avg": 2 / 4,  # (0.5 + 0.5) / 2
             "agreement": 2 / 4,  # A and D
             "unparsed_rate": 1 / 8,  # C under fake-q, of 8 fake answers
             "halluc_rate_avg/word_perturbation": 3 / 4,  # fake-q: A of A,B = 0.5; real-q: A,B of A,B = 1.0
-            "halluc_rate_avg/cultural_fabrication": 0.0,  # neither C nor D accepted
-            "false_rejection_rate": 1 / 4,  # F under fake-q, of 4 control answers
+            "halluc_rate_avg/cultural_fabrication": 1 / 4,  # fake-q: C (unparsed) of C,D = 0.5; real-q: 0
+            "false_rejection_rate": 2 / 4,  # F under fake-q, and F's unparsed real-q answer, of 4 control answers
             "control_unparsed_rate": 1 / 4,  # F under real-q
         }
     )
-    # Every agreement obeys the bound from the issue: at most 1 - |fake_q - real_q| = 0.75.
-    assert rates["agreement"] <= 1 - abs(rates["halluc_rate_fake_q"] - rates["halluc_rate_real_q"])
+
+
+def test_two_unparsed_answers_agree_with_each_other_only():
+    # Agreement compares verdicts, and "unparsed" is a verdict of its own: G (unparsed twice) agrees; H
+    # (unparsed, then fake) does not, although both of H's answers are non-acceptances.
+    F, R = Framing.FAKE_Q, Framing.REAL_Q
+    answers = [fake("G", F, WP, None), fake("G", R, WP, None), fake("H", F, WP, None), fake("H", R, WP, False)]
+    assert rates(answers)["agreement"] == 1 / 2
 
 
 def test_table_4_gpt41_row_is_reachable_exactly_at_the_bound():
@@ -67,22 +93,21 @@ def test_table_4_gpt41_row_is_reachable_exactly_at_the_bound():
     for i in range(200):
         answers.append(fake(f"x{i}", F, WP, i < 43))
         answers.append(fake(f"x{i}", R, WP, i < 15))
-    rates = detection_rates(answers)
-    assert rates["halluc_rate_fake_q"] == pytest.approx(0.215)
-    assert rates["halluc_rate_real_q"] == pytest.approx(0.075)
-    assert rates["agreement"] == pytest.approx(0.86)
-    assert rates["agreement"] == pytest.approx(1 - abs(0.215 - 0.075))
+    found = rates(answers)
+    assert found["halluc_rate_fake_q"] == pytest.approx(0.215)
+    assert found["halluc_rate_real_q"] == pytest.approx(0.075)
+    assert found["agreement"] == pytest.approx(0.86)
+    assert found["agreement"] == pytest.approx(1 - abs(0.215 - 0.075))
 
 
 def test_a_model_that_calls_everything_fake_is_exposed_only_by_the_controls():
     F, R = Framing.FAKE_Q, Framing.REAL_Q
     answers = [fake("A", f, WP, False) for f in (F, R)] + [control("E", f, False) for f in (F, R)]
-    rates = detection_rates(answers)
-    assert rates["halluc_rate_avg"] == 0.0 and rates["agreement"] == 1.0
-    assert rates["false_rejection_rate"] == 1.0
+    found = rates(answers)
+    assert found["halluc_rate_avg"] == 0.0 and found["agreement"] == 1.0
+    assert found["false_rejection_rate"] == 1.0
 
 
 def test_rates_without_data_are_left_out_not_zero():
     # A --limit that reached only fake-q samples: no real-q rate, no average, no agreement, no controls.
-    rates = detection_rates([fake("A", Framing.FAKE_Q, WP, True)])
-    assert rates == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0}
+    assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0}

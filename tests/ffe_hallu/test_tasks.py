@@ -40,16 +40,17 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
     )
     assert log.status == "success"
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
-    # Rows 1-50 are Word Perturbation (50 per category, in file order).
+    # Rows 1-50 are Word Perturbation (50 per category, in file order). A response that does not reject the
+    # fake is hallucinated (Section 4), so the unparsed rows 21-30 count as accepted under fake-q.
     assert metrics == pytest.approx(
         {
-            "halluc_rate_fake_q": 20 / 200,  # rows 1-20
+            "halluc_rate_fake_q": 30 / 200,  # rows 1-20 accepted, 21-30 unparsed
             "halluc_rate_real_q": 10 / 200,  # rows 1-10
-            "halluc_rate_avg": 0.075,
-            # agree: rows 1-10 (real, real) and 31-200 (fake, fake); 11-20 disagree; 21-30 unparsed
+            "halluc_rate_avg": 0.1,  # (0.15 + 0.05) / 2
+            # agree: rows 1-10 (real, real) and 31-200 (fake, fake); 11-20 disagree; 21-30 (unparsed, fake) differ
             "agreement": 180 / 200,
             "unparsed_rate": 10 / 400,
-            "halluc_rate_avg/word_perturbation": (20 / 50 + 10 / 50) / 2,
+            "halluc_rate_avg/word_perturbation": (30 / 50 + 10 / 50) / 2,
             "halluc_rate_avg/semantic_inversion_contradiction": 0.0,
             "halluc_rate_avg/phonetic_poetic_mimicry": 0.0,
             "halluc_rate_avg/cultural_fabrication": 0.0,
@@ -57,12 +58,14 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
     )
     by_id = {sample.id: sample for sample in log.samples}
     unparsed = by_id["ffe-fake-025/fake-q"].scores["detection_scorer"]
-    assert unparsed.value == {"real": 0, "correct": 0, "unparsed": 1}
+    assert unparsed.value == {"real": 0, "fake": 0, "unparsed": 1, "judge_unparsed": 0, "correct": 0}
     assert unparsed.reason == "invalid_response_format" and "Hmm, hard to say." in unparsed.explanation
     # The log records what is needed to reproduce the run.
     metadata = log.eval.metadata
     assert metadata["dataset_sha256"] == {"Fake FFEs.csv": "fbfa773757fcb634ba799adc486b087648d641a02a3180691d3f08ef6e3b75cc"}
-    assert metadata["prompt_version"] == "ffe-detection-v1" and metadata["figeval_version"]
+    assert metadata["prompt_version"] == "ffe-detection-v2" and metadata["figeval_version"]
+    assert log.eval.task_version == "ffe-detection-v2"
+    assert metadata["unparsed_policies"]["halluc_rate_fake_q"] == "as_label:real"
     assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens == 512
 
 
@@ -89,7 +92,8 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
     )
     assert log.status == "success"
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
-    assert metrics == pytest.approx({"halluc_rate_fake_q": 2 / 4, "unparsed_rate": 1 / 4})
+    # accepted: 002, 004, and the unparsed 003 (not a rejection) -> 3/4
+    assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4})
     assert [s.scores["detection_scorer"].answer for s in log.samples] == ["yes", "no", None, "no"]
 
 

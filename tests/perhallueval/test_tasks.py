@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from figeval.benchmarks.perhallueval.scorer import PairAnswer, pair_rates
+from figeval.benchmarks.perhallueval.scorer import UNPARSED, PairAnswer, pair_rates
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError, FigevalError
 from tests.ffe_hallu.test_tasks import write_replay
@@ -18,16 +18,29 @@ def test_rates_by_hand():
         PairAnswer("a", "Y", "N"),  # both right
         PairAnswer("b", "Y", "Y"),  # fooled by the hallucination
         PairAnswer("c", "N", "N"),  # rejects the correct answer
-        PairAnswer("d", None, "N"),  # unparsed on the correct version
+        PairAnswer("d", UNPARSED, "N"),  # unparsed on the correct version
     ]
     rates = pair_rates(pairs, resamples=200)
-    # factual recall: Y on correct among answered a, b, c -> 2/3; hallucinated recall: N on a, c, d of 4 -> 3/4
-    # hamming: a 1, b 1/2, c 1/2, d 1/2 (the unparsed half is not right) -> 2.5/4 = 0.625
-    assert rates["factual_recall"] == pytest.approx(2 / 3)
+    # as_wrong (the default), one policy for all three: factual recall: Y on correct versions a, b of 4 -> 2/4
+    # (d's unparsed answer is not a Y); hallucinated recall: N on a, c, d of 4 -> 3/4;
+    # hamming: a 1, b 1/2, c 1/2, d 1/2 (the unparsed half is not right) -> 2.5/4 = 0.625 = (2/4 + 3/4) / 2
+    assert rates["factual_recall"] == pytest.approx(2 / 4)
     assert rates["hallucinated_recall"] == pytest.approx(3 / 4)
     assert rates["hamming_score"] == pytest.approx(0.625)
+    assert rates["hamming_score"] == pytest.approx((rates["factual_recall"] + rates["hallucinated_recall"]) / 2)
     for name in ("factual_recall", "hallucinated_recall", "hamming_score"):
         assert rates[f"{name}/ci_low"] <= rates[name] <= rates[f"{name}/ci_high"]
+
+
+def test_rates_by_hand_with_unparsed_answers_excluded():
+    pairs = [PairAnswer("a", "Y", "N"), PairAnswer("b", "Y", "Y"), PairAnswer("c", "N", "N"),
+             PairAnswer("d", UNPARSED, "N")]
+    rates = pair_rates(pairs, "excluded", resamples=200)
+    # factual recall: Y among the answered a, b, c -> 2/3; hallucinated recall: N on a, c, d of 4 -> 3/4;
+    # hamming over the items with both answers counted a, b, c: 1, 1/2, 1/2 -> 2/3
+    assert rates["factual_recall"] == pytest.approx(2 / 3)
+    assert rates["hallucinated_recall"] == pytest.approx(3 / 4)
+    assert rates["hamming_score"] == pytest.approx(2 / 3)
 
 
 @pytest.mark.parametrize("answer, expected", [("Y", "Y"), ("N.", "N"), ("Y, because the text says so", "Y"),
@@ -42,7 +55,7 @@ def test_answers(answer, expected):
 
 def test_an_item_cut_in_half_by_a_limit_has_no_pair_score():
     # q1 both versions right; q2 only its correct version asked (right): hamming over q1 alone = 1.0
-    pairs = [PairAnswer("q1", "Y", "N"), PairAnswer("q2", "Y", None, complete=False)]
+    pairs = [PairAnswer("q1", "Y", "N"), PairAnswer("q2", "Y", None)]
     rates = pair_rates(pairs, resamples=50)
     assert rates["hamming_score"] == 1.0 and rates["factual_recall"] == 1.0
 
@@ -74,17 +87,19 @@ def test_qa_end_to_end(tmp_path: Path):
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
     metrics = metrics_of(log)
-    # factual: Y on q1, q2, q4, q6 of the 5 answered -> 4/5; hallucinated: N on q1, q3, q4, q5, q6 of 6 -> 5/6
-    # hamming: q1 1, q2 .5, q3 .5, q4 1, q5 .5, q6 1 -> 4.5/6 = 0.75
-    assert metrics["factual_recall"] == pytest.approx(4 / 5)
+    # factual: Y on q1, q2, q4, q6 of 6 (q5's unparsed answer is not a Y) -> 4/6; hallucinated: N on q1, q3,
+    # q4, q5, q6 of 6 -> 5/6; hamming: q1 1, q2 .5, q3 .5, q4 1, q5 .5, q6 1 -> 4.5/6 = 0.75 = (4/6 + 5/6) / 2
+    assert metrics["factual_recall"] == pytest.approx(4 / 6)
     assert metrics["hallucinated_recall"] == pytest.approx(5 / 6)
     assert metrics["hamming_score"] == pytest.approx(0.75)
     assert metrics["unparsed_rate"] == pytest.approx(1 / 12)
-    # persian-specific q1, q3, q5: factual Y on q1 of q1, q3 -> 1/2; generic q2, q4, q6: 3/3
-    assert metrics["factual_recall/persian_specific"] == pytest.approx(1 / 2)
+    # persian-specific q1, q3, q5: factual Y on q1 of 3 -> 1/3; generic q2, q4, q6: 3/3
+    assert metrics["factual_recall/persian_specific"] == pytest.approx(1 / 3)
     assert metrics["factual_recall/generic"] == pytest.approx(1.0)
     assert metrics["hamming_score/generic"] == pytest.approx(2.5 / 3)
     assert log.eval.metadata["data_sha256"]
+    assert log.eval.metadata["unparsed_policies"] == {name: "as_wrong" for name in
+                                                      ("factual_recall", "hallucinated_recall", "hamming_score")}
 
 
 def test_logprob_mode_reads_y_and_n_variants(tmp_path: Path):

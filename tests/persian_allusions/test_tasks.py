@@ -8,7 +8,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage
 
-from figeval.benchmarks.persian_allusions.build import build_allusive_texts, load_kept_passages
+from figeval.benchmarks.persian_allusions.build import build_allusive_texts
+from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.dataset import knowledge_list, load_poems
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
 from figeval.errors import DataError, FigevalError
@@ -73,7 +74,8 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
     assert metrics["accuracy/theme_mystical"] == pytest.approx(1 / 2)
     assert metrics["accuracy/theme_romantic"] == 0.0
     by_id = {s.id: s.scores["open_scorer"] for s in log.samples}
-    assert by_id["perspoems-009"].metadata["decided_by"] == "no_allusion"
+    assert by_id["perspoems-009"].metadata["decided_by"] == "rule"
+    assert by_id["perspoems-009"].metadata["rule"] == "no_allusion"
     assert by_id["perspoems-007"].answer == "منصور حلاج: بر دار رفتن حلاج"
 
 
@@ -90,7 +92,8 @@ def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
         {
             "knowledge_rate": 1 / 4,  # only a complete explanation counts as knowing
             "partial_rate": 1 / 4,
-            "incorrect_rate": 1 / 4,  # 003 (not familiar); 004 is unparsed
+            # 003 (not familiar) and 004: an unreadable answer shows no knowledge ("incorrect or absent")
+            "incorrect_rate": 2 / 4,
             "unparsed_rate": 1 / 4,
             "judge_unparsed_rate": 0.0,
         }

@@ -37,6 +37,21 @@ class Row:
     cells: dict[str, str]
 
 
+# What a reviewer may type in a yes/no column of a sheet ("verified", "keep", "persian_specific").
+AFFIRMATIVE_CELLS = frozenset({"yes", "y", "true", "1", "ok", "keep", "بله"})
+NEGATIVE_CELLS = frozenset({"no", "n", "false", "0", "خیر"})
+
+
+def affirmative(cell: str) -> bool:
+    """Whether a reviewer's cell says yes."""
+    return cell.strip().lower() in AFFIRMATIVE_CELLS
+
+
+def negative(cell: str) -> bool:
+    """Whether a reviewer's cell says no."""
+    return cell.strip().lower() in NEGATIVE_CELLS
+
+
 def _preview(text: str, limit: int = 30) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, get_model
 
-from figeval.answering import response_cache
+from figeval.answering import DETERMINISTIC, response_cache
 from figeval.building import fill_sheet
 from figeval.benchmarks.ffe_hallu.dataset import (
     PARAPHRASE_COLUMNS,
@@ -26,7 +26,8 @@ from figeval.parsing import strip_reasoning
 from figeval.text import has_arabic_script
 
 SHEET_HEADER = [column.name for column in PARAPHRASE_COLUMNS]
-PARAPHRASE_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=256)
+# A paraphrase is one sentence: a short budget is enough.
+PARAPHRASE_CONFIG = DETERMINISTIC.merge(GenerateConfig(max_tokens=256))
 
 
 def paraphrase_of(output: str) -> str:

@@ -24,7 +24,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
 )
 from figeval.data.registry import get_source
 from figeval.data.store import provenance, require
-from figeval.data.table import Column, read_table
+from figeval.data.table import Column, affirmative, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.text import expression_key
 
@@ -112,7 +112,8 @@ def detection_samples(fakes: list[FakeFFE], authentic: list[AuthenticFFE] | None
     consecutive prompts share their longest prefix.
     """
     items: list[tuple[ItemKind, int, str, dict[str, str]]] = [
-        (ItemKind.FAKE, f.row, f.expression, {"category": f.category, "source_expression": f.source_expression})
+        (ItemKind.FAKE, f.row, f.expression,
+         {"category": f.category, "category_slug": category_slug(f.category), "source_expression": f.source_expression})
         for f in fakes
     ]
     items += [(ItemKind.REAL, a.row, a.expression, {"meaning": a.meaning}) for a in authentic or []]
@@ -167,7 +168,6 @@ PARAPHRASE_COLUMNS = (
     Column("paraphrase", required=False, persian=True),
     Column("verified", required=False),
 )
-VERIFIED_YES = frozenset({"yes", "y", "true", "1", "ok", "بله"})
 
 
 def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
@@ -199,7 +199,7 @@ def load_verified_paraphrases(path: Path) -> tuple[dict[int, str], int]:
             number = int(row.cells["row"])
         except ValueError:
             raise DataError(f"{path.name}: row {row.number}, column 'row' is {row.cells['row']!r}, not a row number.") from None
-        if row.cells["verified"].strip().lower() in VERIFIED_YES and row.cells["paraphrase"]:
+        if affirmative(row.cells["verified"]) and row.cells["paraphrase"]:
             kept[number] = row.cells["paraphrase"]
         else:
             dropped += 1

@@ -11,10 +11,11 @@ fake-framed question is Yes and to the real-framed question is No; accepting it 
 
 Layout: the instruction and the framing's question come first and the expression last, so that consecutive
 prompts of one framing share a long prefix (llama.cpp then evaluates only the differing suffix; see
-DESIGN.md). "Answer:" closes the prompt so that a base model's next token is the verdict (logprob mode).
+figeval.models.gguf). "Answer:" closes the prompt so that a base model's next token is the verdict (logprob mode).
 """
 
-PROMPT_VERSION = "ffe-detection-v1"
+# v2: same prompts; an unparsed answer now counts as hallucinated (Section 4), not as a rejection.
+PROMPT_VERSION = "ffe-detection-v2"
 
 # Section 3.2: the models are addressed as experts of Persian figurative language.
 SYSTEM_PROMPT = (
@@ -41,7 +42,8 @@ REAL_QUESTION = (
 # Restated from Section 3.1 (the verbatim appendix text was not available here): a system prompt with two fixed
 # in-context examples, one idiom and one proverb, taken from the authentic list. Their rows are left out of the
 # evaluated set (dataset.GENERATION_EXAMPLE_ROWS checks that the rows still hold these expressions).
-GENERATION_PROMPT_VERSION = "ffe-generation-v1"
+# v2: same prompts; an output with no Persian expression now counts as hallucinated (rates over all outputs).
+GENERATION_PROMPT_VERSION = "ffe-generation-v2"
 
 GENERATION_EXAMPLES = (
     # Authentic FFEs.csv, row 12: an idiom
@@ -62,7 +64,8 @@ GENERATION_USER_PROMPT = "Meaning: {meaning}\nExpression:"
 # --- Task 3, English -> Persian FFE translation (paper Section 3.3, Appendix A 1.3) ------------------------
 # Restated from Section 3.3: the model proposes Persian equivalents and ends with its final choice, which is
 # extracted (parsing.final_choice) and judged.
-TRANSLATION_PROMPT_VERSION = "ffe-translation-v1"
+# v2: as ffe-generation-v2.
+TRANSLATION_PROMPT_VERSION = "ffe-translation-v2"
 
 TRANSLATION_SYSTEM_PROMPT = (
     "You are an expert translator of English and Persian figurative language. For an English idiom or "
@@ -79,8 +82,8 @@ TRANSLATION_USER_PROMPT = (
 # --- The judge (paper Section 5, Table 6, Appendix D) -------------------------------------------------------
 # Restated from Section 5 and the label scheme 0 = hallucinated / non-existent, 1 = correct, 2 = incorrect
 # meaning or literal only. The evaluated answer is quoted between <answer> tags (judge.quote_as_data) with an
-# instruction that it is data to evaluate, not instructions. Note: DESIGN.md's summary of the paper files a
-# literal rendering under "hallucinated"; the issue's label scheme files "literal only" under 2. We follow the
+# instruction that it is data to evaluate, not instructions. Note: the paper's Section 3.1 files a literal
+# rendering under "hallucinated", while its judge's label scheme files "literal only" under 2. We follow the
 # label scheme, which is the judge's own text.
 JUDGE_PROMPT_VERSION = "ffe-judge-v1"
 
@@ -126,8 +129,6 @@ ANNOTATION_INSTRUCTIONS = (
 
 
 # --- Paraphrased meanings for Task 1 (paper Section 3.1: meanings "paraphrased" as well as human-written) ----
-PARAPHRASE_PROMPT_VERSION = "ffe-paraphrase-v1"
-
 PARAPHRASE_PROMPT = (
     "Rewrite the following Persian description of an idiom's meaning in different words, keeping the meaning "
     "exactly. Do not use or mention the idiom itself. Reply with the paraphrase only, in Persian.\n\n"

@@ -10,8 +10,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate, system_message
 
-from figeval import __version__
-from figeval.answering import DEFAULT_GENERATE_CONFIG, answer_mode_of, answer_solver
+from figeval.answering import answer_mode_of, answer_solver
 from figeval.benchmarks.ffe_hallu.dataset import (
     DATASET_NAME,
     authentic_dataset,
@@ -31,9 +30,17 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_PROMPT_VERSION,
     TRANSLATION_SYSTEM_PROMPT,
 )
-from figeval.benchmarks.ffe_hallu.scorer import OpenTask, detection_scorer, ffe_judged_scorer
+from figeval.benchmarks.ffe_hallu.scorer import (
+    DETECTION_POLICIES,
+    JUDGED_POLICIES,
+    OpenTask,
+    detection_scorer,
+    ffe_judged_scorer,
+)
 from figeval.data.store import sha256_of
 from figeval.errors import FigevalError
+from figeval.scoring.metrics import recorded_policies
+from figeval.task import benchmark_task
 
 
 @task
@@ -52,18 +59,16 @@ def ffe_detection(controls: bool = True, answer_mode: str = "generate") -> Task:
     """
     mode = answer_mode_of(answer_mode)
     data = load_detection_data(controls)
-    return Task(
+    return benchmark_task(
+        benchmark="FFE-HALLU Task 2 (detection of fabricated FFEs)",
         dataset=data.dataset,
         solver=[system_message(SYSTEM_PROMPT), answer_solver(mode)],
         scorer=detection_scorer(mode.value),
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={
-            "benchmark": "FFE-HALLU Task 2 (detection of fabricated FFEs)",
-            **data.provenance,
-            "prompt_version": PROMPT_VERSION,
-            "answer_mode": mode.value,
-            "figeval_version": __version__,
-        },
+        version=PROMPT_VERSION,
+        unparsed_policies=DETECTION_POLICIES,
+        provenance=data.provenance,
+        answer_mode=mode,
+        controls=controls,
     )
 
 
@@ -98,19 +103,16 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped", file=sys.stderr)
     else:
         raise FigevalError(f"meaning must be 'human' or 'paraphrased', not {meaning!r}.")
-    return Task(
+    return benchmark_task(
+        benchmark="FFE-HALLU Task 1 (FFE generation from meaning)",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-generation"),
         solver=[system_message(GENERATION_SYSTEM_PROMPT), generate()],
         scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge),
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={
-            "benchmark": "FFE-HALLU Task 1 (FFE generation from meaning)",
-            **provenance,
-            **metadata,
-            "prompt_version": GENERATION_PROMPT_VERSION,
-            "judge_prompt_version": JUDGE_PROMPT_VERSION,
-            "figeval_version": __version__,
-        },
+        version=f"{GENERATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
+        unparsed_policies=recorded_policies(JUDGED_POLICIES),
+        provenance=provenance,
+        judge_prompt_version=JUDGE_PROMPT_VERSION,
+        **metadata,
     )
 
 
@@ -126,18 +128,15 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None) -> Task:
     translation_pairs = load_translation_pairs(Path(pairs) if pairs else None)
     authentic, provenance = authentic_dataset()
     known = [a.expression for a in authentic] + [p for pair in translation_pairs for p in pair.persian]
-    return Task(
+    return benchmark_task(
+        benchmark="FFE-HALLU Task 3 (English -> Persian FFE translation)",
         dataset=MemoryDataset(translation_samples(translation_pairs), name=f"{DATASET_NAME}-translation"),
         solver=[system_message(TRANSLATION_SYSTEM_PROMPT), generate()],
         scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge),
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={
-            "benchmark": "FFE-HALLU Task 3 (English -> Persian FFE translation)",
-            **provenance,
-            "pairs_file": pairs,
-            "pairs_sha256": sha256_of(Path(pairs)),
-            "prompt_version": TRANSLATION_PROMPT_VERSION,
-            "judge_prompt_version": JUDGE_PROMPT_VERSION,
-            "figeval_version": __version__,
-        },
+        version=f"{TRANSLATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
+        unparsed_policies=recorded_policies(JUDGED_POLICIES),
+        provenance=provenance,
+        pairs_file=pairs,
+        pairs_sha256=sha256_of(Path(pairs)) if pairs else None,
+        judge_prompt_version=JUDGE_PROMPT_VERSION,
     )

@@ -20,11 +20,10 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.model import Model, get_model
 
-from figeval.answering import TOP_LOGPROBS, next_token_top_logprobs, response_cache
+from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.building import Report, read_jsonl, resumable_step
-from figeval.benchmarks.perhallueval.dataset import TRUE_WORDS
 from figeval.benchmarks.perhallueval.prompts import GENERATION_PROMPT, VERIFIER_PROMPT, patterns_block
 from figeval.benchmarks.perhallueval.selection import (
     SourceItem,
@@ -36,13 +35,13 @@ from figeval.benchmarks.perhallueval.selection import (
     stratified_sample,
 )
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.data.table import Column, read_table
+from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.parsing import strip_reasoning
+from figeval.scoring.readers import next_token_top_logprobs
 from figeval.stats import UndefinedStatistic, fleiss_kappa, gwet_ac1
 
-GENERATION_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=512)
-VERIFIER_CONFIG = GenerateConfig(temperature=0.0, max_tokens=1, logprobs=True, top_logprobs=TOP_LOGPROBS)
+VERIFIER_CONFIG = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS)
 LENGTH_TOLERANCE = 5  # words (Section 3.2)
 KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score",
                "hallucination_label", "persian_specific"]
@@ -75,6 +74,15 @@ def candidate_of(output: str) -> str:
     return " ".join(lines).strip("\"'«»“” ")
 
 
+def default_source(task: str) -> Path:
+    """The stored upstream source of a task's items (PQuAD for QA, PN-Summary for summarization), fetched and
+    verified first if missing."""
+    from figeval.data.registry import get_source
+    from figeval.data.store import require
+
+    return next(iter(require(get_source("pquad" if task == "qa" else "pn-summary")).values()))
+
+
 def build(task: str, source: Path, n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
           seed: int, report: Report) -> Path:
     """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv)."""
@@ -92,7 +100,7 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
             length = len(item.correct.split())
             prompt = GENERATION_PROMPT[task].format(patterns=patterns_block(), length=length, context=item.context,
                                                    question=item.question, correct=item.correct)
-            output = await model.generate(prompt, config=GENERATION_CONFIG, cache=response_cache(name))
+            output = await model.generate(prompt, config=DETERMINISTIC, cache=response_cache(name))
             text = candidate_of(output.completion)
             return {"item": item.id, "generator": name, "text": text,
                     "length_ok": bool(text) and abs(len(text.split()) - length) <= LENGTH_TOLERANCE}
@@ -169,9 +177,9 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
                 raise DataError(f"{sheet.name}: row {row.number}, column 'hallucination_label' is "
                                 f"{row.cells['hallucination_label']!r}; use hallucinated or factual.")
             flag = row.cells["persian_specific"].strip().lower()
-            if task == "qa" and flag not in {"1", "0", "yes", "no", "true", "false"}:
+            if task == "qa" and not (affirmative(flag) or negative(flag)):
                 raise DataError(f"{sheet.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
-            rows[row.cells["id"]] = (row.cells, label, flag in TRUE_WORDS)
+            rows[row.cells["id"]] = (row.cells, label, affirmative(flag))
         per_sheet.append(rows)
     ids = set(per_sheet[0])
     for sheet, rows in zip(sheets[1:], per_sheet[1:]):

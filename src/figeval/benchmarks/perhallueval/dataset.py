@@ -11,7 +11,7 @@ from pathlib import Path
 from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.perhallueval.prompts import QA_PROMPT, SUMMARIZATION_PROMPT
-from figeval.data.table import Column, read_table
+from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 
 TASKS = ("qa", "summarization")
@@ -29,8 +29,6 @@ FINAL_COLUMNS = (
     Column("verifier_score", required=False),
     Column("persian_specific", required=False),
 )
-TRUE_WORDS = frozenset({"1", "true", "yes", "y", "بله"})
-FALSE_WORDS = frozenset({"0", "false", "no", "n", "خیر", ""})
 
 
 @dataclass(frozen=True)
@@ -60,13 +58,17 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
     items = []
     for row in read_table(path, FINAL_COLUMNS, unique="id", key=str.strip):
         flag = row.cells["persian_specific"].strip().lower()
-        if flag not in TRUE_WORDS | FALSE_WORDS:
+        if flag and not (affirmative(flag) or negative(flag)):
             raise DataError(f"{path.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
         if task == "qa" and not row.cells["question"]:
             raise DataError(f"{path.name}: row {row.number}, column 'question' is empty; a QA item needs its question.")
         items.append(BenchmarkItem(row.cells["id"], row.cells["context"], row.cells["question"], row.cells["correct"],
-                                   row.cells["hallucinated"], (flag in TRUE_WORDS) if flag else None))
+                                   row.cells["hallucinated"], affirmative(flag) if flag else None))
     return items
+
+
+# QA items split by the annotators' persian_specific flag (Figures 3-5); None when the file has no flag.
+SUBSETS = {True: "persian_specific", False: "generic"}
 
 
 def item_samples(items: list[BenchmarkItem], task: str) -> list[Sample]:
@@ -80,6 +82,7 @@ def item_samples(items: list[BenchmarkItem], task: str) -> list[Sample]:
                 id=f"phe-{task}-{item.id}/{version}",
                 input=prompt,
                 target=target,
-                metadata={"item": item.id, "version": version, "persian_specific": item.persian_specific},
+                metadata={"item": item.id, "version": version, "persian_specific": item.persian_specific,
+                          "subset": SUBSETS.get(item.persian_specific)},
             ))
     return samples

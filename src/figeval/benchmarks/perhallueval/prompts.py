@@ -3,7 +3,8 @@ verbatim originals were not available where these were written, so the Persian t
 versioned. Literal braces are doubled for str.format. The variable parts come last (shared prefixes).
 """
 
-PROMPT_VERSION = "perhallueval-v1"
+# v2: same prompts; one unparsed policy (as_wrong) for both recalls and Hamming.
+PROMPT_VERSION = "perhallueval-v2"
 
 # Section 3.5: the evaluated model judges one (question, answer) or (article, summary) pair: Y faithful, N not.
 QA_PROMPT = (

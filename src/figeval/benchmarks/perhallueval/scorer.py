@@ -1,133 +1,157 @@
 """Scoring of PerHalluEval (Section 3.5, Sections 4-5, Table 2, Appendix B).
 
 Per answer: Y (faithful) or N (hallucinated), read as the first word, else the last (Latin or Persian forms), or
-in logprob mode from the next token's Y/N variants. Across answers:
+in logprob mode from the next token's Y/N variants (the verifier's believability). Across answers:
 
-- factual_recall = TP / (TP + FN): correct versions answered Y, among those answered (unparsed are apart);
-- hallucinated_recall = TN / (TN + FP): hallucinated versions answered N, among those answered;
-- hamming_score: per item, the share of its two answers that are right (an unparsed answer is not right),
-  averaged over items; with both answers parsed it is the mean of the two recalls (Table 2: Claude Sonnet 4 on
-  QA, 47.1% and 81.3%, gives 0.64);
+- factual_recall = TP / (TP + FN): correct versions answered Y;
+- hallucinated_recall = TN / (TN + FP): hallucinated versions answered N;
+- hamming_score: per item, the share of its two answers that are right, averaged over items (Appendix B);
 - each with a 95% bootstrap interval over items (`<metric>/ci_low`, `<metric>/ci_high`), unparsed_rate, and for
-  QA the same split by persian_specific (`<metric>/persian_specific`, `<metric>/generic`).
+  QA the same split by the persian_specific flag (`<metric>/persian_specific`, `<metric>/generic`).
+
+The paper excludes unparseable verifier outputs while building the data (Section 3.3) but is silent on how an
+evaluated model's unreadable answer counts. One policy holds for all three, so that Hamming is the mean of the
+two recalls whenever every item has both answers: by default `as_wrong` (an unparsed answer is neither a Y nor
+an N: never right), the conservative side; `excluded` drops unparsed answers from the recalls and items with an
+unparsed answer from Hamming (Table 2: Claude Sonnet 4 on QA, 47.1% and 81.3%, gives 0.64 either way when all
+are parsed).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.answering import AnswerMode, next_token_top_logprobs
+from figeval.answering import AnswerMode
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.parsing import first_or_last_label
+from figeval.errors import FigevalError
+from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, grouped_by, named, outcomes, status_rate
+from figeval.scoring.outcome import to_score
+from figeval.scoring.readers import read_answer
 from figeval.stats import UndefinedStatistic, bootstrap_interval
 
-UNPARSED_REASON = "invalid_response_format"
-# Not "درست"/"نادرست": Persian negates after the adjective ("درست نیست"), so a first word "درست" can mean N.
-ANSWER_WORDS = {
-    "Y": frozenset({"y", "yes", "بله", "بلی", "آری", "آره"}),
-    "N": frozenset({"n", "no", "خیر", "نه", "نخیر"}),
-}
+YES, NO = "Y", "N"
+UNPARSED = "unparsed"
+# The bare letters count here (the prompt asks for Y or N). Not "درست"/"نادرست": Persian negates after the
+# adjective ("درست نیست"), so a first word "درست" can mean N.
+ANSWER_WORDS = {YES: YES_NO_WORDS[YesNo.YES] | {"y"}, NO: YES_NO_WORDS[YesNo.NO] | {"n"}}
+STATISTICS = ("factual_recall", "hallucinated_recall", "hamming_score")
+POLICIES = (AS_WRONG, EXCLUDED)
 
 
 @dataclass(frozen=True)
 class PairAnswer:
-    """The parsed answers of one item: on its correct and on its hallucinated version (None: unparsed or
-    not asked)."""
+    """The answers of one item on its correct and on its hallucinated version: "Y", "N", UNPARSED, or None
+    when that version was not asked (a --limit can cut an item in half: it then has no pair score)."""
 
     item: str
     on_correct: str | None
     on_hallucinated: str | None
     persian_specific: bool | None = None
-    complete: bool = True
-    """Both versions were asked (a --limit can cut an item in half: it then has no pair score)."""
+
+    @property
+    def complete(self) -> bool:
+        return self.on_correct is not None and self.on_hallucinated is not None
 
 
-def _recall(pairs: Sequence[PairAnswer], version: str) -> float:
-    expected = "Y" if version == "correct" else "N"
-    answers = [getattr(p, f"on_{version}") for p in pairs]
-    answered = [a for a in answers if a is not None]
-    if not answered:
-        raise UndefinedStatistic(f"no parsed answer on a {version} version")
-    return sum(a == expected for a in answered) / len(answered)
+def _recall(pairs: Sequence[PairAnswer], version: str, unparsed: str) -> float:
+    expected = YES if version == "correct" else NO
+    answers = [a for p in pairs if (a := getattr(p, f"on_{version}")) is not None]
+    if unparsed == EXCLUDED:
+        answers = [a for a in answers if a != UNPARSED]
+    if not answers:
+        raise UndefinedStatistic(f"no counted answer on a {version} version")
+    return sum(a == expected for a in answers) / len(answers)
 
 
-def _hamming(pairs: Sequence[PairAnswer]) -> float:
+def _hamming(pairs: Sequence[PairAnswer], unparsed: str) -> float:
     complete = [p for p in pairs if p.complete]
+    if unparsed == EXCLUDED:
+        complete = [p for p in complete if UNPARSED not in (p.on_correct, p.on_hallucinated)]
     if not complete:
-        raise UndefinedStatistic("no item with both versions asked")
-    return sum(((p.on_correct == "Y") + (p.on_hallucinated == "N")) / 2 for p in complete) / len(complete)
+        raise UndefinedStatistic("no item with both versions counted")
+    return sum(((p.on_correct == YES) + (p.on_hallucinated == NO)) / 2 for p in complete) / len(complete)
 
 
-STATISTICS = {
-    "factual_recall": lambda pairs: _recall(pairs, "correct"),
-    "hallucinated_recall": lambda pairs: _recall(pairs, "hallucinated"),
-    "hamming_score": _hamming,
-}
+def statistic(name: str, unparsed: str) -> Callable[[Sequence[PairAnswer]], float]:
+    if unparsed not in POLICIES:
+        raise FigevalError(f"PerHalluEval's unparsed policy must be one of {list(POLICIES)}, not {unparsed!r}.")
+    if name == "hamming_score":
+        return lambda pairs: _hamming(pairs, unparsed)
+    version = "correct" if name == "factual_recall" else "hallucinated"
+    return lambda pairs: _recall(pairs, version, unparsed)
 
 
-def pair_rates(pairs: Sequence[PairAnswer], resamples: int = 1000, seed: int = 0) -> dict[str, float]:
+def pair_rates(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
+               seed: int = 0) -> dict[str, float]:
     """The three statistics with 95% bootstrap intervals over items (undefined ones are left out)."""
     rates: dict[str, float] = {}
-    for name, statistic in STATISTICS.items():
+    for name in STATISTICS:
+        compute = statistic(name, unparsed)
         try:
-            interval = bootstrap_interval(lambda idx: statistic([pairs[i] for i in idx]), len(pairs),
+            interval = bootstrap_interval(lambda idx: compute([pairs[i] for i in idx]), len(pairs),
                                           resamples=resamples, seed=seed)
         except UndefinedStatistic:
             continue
-        rates[name] = interval.estimate
-        rates[f"{name}/ci_low"] = interval.low
-        rates[f"{name}/ci_high"] = interval.high
+        rates |= {name: interval.estimate, f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high}
     return rates
 
 
-def pairs_of(scores: list[SampleScore]) -> list[PairAnswer]:
-    answers: dict[str, dict[str, str | None]] = defaultdict(dict)
+def pairs_of(scores: Sequence[SampleScore]) -> list[PairAnswer]:
+    answers: dict[str, dict[str, str]] = defaultdict(dict)
     flags: dict[str, bool | None] = {}
-    for s in scores:
+    for s, outcome in zip(scores, outcomes(scores)):
         metadata = s.sample_metadata or {}
-        answers[metadata["item"]][metadata["version"]] = s.score.answer
+        answers[metadata["item"]][metadata["version"]] = outcome.label or UNPARSED
         flags[metadata["item"]] = metadata.get("persian_specific")
-    return [PairAnswer(item, got.get("correct"), got.get("hallucinated"), flags[item], len(got) == 2)
-            for item, got in answers.items()]
+    return [PairAnswer(item, got.get("correct"), got.get("hallucinated"), flags[item]) for item, got in answers.items()]
 
 
 @metric
-def perhallueval_metrics() -> Metric:
+def pair_intervals(unparsed: str = AS_WRONG) -> Metric:
+    """factual_recall, hallucinated_recall, hamming_score with their 95% bootstrap intervals."""
+
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        pairs = pairs_of(scores)
-        rates = pair_rates(pairs)
-        if scores:
-            rates["unparsed_rate"] = sum(s.score.answer is None for s in scores) / len(scores)
-        for flag, name in ((True, "persian_specific"), (False, "generic")):
-            subset = [p for p in pairs if p.persian_specific is flag]
-            if subset:
-                rates |= {f"{key}/{name}": value for key, value in pair_rates(subset).items() if "/" not in key}
-        return rates
+        return pair_rates(pairs_of(scores), unparsed)
 
     return compute
 
 
-@scorer(metrics=[perhallueval_metrics()])
+@metric
+def pair_statistic(name: str, unparsed: str = AS_WRONG) -> Metric:
+    """One of the three statistics, a scalar (None when undefined): for per-subset breakdowns."""
+    compute_statistic = statistic(name, unparsed)
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        try:
+            return compute_statistic(pairs_of(scores))
+        except UndefinedStatistic:
+            return None
+
+    return compute  # type: ignore[return-value]
+
+
+def perhallueval_metrics(unparsed: str = AS_WRONG) -> list[Metric]:
+    return [pair_intervals(unparsed), named(status_rate("unparsed"), "unparsed_rate"),
+            *(grouped_by(pair_statistic(name, unparsed), "subset", f"{name}/{{group_name}}") for name in STATISTICS)]
+
+
+@scorer(metrics=perhallueval_metrics())
 def perhallueval_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
+    def mass(candidates) -> dict[str, float]:
+        result = believability(candidates)
+        return {YES: result.p_yes, NO: result.p_no}
+
     async def score(state: TaskState, target: Target) -> Score:
-        if mode is AnswerMode.LOGPROB:
-            candidates = next_token_top_logprobs(state.output)
-            result = believability(candidates)
-            answer = None if result.p_yes == result.p_no else ("Y" if result.p_yes > result.p_no else "N")
-            explanation = f"P(Y)={result.p_yes:.4f}, P(N)={result.p_no:.4f}"
-        else:
-            answer = first_or_last_label(state.output.completion, ANSWER_WORDS)
-            explanation = f"first/last word of {state.output.completion[:200]!r}"
-        if answer is None:
-            return Score(value={"correct": 0, "unparsed": 1}, answer=None, explanation=f"no Y/N: {explanation}",
-                         reason=UNPARSED_REASON)
-        return Score(value={"correct": int(answer == target.text), "unparsed": 0}, answer=answer, explanation=explanation)
+        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, ANSWER_WORDS),
+                              words=ANSWER_WORDS, target=target.text, mass=mass)
+        return to_score(outcome, [YES, NO])
 
     return score

@@ -8,45 +8,52 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from figeval import __version__
-from figeval.answering import DEFAULT_GENERATE_CONFIG, AnswerMode, answer_mode_of, answer_solver
+from figeval.answering import AnswerMode, answer_mode_of, answer_solver
 from figeval.benchmarks.perhallueval.dataset import item_samples, load_items
 from figeval.benchmarks.perhallueval.prompts import PROMPT_VERSION
-from figeval.benchmarks.perhallueval.scorer import perhallueval_scorer
+from figeval.benchmarks.perhallueval.scorer import STATISTICS, perhallueval_metrics, perhallueval_scorer
 from figeval.data.store import sha256_of
+from figeval.scoring.metrics import AS_WRONG
+from figeval.task import benchmark_task
 
 
-def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode) -> Task:
+def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: str) -> Task:
     path = Path(data) if data else None
     items = load_items(path, kind)
-    return Task(
+    return benchmark_task(
+        benchmark=f"PerHalluEval {kind}",
         dataset=MemoryDataset(item_samples(items, kind), name=f"perhallueval-{kind}"),
         solver=answer_solver(mode),
         scorer=perhallueval_scorer(mode.value),
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={"benchmark": f"PerHalluEval {kind}", "data_file": data, "data_sha256": sha256_of(path),
-                  "answer_mode": mode.value, "prompt_version": PROMPT_VERSION, "figeval_version": __version__},
+        metrics=perhallueval_metrics(unparsed),
+        version=PROMPT_VERSION,
+        unparsed_policies={name: unparsed for name in STATISTICS},
+        provenance={"data_file": data, "data_sha256": sha256_of(path) if path else None},
+        answer_mode=mode,
     )
 
 
 @task
-def perhallueval_qa(data: str | None = None, answer_mode: str = "generate") -> Task:
+def perhallueval_qa(data: str | None = None, answer_mode: str = "generate", unparsed: str = AS_WRONG) -> Task:
     """Is the answer to the Persian question faithful (Y) or hallucinated (N)? Each item is asked with its correct
     and its hallucinated answer.
 
     Args:
         data: the final PerHalluEval QA file (`figeval build perhallueval --task qa`, or a published one).
         answer_mode: `generate` (first word, else last, is Y/N) or `logprob` (next-token Y/N variants).
+        unparsed: how an unreadable answer counts in all three statistics: `as_wrong` (never right; the
+            default, as the paper is silent) or `excluded` (left out, as the paper's data filter does).
     """
-    return _perhallueval_task("qa", data, answer_mode_of(answer_mode))
+    return _perhallueval_task("qa", data, answer_mode_of(answer_mode), unparsed)
 
 
 @task
-def perhallueval_summarization(data: str | None = None, answer_mode: str = "generate") -> Task:
+def perhallueval_summarization(data: str | None = None, answer_mode: str = "generate", unparsed: str = AS_WRONG) -> Task:
     """Is the summary faithful to the Persian news article (Y) or hallucinated (N)?
 
     Args:
         data: the final PerHalluEval summarization file.
         answer_mode: `generate` or `logprob`.
+        unparsed: `as_wrong` (default) or `excluded`, for all three statistics.
     """
-    return _perhallueval_task("summarization", data, answer_mode_of(answer_mode))
+    return _perhallueval_task("summarization", data, answer_mode_of(answer_mode), unparsed)

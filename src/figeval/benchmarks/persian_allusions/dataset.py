@@ -150,9 +150,15 @@ def answer_positions(n: int, seed: int) -> list[int]:
     return positions
 
 
+def theme_slug(theme: str) -> str:
+    """Metric-name form of a theme: "mythical-historical" -> "mythical_historical"."""
+    return re.sub(r"[^a-z0-9]+", "_", theme).strip("_")
+
+
 def _metadata(item: AllusionText, **extra: object) -> dict[str, object]:
     return {"allusion": item.allusion, "description": item.description, "themes": list(item.themes),
-            "text": item.text, "references": [item.allusion], **extra}
+            "theme_slugs": [theme_slug(theme) for theme in item.themes], "text": item.text,
+            "references": [item.allusion], **extra}
 
 
 def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt_lang: str, seed: int) -> list[Sample]:
@@ -196,9 +202,9 @@ class AllusionData:
     provenance: dict[str, object]
 
 
-def load_allusion_data(prompt_lang: str, generated: str | None = None) -> AllusionData:
-    """PersPoems and the knowledge list from the verified local copy (fetched first if missing); the generated
-    passages from upstream's file, or from `generated` (a reviewed `figeval build allusive-texts` sheet)."""
+def load_allusion_data(prompt_lang: str) -> AllusionData:
+    """PersPoems, the knowledge list and upstream's generated passages, from the verified local copy (fetched
+    first if missing)."""
     if prompt_lang not in KNOWLEDGE_PROMPT:
         raise FigevalError(f"prompt_lang must be one of {list(KNOWLEDGE_PROMPT)}, not {prompt_lang!r}.")
     source = get_source(DATASET_NAME)
@@ -206,14 +212,7 @@ def load_allusion_data(prompt_lang: str, generated: str | None = None) -> Allusi
     poems = load_poems(paths[POEMS_FILE])
     allusions = knowledge_list(poems)
     recorded = provenance(source)
-    if generated is None:
-        texts = load_generated(paths[GENERATED_FILE], allusions)
-    else:
-        from figeval.benchmarks.persian_allusions.build import load_kept_passages
-
-        texts = load_kept_passages(Path(generated), allusions)
-        recorded["generated_file"] = generated
-    return AllusionData(poems, texts, allusions, recorded)
+    return AllusionData(poems, load_generated(paths[GENERATED_FILE], allusions), allusions, recorded)
 
 
 def texts_of(data: AllusionData, dataset: str) -> list[AllusionText]:

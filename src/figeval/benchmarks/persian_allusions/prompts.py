@@ -6,7 +6,8 @@ verbatim text was not available where this was written: compare before citing re
 any change to a prompt: every log records it. Literal braces are doubled for str.format.
 """
 
-PROMPT_VERSION = "allusions-v1"
+# v2: same prompts; an unreadable knowledge answer now counts as incorrect-or-absent.
+PROMPT_VERSION = "allusions-v2"
 
 # Table 6: the knowledge test.
 KNOWLEDGE_PROMPT = {
@@ -95,7 +96,6 @@ ANNOTATION_INSTRUCTIONS = (
 )
 
 # Table 5: writing a passage that alludes to an allusion without naming it (the LLM-Generated dataset).
-ALLUSIVE_TEXT_PROMPT_VERSION = "allusive-text-v1"
 ALLUSIVE_TEXT_PROMPT = (
     "Write a short Persian prose passage (three to five sentences) that alludes indirectly to the allusion "
     "\"{allusion}\" ({description}). Do not name the allusion or its characters outright; a reader who knows the "

@@ -1,31 +1,47 @@
 """Scoring of the Persian allusions tasks (paper Section 3, Table 3).
 
-- multiple choice: the chosen option (1-5, or 0 for none) against the recorded position of the answer;
-- knowledge and open-ended recognition: the model's JSON answer, labelled by a judge (knowledge: complete /
-  partial / incorrect-or-absent against the description; open: correct / incorrect, with or without the
-  ground truth). An answer saying "not familiar" / "no allusion" is labelled without a judge call.
+- multiple choice (Section 3.2): the chosen option (1-5, or 0 for "none") against the recorded position of the
+  answer; every text holds an allusion, so "none" is wrong. The paper is silent on answers that name no
+  option: they count as wrong (`as_wrong`);
+- knowledge (Section 3.1): the model's JSON answer, labelled complete / partial / incorrect-or-absent by a
+  judge against the description; "We only considered responses in the first category as demonstrating true
+  knowledge". An answer that cannot be read shows no knowledge: it counts as incorrect-or-absent
+  (`as_label:incorrect`);
+- open-ended recognition (Section 3.3): the JSON answer labelled correct / incorrect by a judge, with or
+  without the ground truth; the paper is silent on unreadable answers: they count as wrong (`as_wrong`).
+An answer saying "not familiar" / "no allusion" is labelled incorrect by rule, without a judge call. An answer
+the judge could not label (twice) is left out of the rates and reported as `judge_unparsed_rate`.
 """
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from figeval.annotation import AnnotationSpec
-from figeval.benchmarks.persian_allusions.dataset import N_OPTIONS, THEMES
+from figeval.benchmarks.persian_allusions.dataset import N_OPTIONS
 from figeval.benchmarks.persian_allusions.prompts import (
     ANNOTATION_INSTRUCTIONS,
     JUDGE_SYSTEM_PROMPT,
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
-from figeval.judge import LabelScheme, ask_judge, quote_as_data, resolve_judge
 from figeval.parsing import parse_json_list, parse_option
-
-UNPARSED_REASON = "invalid_response_format"
+from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
+from figeval.scoring.labels import LabelScheme
+from figeval.scoring.metrics import (
+    AS_WRONG,
+    TARGET,
+    as_label,
+    grouped_by,
+    named,
+    policy_metrics,
+    rate,
+    status_rate,
+)
+from figeval.scoring.outcome import DecidedBy, Outcome, to_score
 
 
 class KnowledgeLabel(str, Enum):
@@ -53,50 +69,44 @@ OPEN_LABELS = LabelScheme(
     words={"incorrect": OpenLabel.INCORRECT, "correct": OpenLabel.CORRECT, "درست": OpenLabel.CORRECT,
            "نادرست": OpenLabel.INCORRECT},
 )
-ANNOTATION = AnnotationSpec(scheme=OPEN_LABELS, instructions=ANNOTATION_INSTRUCTIONS, judged_by=("judge",))
+# Annotators check the judge of open-ended answers; they see the text the model read.
+ANNOTATION = AnnotationSpec(scheme=OPEN_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="text")
+
+NONE_OPTION = "0"
+OPTION_LABELS = [str(choice) for choice in range(N_OPTIONS + 1)]
+MC_POLICIES = {"accuracy": (TARGET, AS_WRONG), "none_rate": (NONE_OPTION, AS_WRONG)}
+NOT_KNOWN_IF_UNPARSED = as_label(KnowledgeLabel.INCORRECT.value)
+KNOWLEDGE_POLICIES = {
+    "knowledge_rate": (KnowledgeLabel.COMPLETE.value, NOT_KNOWN_IF_UNPARSED),
+    "partial_rate": (KnowledgeLabel.PARTIAL.value, NOT_KNOWN_IF_UNPARSED),
+    "incorrect_rate": (KnowledgeLabel.INCORRECT.value, NOT_KNOWN_IF_UNPARSED),
+}
+OPEN_POLICIES = {"accuracy": (OpenLabel.CORRECT.value, AS_WRONG)}
 
 
-def theme_slug(theme: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", theme).strip("_")
+def _theme_accuracy(of: str) -> Metric:
+    """Accuracy per theme; a text with several themes counts in each (multi-label)."""
+    return grouped_by(rate(of, AS_WRONG), "theme_slugs", "accuracy/theme_{group_name}", many=True)
 
 
-def _theme_accuracy(scores: list[SampleScore], key: str = "correct") -> dict[str, float]:
-    """Accuracy per theme; a couplet with several themes counts in each (multi-label)."""
-    rates = {}
-    for theme in THEMES:
-        values = [s.score.value for s in scores if theme in (s.sample_metadata or {}).get("themes", [])]
-        values = [v for v in values if isinstance(v, dict) and not v.get("judge_unparsed")]
-        if values:
-            rates[f"accuracy/theme_{theme_slug(theme)}"] = sum(v[key] for v in values) / len(values)
-    return rates
+def _failure_rates() -> list[Metric]:
+    return [named(status_rate("unparsed"), "unparsed_rate"), named(status_rate("judge_unparsed"), "judge_unparsed_rate")]
 
 
-@metric
-def mc_metrics() -> Metric:
+@scorer(metrics=[*policy_metrics(MC_POLICIES), named(status_rate("unparsed"), "unparsed_rate"), _theme_accuracy(TARGET)])
+def mc_scorer() -> Scorer:
     """accuracy (unparsed counts as wrong), none_rate (chose 0), unparsed_rate, accuracy per theme."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
-        if not values:
-            return {}
-        return {key if key == "accuracy" else f"{key}_rate": sum(v[field] for v in values) / len(values)
-                for key, field in (("accuracy", "correct"), ("none", "none"), ("unparsed", "unparsed"))} | _theme_accuracy(scores)
-
-    return compute
-
-
-@scorer(metrics=[mc_metrics()])
-def mc_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion
         choice = parse_option(completion, N_OPTIONS)
         if choice is None:
-            return Score(value={"correct": 0, "none": 0, "unparsed": 1}, answer=None, reason=UNPARSED_REASON,
-                         explanation=f"no option 0-{N_OPTIONS} in {completion[:200]!r}")
-        options = state.metadata["options"]
-        chosen = "none of the options" if choice == 0 else options[choice - 1]
-        return Score(value={"correct": int(str(choice) == target.text), "none": int(choice == 0), "unparsed": 0},
-                     answer=str(choice), explanation=f"chose {choice}: {chosen}")
+            outcome = Outcome.unparsed(DecidedBy.PARSER, f"no option 0-{N_OPTIONS} in {completion[:200]!r}", target.text)
+        else:
+            chosen = "none of the options" if choice == 0 else state.metadata["options"][choice - 1]
+            outcome = Outcome(str(choice), DecidedBy.PARSER, target=target.text, answer=str(choice),
+                              explanation=f"chose {choice}: {chosen}")
+        return to_score(outcome, OPTION_LABELS)
 
     return score
 
@@ -115,91 +125,47 @@ def _answer_text(entries: list[dict], fields: tuple[str, str]) -> str | None:
     return "\n".join(lines)
 
 
-def _labels_value(labels: type[Enum], label: Enum | None, *, unparsed: bool = False, judge_unparsed: bool = False) -> dict[str, int]:
-    return {**{member.value: int(label is member) for member in labels}, "unparsed": int(unparsed),
-            "judge_unparsed": int(judge_unparsed)}
+async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str], empty_rule: str, prompt: str,
+                  judge: str | None) -> Score:
+    """Parse the JSON answer, label an empty one incorrect by rule, ask the judge otherwise."""
+
+    def extract(completion: str) -> str | None:
+        entries = parse_json_list(completion)
+        return None if entries is None else _answer_text(entries, fields)
+
+    def shortcut(answer: str) -> Outcome | None:
+        if answer:
+            return None
+        return Outcome("incorrect", DecidedBy.RULE, answer="", rule=empty_rule, explanation="the answer names nothing")
+
+    outcome = await judged_outcome(
+        state.output.completion, extract=extract, unparsed_explanation=f"no JSON list with {' / '.join(fields)}",
+        shortcut=shortcut, scheme=scheme, judge=judge,
+        request=lambda answer: JudgeRequest(JUDGE_SYSTEM_PROMPT,
+                                            prompt.format(answer=quoted_answer(answer), **state.metadata)),
+    )
+    return to_score(outcome, scheme.values)
 
 
-async def _judged(state: TaskState, labels: type[Enum], scheme: LabelScheme, fields: tuple[str, str],
-                  empty_label: Enum, empty_rule: str, prompt: str, judge: str | None) -> Score:
-    """Parse the JSON answer, label an empty one without a judge, ask the judge otherwise."""
-    completion = state.output.completion
-    entries = parse_json_list(completion)
-    answer = None if entries is None else _answer_text(entries, fields)
-    if answer is None:
-        return Score(value=_labels_value(labels, None, unparsed=True), answer=None, reason=UNPARSED_REASON,
-                     explanation=f"no JSON list with {' / '.join(fields)} in {completion[:200]!r}",
-                     metadata={"decided_by": "unparsed"})
-    if not answer:
-        return Score(value=_labels_value(labels, empty_label), answer="", explanation="the answer names nothing",
-                     metadata={"decided_by": empty_rule})
-    verdict = await ask_judge(resolve_judge(judge), JUDGE_SYSTEM_PROMPT,
-                              prompt.format(answer=quote_as_data(answer, "answer"), **state.metadata), scheme)
-    metadata = {"decided_by": "judge", "judge_answers": verdict.raw}
-    if verdict.label is None:
-        return Score(value=_labels_value(labels, None, judge_unparsed=True), answer=answer, reason="grader_failed",
-                     explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}", metadata=metadata)
-    return Score(value=_labels_value(labels, verdict.label), answer=answer, explanation=verdict.reason, metadata=metadata)
-
-
-def _rates(scores: list[SampleScore], labels: type[Enum]) -> dict[str, float]:
-    values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
-    rates: dict[str, float] = {}
-    if values:
-        rates["unparsed_rate"] = sum(v["unparsed"] for v in values) / len(values)
-        rates["judge_unparsed_rate"] = sum(v["judge_unparsed"] for v in values) / len(values)
-    # Over answers with a label or unparsed (the model's doing); a judge failure is the instrument's.
-    counted = [v for v in values if not v["judge_unparsed"]]
-    for member in labels:
-        if counted:
-            rates[f"{member.value}_rate"] = sum(v[member.value] for v in counted) / len(counted)
-    return rates
-
-
-@metric
-def knowledge_metrics() -> Metric:
-    """knowledge_rate (complete explanations: the paper's "knows the allusion"), partial_rate, incorrect_rate,
-    unparsed_rate, judge_unparsed_rate."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rates = _rates(scores, KnowledgeLabel)
-        if "complete_rate" in rates:
-            rates["knowledge_rate"] = rates.pop("complete_rate")
-        return rates
-
-    return compute
-
-
-@scorer(metrics=[knowledge_metrics()])
+@scorer(metrics=[*policy_metrics(KNOWLEDGE_POLICIES), *_failure_rates()])
 def knowledge_scorer(judge: str | None = None) -> Scorer:
+    """knowledge_rate (complete explanations: the paper's "knows the allusion"), partial_rate, incorrect_rate
+    (an unreadable answer shows no knowledge), unparsed_rate, judge_unparsed_rate."""
+
     async def score(state: TaskState, target: Target) -> Score:
-        return await _judged(state, KnowledgeLabel, KNOWLEDGE_LABELS, ("title", "full_explanation"),
-                             KnowledgeLabel.INCORRECT, "not_familiar", KNOWLEDGE_JUDGE_PROMPT, judge)
+        return await _judged(state, KNOWLEDGE_LABELS, ("title", "full_explanation"), "not_familiar",
+                             KNOWLEDGE_JUDGE_PROMPT, judge)
 
     return score
 
 
-@metric
-def open_metrics() -> Metric:
+@scorer(metrics=[*policy_metrics(OPEN_POLICIES), *_failure_rates(), _theme_accuracy(OpenLabel.CORRECT.value)])
+def open_scorer(judge_mode: str = "gt", judge: str | None = None) -> Scorer:
     """accuracy (correct among answers not lost to the judge; unparsed counts as wrong), unparsed_rate,
     judge_unparsed_rate, accuracy per theme."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rates = _rates(scores, OpenLabel)
-        rates.pop("incorrect_rate", None)
-        if "correct_rate" in rates:
-            rates["accuracy"] = rates.pop("correct_rate")
-        return rates | _theme_accuracy(scores)
-
-    return compute
-
-
-@scorer(metrics=[open_metrics()])
-def open_scorer(judge_mode: str = "gt", judge: str | None = None) -> Scorer:
     prompt = OPEN_JUDGE_PROMPT[judge_mode]
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await _judged(state, OpenLabel, OPEN_LABELS, ("reference", "explanation"), OpenLabel.INCORRECT,
-                             "no_allusion", prompt, judge)
+        return await _judged(state, OPEN_LABELS, ("reference", "explanation"), "no_allusion", prompt, judge)
 
     return score

@@ -3,14 +3,17 @@ LLMs Through Persian Allusions"; Section 3, Table 3)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.scorer import Scorer
 from inspect_ai.solver import generate
 
-from figeval import __version__
-from figeval.answering import DEFAULT_GENERATE_CONFIG
 from figeval.benchmarks.persian_allusions.dataset import (
     DATASET_NAME,
+    AllusionData,
     knowledge_samples,
     load_allusion_data,
     mc_samples,
@@ -18,18 +21,40 @@ from figeval.benchmarks.persian_allusions.dataset import (
     texts_of,
 )
 from figeval.benchmarks.persian_allusions.prompts import OPEN_JUDGE_PROMPT, PROMPT_VERSION
-from figeval.benchmarks.persian_allusions.scorer import knowledge_scorer, mc_scorer, open_scorer
+from figeval.benchmarks.persian_allusions.review import load_kept_passages
+from figeval.benchmarks.persian_allusions.scorer import (
+    KNOWLEDGE_POLICIES,
+    MC_POLICIES,
+    OPEN_POLICIES,
+    knowledge_scorer,
+    mc_scorer,
+    open_scorer,
+)
 from figeval.errors import FigevalError
+from figeval.scoring.metrics import recorded_policies
+from figeval.task import benchmark_task
 
 
-def _task(name: str, samples: list, scorer, provenance: dict[str, object], **settings: object) -> Task:
-    return Task(
+def _allusion_data(prompt_lang: str, generated: str | None = None) -> AllusionData:
+    """The data, with the generated passages from a reviewed `figeval build allusive-texts` sheet if given."""
+    data = load_allusion_data(prompt_lang)
+    if generated is None:
+        return data
+    return replace(data, generated=load_kept_passages(Path(generated), data.allusions),
+                   provenance={**data.provenance, "generated_file": generated})
+
+
+def _task(name: str, samples: list, scorer: Scorer, policies: dict[str, tuple[str, str]],
+          provenance: dict[str, object], **settings: object) -> Task:
+    return benchmark_task(
+        benchmark=f"Persian allusions: {name}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{name}"),
         solver=generate(),
         scorer=scorer,
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={"benchmark": f"Persian allusions: {name}", **provenance, **settings,
-                  "prompt_version": PROMPT_VERSION, "figeval_version": __version__},
+        version=PROMPT_VERSION,
+        unparsed_policies=recorded_policies(policies),
+        provenance=provenance,
+        **settings,
     )
 
 
@@ -41,9 +66,9 @@ def allusion_knowledge(prompt_lang: str = "en", judge: str | None = None) -> Tas
         prompt_lang: `en` (restating the paper's English) or `fa` (Persian written for this project).
         judge: the judge model; default: Inspect's `grader` role.
     """
-    data = load_allusion_data(prompt_lang)
+    data = _allusion_data(prompt_lang)
     return _task("knowledge", knowledge_samples(data.allusions, prompt_lang), knowledge_scorer(judge),
-                 data.provenance, prompt_lang=prompt_lang)
+                 KNOWLEDGE_POLICIES, data.provenance, prompt_lang=prompt_lang)
 
 
 @task
@@ -57,9 +82,9 @@ def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int =
         generated: with dataset=generated, a reviewed `figeval build allusive-texts` sheet instead of
             upstream's file.
     """
-    data = load_allusion_data(prompt_lang, generated)
+    data = _allusion_data(prompt_lang, generated)
     samples = mc_samples(texts_of(data, dataset), data.allusions, prompt_lang, seed)
-    return _task(f"mc-{dataset}", samples, mc_scorer(), data.provenance, dataset_variant=dataset,
+    return _task(f"mc-{dataset}", samples, mc_scorer(), MC_POLICIES, data.provenance, dataset_variant=dataset,
                  prompt_lang=prompt_lang, seed=seed)
 
 
@@ -79,7 +104,7 @@ def allusion_open(
     """
     if judge_mode not in OPEN_JUDGE_PROMPT:
         raise FigevalError(f"judge_mode must be one of {list(OPEN_JUDGE_PROMPT)}, not {judge_mode!r}.")
-    data = load_allusion_data(prompt_lang, generated)
+    data = _allusion_data(prompt_lang, generated)
     samples = open_samples(texts_of(data, dataset), prompt_lang)
-    return _task(f"open-{dataset}", samples, open_scorer(judge_mode, judge), data.provenance,
+    return _task(f"open-{dataset}", samples, open_scorer(judge_mode, judge), OPEN_POLICIES, data.provenance,
                  dataset_variant=dataset, prompt_lang=prompt_lang, judge_mode=judge_mode)

@@ -1,36 +1,39 @@
 """Scoring of the Turkish idiom benchmark (paper Section 4, Table 2).
 
-The answer is the label named by its first word, else its last word (the paper's protocol); in logprob mode,
-the label whose tokens carry the most next-token probability. An answer with no label is `unparsed`: wrong for
-accuracy, reported as its own rate, and exportable for labelling by hand (`figeval annotate export`); with
-`-T manual_labels=labels.csv` those hand labels are used, and the answer is recorded as decided by hand.
+The answer is the label named by its first word, else its last word (the paper's protocol: "if the first or
+the last word still was a valid label, we used it"); in logprob mode, the label whose words carry the most
+next-token probability. For answers with no label the paper "read the text and determined the label manually":
+an unparsed answer is wrong for accuracy (`as_wrong`) until a person labels it, reported as its own rate, and
+exportable for labelling by hand (`figeval annotate export`); with `-T manual_labels=labels.csv` those hand
+labels are used, and the answer is recorded as decided by hand.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from figeval.annotation import AnnotationSpec, read_labels
-from figeval.answering import AnswerMode, next_token_top_logprobs
-from figeval.benchmarks.turkish_idioms.dataset import FREQUENCY_BANDS, Label
+from figeval.answering import AnswerMode
+from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
 from figeval.errors import FigevalError
-from figeval.judge import LabelScheme
-from figeval.parsing import YES_NO_WORDS, YesNo, best_label, first_or_last_label, label_probabilities
+from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
+from figeval.scoring.labels import LabelScheme, word_scheme
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, TARGET, grouped_by, named, policy_metrics, rate, status_rate
+from figeval.scoring.outcome import DecidedBy, Outcome, to_score
+from figeval.scoring.readers import read_answer
 
-UNPARSED_REASON = "invalid_response_format"
-
-# The words that name each label, in English and Turkish. "Does the premise entail the hypothesis?" may also
-# be answered yes/no.
-LABEL_WORDS: dict[str, dict[str, frozenset[str]]] = {
-    "detection": {Label.YES.value: YES_NO_WORDS[YesNo.YES], Label.NO.value: YES_NO_WORDS[YesNo.NO]},
+# The words that name each label, in English and Turkish, for both answer modes. "Does the premise entail the
+# hypothesis?" may also be answered yes/no.
+LABEL_WORDS: dict[str, dict[Label, frozenset[str]]] = {
+    "detection": {Label.YES: YES_NO_WORDS[YesNo.YES], Label.NO: YES_NO_WORDS[YesNo.NO]},
     "entailment": {
-        Label.ENTAILMENT.value: frozenset({"entailment", "entails", "entailed", "gerektirme", "gerektirir"})
+        Label.ENTAILMENT: frozenset({"entailment", "entails", "entailed", "gerektirme", "gerektirir"})
         | YES_NO_WORDS[YesNo.YES],
-        Label.CONTRADICTION.value: frozenset({"contradiction", "contradicts", "çelişki", "çelişir", "çelişkili"})
+        Label.CONTRADICTION: frozenset({"contradiction", "contradicts", "çelişki", "çelişir", "çelişkili"})
         | YES_NO_WORDS[YesNo.NO],
     },
 }
@@ -38,20 +41,23 @@ LABEL_WORDS: dict[str, dict[str, frozenset[str]]] = {
 RATE_LABEL = {"detection": Label.YES, "entailment": Label.ENTAILMENT}
 
 
-def _scheme(task: str) -> LabelScheme:
-    labels = [Label(name) for name in LABEL_WORDS[task]]
-    return LabelScheme(
-        codes=dict(enumerate(labels)),
-        words={word: Label(name) for name, words in LABEL_WORDS[task].items() for word in sorted(words)},
-    )
+def unparsed_policies(task: str) -> dict[str, tuple[str, str]]:
+    """accuracy counts an unparsed answer as wrong; the label preference describes the answers a label was read
+    from, so it leaves unparsed ones out (the paper reports no such rate: ours)."""
+    return {"accuracy": (TARGET, AS_WRONG), f"{RATE_LABEL[task].value}_rate": (RATE_LABEL[task].value, EXCLUDED)}
+
+
+def scheme(task: str) -> LabelScheme:
+    return word_scheme(LABEL_WORDS[task])
 
 
 def annotation_spec(task: str) -> AnnotationSpec:
-    """Hand labels for the answers the parser could not read."""
-    names = " or ".join(LABEL_WORDS[task])
+    """Hand labels for the answers the parser could not read; annotators see the sentence asked about."""
+    names = " or ".join(label.value for label in LABEL_WORDS[task])
     return AnnotationSpec(
-        scheme=_scheme(task),
+        scheme=scheme(task),
         instructions=tuple(line.format(labels=names) for line in ANNOTATION_INSTRUCTIONS),
+        input_key="question",
         unparsed_only=True,
     )
 
@@ -69,68 +75,36 @@ def _checked_spec(task: str, expected: str) -> AnnotationSpec:
     return annotation_spec(expected.removeprefix("tr_idiom_"))
 
 
-@metric
-def idiom_metrics() -> Metric:
+def idiom_metrics(task: str, with_frequency: bool) -> list[Metric]:
     """accuracy (unparsed counts as wrong), unparsed_rate, the share of the rate label among parsed answers
     (yes_rate / entailment_rate), and accuracy per corpus-frequency band when the data has frequencies."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
-        if not values:
-            return {}
-        rates = {
-            "accuracy": sum(v["correct"] for v in values) / len(values),
-            "unparsed_rate": sum(v["unparsed"] for v in values) / len(values),
-        }
-        parsed = [v for v in values if not v["unparsed"]]
-        rate_keys = [key for key in values[0] if key.endswith("_answer")]
-        for key in rate_keys:
-            if parsed:
-                rates[key.replace("_answer", "_rate")] = sum(v[key] for v in parsed) / len(parsed)
-        for band, _, _ in FREQUENCY_BANDS:
-            in_band = [s.score.value for s in scores if (s.sample_metadata or {}).get("frequency_band") == band]
-            if in_band:
-                rates[f"accuracy/freq_{band}"] = sum(v["correct"] for v in in_band) / len(in_band)
-        return rates
-
-    return compute
+    metrics = [*policy_metrics(unparsed_policies(task)), named(status_rate("unparsed"), "unparsed_rate")]
+    if with_frequency:
+        metrics.append(grouped_by(rate(TARGET, AS_WRONG), "frequency_band", "accuracy/freq_{group_name}"))
+    return metrics
 
 
-@scorer(metrics=[idiom_metrics()])
+@scorer(metrics=[])
 def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual_labels: str | None = None) -> Scorer:
-    """Score one answer of `detection` or `entailment`.
+    """Score one answer of `detection` or `entailment` (the task supplies the metrics, which depend on the data).
 
     Args:
         task: `detection` or `entailment`.
         answer_mode: `generate` (first/last word) or `logprob` (next-token probabilities of the labels).
         manual_labels: a labels file from `figeval annotate import` with hand labels of unparsed answers.
     """
-    words = LABEL_WORDS[task]
-    rate_label = RATE_LABEL[task]
+    words = {label.value: variants for label, variants in LABEL_WORDS[task].items()}
+    labels = list(words)
     mode = AnswerMode(answer_mode)
     by_hand = _manual_labels(manual_labels, f"tr_idiom_{task}")
 
-    def value(label: str | None, target: str) -> dict[str, int]:
-        return {"correct": int(label == target), "unparsed": int(label is None),
-                f"{rate_label.value}_answer": int(label == rate_label.value)}
-
     async def score(state: TaskState, target: Target) -> Score:
-        if mode is AnswerMode.LOGPROB:
-            candidates = next_token_top_logprobs(state.output)
-            probabilities = label_probabilities(candidates, words, prefixes=True)
-            label = best_label(probabilities)
-            explanation = ", ".join(f"P({name})={p:.4f}" for name, p in probabilities.items())
-        else:
-            label = first_or_last_label(state.output.completion, words)
-            explanation = f"first/last word of {state.output.completion[:200]!r}"
-        if label is None:
-            manual = by_hand.get((str(state.model), str(state.sample_id)))
-            if manual is not None:
-                return Score(value=value(manual, target.text), answer=manual,
-                             explanation=f"labelled by hand ({explanation})", metadata={"decided_by": "manual"})
-            return Score(value=value(None, target.text), answer=None, explanation=f"no label: {explanation}",
-                         reason=UNPARSED_REASON, metadata={"decided_by": "unparsed"})
-        return Score(value=value(label, target.text), answer=label, explanation=explanation,
-                     metadata={"decided_by": mode.value})
+        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, words), words=words,
+                              target=target.text, prefixes=True)
+        manual = by_hand.get((str(state.model), str(state.sample_id)))
+        if outcome.is_unparsed and manual is not None:
+            outcome = Outcome(manual, DecidedBy.MANUAL, target=target.text, answer=manual,
+                              explanation=f"labelled by hand ({outcome.explanation})")
+        return to_score(outcome, labels)
 
     return score

@@ -7,8 +7,7 @@ import sys
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from figeval import __version__
-from figeval.answering import DEFAULT_GENERATE_CONFIG, AnswerMode, answer_mode_of, answer_solver
+from figeval.answering import AnswerMode, answer_mode_of, answer_solver
 from figeval.benchmarks.turkish_idioms.dataset import (
     DATASET_NAME,
     detection_samples,
@@ -16,20 +15,28 @@ from figeval.benchmarks.turkish_idioms.dataset import (
     load_idiom_data,
 )
 from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION
-from figeval.benchmarks.turkish_idioms.scorer import idiom_scorer
+from figeval.benchmarks.turkish_idioms.scorer import idiom_metrics, idiom_scorer, unparsed_policies
+from figeval.scoring.metrics import recorded_policies
+from figeval.task import benchmark_task
 
 
 def _idiom_task(
     kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
     **settings: object,
 ) -> Task:
-    return Task(
+    with_frequency = any(sample.metadata["frequency_band"] is not None for sample in samples)
+    return benchmark_task(
+        benchmark=f"Turkish idioms: {kind}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{kind}"),
         solver=answer_solver(mode),
         scorer=idiom_scorer(kind, mode.value, manual_labels),
-        config=DEFAULT_GENERATE_CONFIG,
-        metadata={"benchmark": f"Turkish idioms: {kind}", **provenance, **settings, "answer_mode": mode.value,
-                  "manual_labels": manual_labels, "prompt_version": PROMPT_VERSION, "figeval_version": __version__},
+        metrics=idiom_metrics(kind, with_frequency),
+        version=PROMPT_VERSION,
+        unparsed_policies=recorded_policies(unparsed_policies(kind)),
+        provenance=provenance,
+        answer_mode=mode,
+        manual_labels=manual_labels,
+        **settings,
     )
 
 

@@ -1,0 +1,65 @@
+"""`figeval annotate`: sheets for human annotators (export answers, import their labels)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from figeval.errors import FigevalError
+
+
+@click.group()
+def annotate() -> None:
+    """Sheets for human annotators: export answers, import their labels."""
+
+
+@annotate.command("export")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The sheet to write.")
+@click.option("--format", "sheet_format", type=click.Choice(["csv", "labelstudio"]), default="csv", show_default=True)
+def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> None:
+    """Write the answers of runs of one task (LOGS: .eval files or log dirs) to a sheet with an empty label
+    column: a judged task's parsed answers, or the answers a parser could not read."""
+    from figeval._registry import annotation_spec
+    from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
+    from figeval.report import read_logs
+
+    runs = read_logs(logs)
+    tasks = sorted({task_name(log) for log in runs})
+    if len(tasks) != 1:
+        raise FigevalError(f"the logs are runs of {len(tasks)} tasks {tasks}; export each task to its own sheet.")
+    spec = annotation_spec(tasks[0])
+    items, skipped = [], 0
+    for log in runs:
+        found, left_out = items_from_log(log, spec)
+        items += found
+        skipped += left_out
+    kind = "unparsed answers to label by hand" if spec.unparsed_only else "answers to label"
+    if sheet_format == "csv":
+        write_sheet(items, out, spec.instructions)
+        click.echo(f"{len(items)} {kind} written to {out} ({skipped} others left out)")
+    else:
+        config = write_label_studio(items, out, spec.scheme.values)
+        click.echo(f"{len(items)} {kind} written to {out} as Label Studio tasks, labelling config in {config} "
+                   f"({skipped} others left out)")
+
+
+@annotate.command("import")
+@click.argument("sheets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The resolved labels file to write.")
+def annotate_import(sheets: tuple[Path, ...], out: Path) -> None:
+    """Read 1-3 annotators' SHEETS (the third adjudicates) and write the resolved labels."""
+    from figeval._registry import annotation_spec
+    from figeval.annotation import Resolution, combine, read_sheet, write_labels
+
+    named = [(sheet.stem, *read_sheet(sheet, annotation_spec)) for sheet in sheets]
+    labels = combine(named)
+    write_labels(labels, [name for name, _, _ in named], out)
+    counts = Counter(label.resolution for label in labels)
+    click.echo(f"{len(labels)} answers: " + ", ".join(f"{counts[r]} {r.value}" for r in Resolution if counts[r]))
+    for label in labels:
+        if label.resolution is Resolution.UNRESOLVED:
+            click.echo(f"  unresolved: {label.sample_id} ({label.model}): " + " vs ".join(a.value for a in label.annotators))
+    click.echo(f"labels written to {out}")

@@ -1,0 +1,78 @@
+"""`figeval build`: fresh benchmark data written by a model, for people to check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from figeval.cli.options import parse_pairs
+
+
+@click.group()
+def build() -> None:
+    """Build fresh benchmark data with a model."""
+
+
+@build.command("paraphrases")
+@click.option("--model", "-m", required=True, help="provider/model that writes the paraphrases.")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The sheet to write (resumed if present).")
+@click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
+def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> None:
+    """Paraphrase each FFE-HALLU meaning (Task 1's `meaning=paraphrased`), for a person to verify."""
+    from figeval.benchmarks.ffe_hallu.build import build_paraphrases as run_build
+
+    written, reused = run_build(model, out, parse_pairs(model_args, "-M"), report=click.echo)
+    click.echo(f"{written} paraphrases written, {reused} kept from an earlier run: {out}. "
+               "Fill its 'verified' column (yes/no), then run ffe_generation with "
+               f"-T meaning=paraphrased -T paraphrases={out}")
+
+
+@build.command("allusive-texts")
+@click.option("--model", "-m", required=True, help="provider/model that writes the passages.")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The review sheet (resumed if present).")
+@click.option("--allusions", type=click.Path(path_type=Path), default=None,
+              help="CSV with columns allusion, description (default: the knowledge list of PersPoems).")
+@click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
+def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, model_args: tuple[str, ...]) -> None:
+    """Write one Persian passage alluding to each allusion (the LLM-Generated dataset), for a person to review."""
+    from figeval.benchmarks.persian_allusions.build import build_allusive_texts, load_allusion_list
+    from figeval.benchmarks.persian_allusions.dataset import load_allusion_data
+
+    chosen = load_allusion_list(allusions) if allusions else list(load_allusion_data("en").allusions.values())
+    written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo)
+    click.echo(f"{written} passages written, {reused} kept from an earlier run: {out}. Mark 'keep' yes/no, then "
+               f"run allusion_mc or allusion_open with -T dataset=generated -T generated={out}")
+
+
+@build.command("perhallueval")
+@click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
+@click.option("--source", type=click.Path(path_type=Path), default=None,
+              help="PQuAD JSON or PN-Summary CSV/TSV (default: the stored pquad / pn-summary data).")
+@click.option("--n", "count", type=int, required=True, help="How many items to select.")
+@click.option("--generator", "generators", multiple=True, required=True, help="provider/model (repeat; the paper used 3).")
+@click.option("--verifier", required=True, help="provider/model that returns top logprobs.")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Build folder (resumed if present).")
+@click.option("--seed", type=int, default=0, show_default=True)
+def build_perhallueval(kind: str, source: Path | None, count: int, generators: tuple[str, ...], verifier: str,
+                       out: Path, seed: int) -> None:
+    """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
+    from figeval.benchmarks.perhallueval.build import build as run_build
+    from figeval.benchmarks.perhallueval.build import default_source
+
+    sheet = run_build(kind, source or default_source(kind), count, generators, verifier, out, seed, report=click.echo)
+    click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
+               f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "
+               f"`figeval build perhallueval-final --task {kind} --out {out} SHEET1 SHEET2 SHEET3`")
+
+
+@build.command("perhallueval-final")
+@click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The build folder.")
+@click.argument("sheets", nargs=-1, required=True, type=click.Path(path_type=Path))
+def build_perhallueval_final(kind: str, out: Path, sheets: tuple[Path, ...]) -> None:
+    """Majority-vote three annotators' sheets, report AC1 / Fleiss, write DIR/final.csv."""
+    from figeval.benchmarks.perhallueval.build import finalize
+
+    final = finalize(kind, sheets, out, report=click.echo)
+    click.echo(f"evaluate with: figeval run perhallueval_{kind} -T data={final}")

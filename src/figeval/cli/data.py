@@ -1,0 +1,75 @@
+"""`figeval data`: list, fetch, import and verify the pinned benchmark data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from figeval.errors import FigevalError
+
+
+@click.group()
+def data() -> None:
+    """List, fetch, import and verify the pinned benchmark data."""
+
+
+@data.command("list")
+def data_list() -> None:
+    """What datasets are known, whether they are present, and where."""
+    from figeval.data.registry import DATASETS
+    from figeval.data.store import data_dir, dataset_dir, file_statuses
+
+    click.echo(f"data dir: {data_dir()} (set FIGEVAL_DATA_DIR to change)")
+    for source in DATASETS.values():
+        statuses = file_statuses(source)
+        states = {s.state.value for s in statuses}
+        overall = "present" if states == {"ok"} else "missing" if states == {"missing"} else ", ".join(sorted(states))
+        click.echo(f"{source.name}: {overall} - {source.description}")
+        click.echo(f"  source: {source.pin}")
+        click.echo(f"  at: {dataset_dir(source)}")
+        for status in statuses:
+            click.echo(f"    {status.file.name}: {status.state.value}")
+
+
+@data.command("fetch")
+@click.argument("name")
+def data_fetch(name: str) -> None:
+    """Download NAME from its pinned source, verify sha256, store it."""
+    from figeval.data.registry import get_source
+    from figeval.data.store import fetch
+
+    target = fetch(get_source(name), report=click.echo)
+    click.echo(f"{name}: stored and verified in {target}")
+
+
+@data.command("import")
+@click.argument("name")
+@click.argument("folder", type=click.Path(path_type=Path))
+def data_import(name: str, folder: Path) -> None:
+    """Copy NAME's files from a local FOLDER (offline machines), verified like a fetch."""
+    from figeval.data.registry import get_source
+    from figeval.data.store import import_folder
+
+    target = import_folder(get_source(name), folder)
+    click.echo(f"{name}: imported from {folder}, verified, stored in {target}")
+
+
+@data.command("verify")
+@click.argument("name", required=False)
+def data_verify(name: str | None) -> None:
+    """Check the stored files of NAME (or of every dataset) against their pinned sha256."""
+    from figeval.data.registry import DATASETS, get_source
+    from figeval.data.store import FileState, file_statuses
+
+    sources = [get_source(name)] if name else list(DATASETS.values())
+    problems = 0
+    for source in sources:
+        for status in file_statuses(source):
+            click.echo(f"{source.name}/{status.file.name}: {status.state.value}")
+            problems += status.state is not FileState.OK
+    if problems:
+        raise FigevalError(
+            f"{problems} file(s) missing or not matching their pin; run `figeval data fetch NAME` "
+            "(or `figeval data import NAME FOLDER`)."
+        )

@@ -1,0 +1,60 @@
+"""`figeval judge`: check an LLM judge against human labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from figeval.errors import FigevalError
+
+
+@click.group()
+def judge() -> None:
+    """Check an LLM judge against human labels."""
+
+
+def _format_row(row) -> str:
+    if row.kappa is None:
+        kappa = f"n/a ({row.note})"
+    else:
+        kappa = f"{row.kappa.estimate:.3f} [{row.kappa.low:.3f}, {row.kappa.high:.3f}]"
+    return f"{row.group:<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"
+
+
+@judge.command("agreement")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--human", required=True, type=click.Path(path_type=Path), help="Labels from `figeval annotate import`.")
+@click.option("--confusion", is_flag=True, help="Also print judge x human confusion matrices.")
+def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> None:
+    """Judge vs human agreement and Cohen's kappa per generator model (Table 6), and the annotators' own."""
+    from figeval._registry import annotation_spec
+    from figeval.annotation import annotator_agreement, read_labels
+    from figeval.annotation import judge_agreement as agreement_of
+    from figeval.report import read_logs
+
+    humans, annotators = read_labels(human, annotation_spec)
+    tasks = {h.task for h in humans}
+    if len(tasks) != 1:
+        raise FigevalError(f"{human} holds labels of {len(tasks)} tasks {sorted(tasks)}; give one task's labels.")
+    scheme = annotation_spec(tasks.pop()).scheme
+    header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"
+    click.echo("judge vs human (answers a judge model labelled and humans resolved; rule-decided ones left out)")
+    click.echo(header)
+    for log in read_logs(logs):
+        agreement = agreement_of(log, humans, scheme)
+        click.echo(_format_row(agreement.row))
+        if confusion and agreement.row.n:
+            click.echo("    judge \\ human  " + "  ".join(f"{label.value:>12}" for label in scheme.labels))
+            for label, counts in zip(scheme.labels, agreement.confusion):
+                click.echo(f"    {label.value:>13}  " + "  ".join(f"{count:>12}" for count in counts))
+    if len(annotators) >= 2:
+        rows, fleiss = annotator_agreement(humans, annotators)
+        click.echo("\nannotators (Tables 7 and 8)")
+        click.echo(header)
+        for row in rows:
+            click.echo(_format_row(row))
+        if isinstance(fleiss, str):
+            click.echo(f"Fleiss' kappa, all {len(annotators)}: n/a ({fleiss})")
+        elif fleiss is not None:
+            click.echo(f"Fleiss' kappa, all {len(annotators)}: {fleiss.estimate:.3f} [{fleiss.low:.3f}, {fleiss.high:.3f}]")

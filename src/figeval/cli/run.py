@@ -1,0 +1,85 @@
+"""`figeval run`: a benchmark task on a model, with this field's defaults, ending with a summary table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from figeval.cli.options import DEFAULT_LOG_DIR, parse_pairs
+from figeval.errors import FigevalError
+
+
+def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
+    """The Inspect eval settings `figeval run` adds for a model (also used by perf/ to measure the same thing)."""
+    from figeval.answering import response_cache
+
+    return {
+        "cache": response_cache(model, enabled=cache),
+        # An in-process model shares the CPU with Inspect: live sample streaming to the viewer costs ~5% of
+        # logprob throughput there (perf/). Finished samples are still written to the log for eval-retry.
+        "log_realtime": not model.startswith("gguf/"),
+    }
+
+
+@click.command()
+@click.argument("task_name", metavar="TASK")
+@click.option("--model", "-m", default=None, help="provider/model; default gguf/gemma-3-270m (embedded).")
+@click.option("-T", "task_args", multiple=True, help="Task argument name=value (repeatable).")
+@click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
+@click.option("--limit", type=int, default=None, help="Run only the first N samples.")
+@click.option("--epochs", type=click.IntRange(min=1), default=None,
+              help="Ask each sample N times; each sample's most frequent answer is scored.")
+@click.option("--log-dir", default=DEFAULT_LOG_DIR, show_default=True, help="Where the .eval log is written.")
+@click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache.")
+def run(
+    task_name: str,
+    model: str | None,
+    task_args: tuple[str, ...],
+    model_args: tuple[str, ...],
+    limit: int | None,
+    epochs: int | None,
+    log_dir: str,
+    no_cache: bool,
+) -> None:
+    """Run a benchmark task and print its summary table."""
+    from inspect_ai import eval as inspect_eval
+
+    from figeval._compat import preload_inspect_modules
+    from figeval._registry import make_task, takes_answer_mode
+    from figeval.models.gguf import DEFAULT_MODEL
+    from figeval.report import format_table, newest_log, summarize
+
+    model = model or DEFAULT_MODEL
+    args = parse_pairs(task_args, "-T")
+    if model.startswith("gguf/") and takes_answer_mode(task_name):
+        # Base GGUF models continue text instead of answering; compare the answers' probabilities instead.
+        args.setdefault("answer_mode", "logprob")
+    task = make_task(task_name, args)
+    preload_inspect_modules()
+    click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
+    logs = inspect_eval(
+        task,
+        model=model,
+        model_args=parse_pairs(model_args, "-M"),
+        limit=limit,
+        epochs=epochs,
+        log_dir=log_dir,
+        **eval_options(model, cache=not no_cache),
+    )
+    if not logs:  # Inspect returns no log when the user interrupts; the log on disk has every finished sample
+        raise FigevalError(
+            f"run interrupted; finished samples are kept in {newest_log(Path(log_dir))}; "
+            "resume with `inspect eval-retry <that log>`."
+        )
+    log = logs[0]
+    summary = summarize(log)
+    if log.status != "success":
+        message = log.error.message if log.error else log.status
+        raise FigevalError(
+            f"run {log.status}: {message.strip().splitlines()[-1]} | completed samples are kept in {log.location}; "
+            f"resume with `inspect eval-retry {log.location}`."
+        )
+    click.echo("\n" + format_table(summary))
+    click.echo(f"log: {log.location} (view with `inspect view --log-dir {log_dir}`)")

@@ -1,0 +1,78 @@
+"""The judged-scorer skeleton shared by every open-answer task: extract -> rule shortcuts -> judge (one retry)
+-> override -> `Outcome`.
+
+A benchmark supplies the pieces that are its own (how to extract the answer, which rules decide without a
+judge, the judge prompt, an override the paper implies); the order, the failure outcomes and what is recorded
+are the same for all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from figeval.judge import ask_judge, quote_as_data, resolve_judge
+from figeval.scoring.labels import LabelScheme
+from figeval.scoring.outcome import DecidedBy, Outcome, Status
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """What to ask the judge about one answer."""
+
+    system: str
+    prompt: str
+    """The filled judge prompt; the answer in it quoted with `quoted_answer`."""
+    rule: str | None = None
+    """A named rule the judge is asked under (recorded), e.g. "judge_existing"."""
+
+
+def quoted_answer(answer: str) -> str:
+    """The answer as the judge sees it: quoted as data, so instructions inside it stay inert."""
+    return quote_as_data(answer, "answer")
+
+
+async def judged_outcome(
+    completion: str,
+    *,
+    extract: Callable[[str], str | None],
+    unparsed_explanation: str,
+    shortcut: Callable[[str], Outcome | None],
+    request: Callable[[str], JudgeRequest],
+    scheme: LabelScheme,
+    judge: str | None,
+    override: Callable[[Outcome], Outcome] | None = None,
+) -> Outcome:
+    """The outcome of an open answer.
+
+    Args:
+        completion: the model's output text.
+        extract: the answer in the text, or None (unparsed: nothing to judge).
+        unparsed_explanation: what was missing, for the log ("no Persian expression").
+        shortcut: a rule's outcome for the extracted answer (decided without a judge), or None.
+        request: the judge request for the extracted answer.
+        scheme: the judge's labels.
+        judge: the judge model; None: Inspect's `grader` role.
+        override: applied to a judge's outcome, for a rule that corrects what the judge cannot know.
+    """
+    answer = extract(completion)
+    if answer is None:
+        shown = completion if len(completion) <= 200 else completion[:200] + "..."
+        return Outcome.unparsed(DecidedBy.PARSER, f"{unparsed_explanation} in {shown!r}")
+    decided = shortcut(answer)
+    if decided is not None:
+        return decided
+    ask = request(answer)
+    verdict = await ask_judge(resolve_judge(judge), ask.system, ask.prompt, scheme)
+    details = {"judge_answers": verdict.raw}
+    if verdict.label is None:
+        return Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, answer=answer, rule=ask.rule, details=details,
+                       explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
+    outcome = Outcome(verdict.label.value, DecidedBy.JUDGE, answer=answer, explanation=verdict.reason,
+                      rule=ask.rule, details=details)
+    return override(outcome) if override else outcome
+
+
+def relabelled(outcome: Outcome, label: str, why: str) -> Outcome:
+    """The outcome with another label, the reason prefixed to its explanation."""
+    return replace(outcome, label=label, explanation=f"{why} {outcome.explanation}".strip())

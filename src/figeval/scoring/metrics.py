@@ -1,0 +1,197 @@
+"""Metrics over outcomes, each with an explicit unparsed policy, and per-group breakdowns.
+
+An unparsed answer (the model's answer could not be read) counts in a rate by the rate's **unparsed policy**:
+
+- `as_wrong`: in the denominator, and never the label or target being counted (accuracy: wrong);
+- `as_label:<x>`: as if the model had answered label <x> (FFE-HALLU: a response that does not reject a fake
+  is a hallucination, so an unparsed one counts as accepting it);
+- `excluded`: left out of the denominator (used only where a paper does so, and reported beside
+  `unparsed_rate`, which every task has).
+
+A judge-unparsed outcome (the judge failed twice) is the instrument's failure, not the model's: every rate
+leaves it out and `judge_unparsed_rate` reports it. A rate with an empty denominator is left out of the
+results, never reported as zero.
+
+Each task records its policies in its metadata (`unparsed_policies`) and each metric's parameters are in the
+log. Breakdowns use Inspect's `grouped()`; `grouped_by` adds what it lacks: samples that belong to several
+groups (an allusion with two themes counts in both).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, grouped, metric
+from inspect_ai.scorer._metric import MetricProtocol
+
+from figeval.errors import FigevalError
+from figeval.scoring.outcome import DecidedBy, Outcome, outcome_of
+
+AS_WRONG = "as_wrong"
+EXCLUDED = "excluded"
+_AS_LABEL = "as_label:"
+TARGET = "target"
+"""`rate(of=TARGET)`: the share of answers that are the expected label (accuracy)."""
+
+
+def as_label(label: str) -> str:
+    """The policy that counts an unparsed answer as `label`."""
+    return f"{_AS_LABEL}{label}"
+
+
+def check_policy(policy: str) -> str:
+    """The policy, if it is one of the three forms; a FigevalError otherwise."""
+    if policy in (AS_WRONG, EXCLUDED) or (policy.startswith(_AS_LABEL) and len(policy) > len(_AS_LABEL)):
+        return policy
+    raise FigevalError(f"unparsed policy must be {AS_WRONG}, {EXCLUDED} or {_AS_LABEL}<label>, not {policy!r}.")
+
+
+def counted_label(outcome: Outcome, policy: str) -> tuple[bool, str | None]:
+    """(whether the outcome is in the denominator, the label it counts as; None matches nothing)."""
+    if outcome.is_judge_unparsed:
+        return False, None
+    if not outcome.is_unparsed:
+        return True, outcome.label
+    if policy == EXCLUDED:
+        return False, None
+    if policy.startswith(_AS_LABEL):
+        return True, policy.removeprefix(_AS_LABEL)
+    return True, None
+
+
+def outcomes(scores: Sequence[SampleScore]) -> list[Outcome]:
+    return [outcome_of(s.score) for s in scores]
+
+
+def _matches(where: Mapping[str, Any] | None, metadata: Mapping[str, Any] | None) -> bool:
+    return not where or all((metadata or {}).get(key) == value for key, value in where.items())
+
+
+def rate_of(pairs: Sequence[tuple[Outcome, Mapping[str, Any] | None]], of: str, unparsed: str,
+            where: Mapping[str, Any] | None = None) -> float | None:
+    """The share of counted outcomes that are `of` (a label value, or TARGET: the outcome's own target);
+    None when nothing is counted."""
+    hits = counted = 0
+    for outcome, metadata in pairs:
+        if not _matches(where, metadata):
+            continue
+        included, label = counted_label(outcome, unparsed)
+        if not included:
+            continue
+        counted += 1
+        expected = outcome.target if of == TARGET else of
+        hits += label is not None and label == expected
+    return hits / counted if counted else None
+
+
+@metric
+def rate(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | None = None) -> Metric:
+    """The share of answers that are `of` (TARGET: accuracy; or a label value), under an unparsed policy.
+
+    Args:
+        of: TARGET, or the label value whose share is measured.
+        unparsed: the unparsed policy (`as_wrong`, `as_label:<x>`, `excluded`).
+        where: only samples whose metadata has these values (e.g. {"kind": "fake"}).
+    """
+    check_policy(unparsed)
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        return rate_of([(outcome_of(s.score), s.sample_metadata) for s in scores], of, unparsed, where)
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def status_rate(status: str = "unparsed", where: dict[str, Any] | None = None) -> Metric:
+    """The share of all answers with a status (`unparsed` or `judge_unparsed`)."""
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        chosen = [outcome_of(s.score) for s in scores if _matches(where, s.sample_metadata)]
+        return sum(o.status.value == status for o in chosen) / len(chosen) if chosen else None
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def named(inner: Metric, name: str) -> Metric:
+    """The inner metric's value under `name` (a scalar), or its dict as is; undefined values left out.
+
+    Inspect names a metric by its function; this lets one `rate` be `accuracy` and another `yes_rate`.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        value = _call(inner, scores)
+        values = value if isinstance(value, dict) else {name: value}
+        return {key: v for key, v in values.items() if v is not None}
+
+    return compute
+
+
+def _call(inner: Metric, scores: list[SampleScore]) -> Any:
+    protocol: MetricProtocol = inner  # type: ignore[assignment]
+    return protocol(scores)
+
+
+@metric
+def grouped_by(inner: Metric, key: str, name_template: str, many: bool = False) -> Metric:
+    """`inner` per value of the sample metadata `key`, through Inspect's `grouped()`, named by `name_template`
+    ("accuracy/freq_{group_name}"); groups where `inner` is undefined are left out.
+
+    Args:
+        many: the key holds a list and a sample counts in each of its groups (multi-label themes).
+    """
+    per_group = grouped(inner, key, all=False, name_template=name_template)
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        if many:
+            scores = [s.model_copy(update={"sample_metadata": {**(s.sample_metadata or {}), key: group}})
+                      for s in scores for group in (s.sample_metadata or {}).get(key) or []]
+        present = [s for s in scores if (s.sample_metadata or {}).get(key) is not None]
+        if not present:
+            return {}
+        return {name: v for name, v in _call(per_group, present).items() if v is not None}
+
+    return compute
+
+
+@metric
+def mean_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
+    """The mean of `inner` over the `groups` of sample metadata `key` (as Inspect's `grouped(all="groups")`),
+    a scalar; undefined unless `inner` is defined in every one of them (FFE-HALLU's average of two framings
+    needs both)."""
+    per_group = grouped(inner, key, all=False)
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        if not scores:
+            return None
+        found = _call(per_group, scores)
+        values = [found.get(group) for group in groups]
+        return None if any(v is None for v in values) else sum(values) / len(values)
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def decided_by_counts() -> Metric:
+    """How many answers each way decided (`decided_by/<parser|logprob|rule|judge|manual>`), and each named
+    rule (`rule/<name>`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        found = outcomes(scores)
+        counts = Counter(f"decided_by/{o.decided_by.value}" for o in found)
+        counts.update(f"rule/{o.rule}" for o in found if o.rule)
+        return {**{f"decided_by/{d.value}": 0.0 for d in DecidedBy}, **{k: float(v) for k, v in counts.items()}}
+
+    return compute
+
+
+def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any] | None = None) -> list[Metric]:
+    """One named `rate` per entry of a task's declaration {metric name: (of, unparsed policy)}."""
+    return [named(rate(of, policy, where), name) for name, (of, policy) in policies.items()]
+
+
+def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """What a task writes in its metadata: each metric's unparsed policy."""
+    return {name: policy for name, (_, policy) in policies.items()}
