@@ -22,3 +22,39 @@ def metric_values(metrics: Iterable[Metric], scores: list[SampleScore]) -> dict[
         assert isinstance(result, dict), f"a top-level metric returned {result!r}, not a dict of named values"
         values |= result
     return values
+
+
+def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str],
+                    metadata: Sequence[dict[str, Any]] | None = None, task_name: str = "outcomes"):
+    """A real `.eval` log, written by Inspect, whose samples were scored with the given outcomes (in order)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import MemoryDataset, Sample
+    from inspect_ai.log import read_eval_log
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import scorer
+    from inspect_ai.solver import generate
+
+    from figeval.scoring.metrics import named, status_rate
+
+    by_id = {f"s{i}": outcome for i, outcome in enumerate(outcomes, start=1)}
+
+    @scorer(metrics=[named(status_rate("unparsed"), "unparsed_rate")])
+    def replayed_outcomes():
+        async def score(state, target):
+            return to_score(by_id[str(state.sample_id)], labels)
+
+        return score
+
+    def reply(messages, tools, tool_choice, config):
+        output = ModelOutput.from_content("mockllm/model", "an answer")
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no tiktoken offline
+        return output
+
+    samples = [Sample(id=sample_id, input="question", metadata=(metadata[i] if metadata else {}))
+               for i, sample_id in enumerate(by_id)]
+    task = Task(name=task_name, dataset=MemoryDataset(samples), solver=generate(), scorer=replayed_outcomes())
+    [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=reply, memoize=False),
+                         log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    return read_eval_log(log.location)

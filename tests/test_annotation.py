@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from figeval.annotation import Resolution, combine, read_sheet, resolve
-from figeval._registry import annotation_spec
+from figeval._registry import ANNOTATED, annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
@@ -180,3 +180,34 @@ def test_a_sheet_missing_a_row_is_named(tmp_path: Path):
         combine([("a", *full)] * 4)
     with pytest.raises(DataError, match="different tasks"):
         combine([("a", *full), ("b", "ffe_translation", full[1])])
+
+
+@pytest.mark.parametrize("task", sorted(ANNOTATED))
+def test_export_shows_annotators_the_declared_input_of_each_task(task, tmp_path: Path):
+    from figeval.annotation import items_from_log
+    from figeval.scoring.outcome import DecidedBy, Outcome
+    from tests.metric_values import logged_outcomes
+
+    spec = ANNOTATED[task]
+    # Every key an older export guessed among holds a decoy; only the declared key holds what annotators see.
+    decoys = {"meaning": "decoy", "english": "decoy", "question": "decoy", "text": "decoy"}
+    if spec.unparsed_only:
+        outcome = Outcome.unparsed(DecidedBy.PARSER, "no label")
+    else:
+        outcome = Outcome(spec.scheme.values[0], DecidedBy.JUDGE, answer="the model's answer")
+    log = logged_outcomes(tmp_path, [outcome], spec.scheme.values, [{**decoys, spec.input_key: "declared"}], task)
+    [item], skipped = items_from_log(log, spec)
+    assert item.input == "declared" and skipped == 0
+    assert item.output == ("an answer" if spec.unparsed_only else "the model's answer")
+
+
+def test_export_of_a_log_without_the_declared_key_says_so(tmp_path: Path):
+    from figeval.annotation import items_from_log
+    from figeval.scoring.outcome import DecidedBy, Outcome
+    from tests.metric_values import logged_outcomes
+
+    spec = ANNOTATED["ffe_generation"]
+    log = logged_outcomes(tmp_path, [Outcome("correct", DecidedBy.JUDGE, answer="x")], spec.scheme.values,
+                          [{"english": "not the meaning"}], "ffe_generation")
+    with pytest.raises(DataError, match="sample s1 has no 'meaning' in its metadata"):
+        items_from_log(log, spec)

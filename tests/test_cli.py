@@ -63,6 +63,17 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     assert run["metrics"]["unparsed_rate"] == pytest.approx(0.025)
 
 
+def test_two_epochs_give_the_metrics_of_one(ffe_hallu_imported: Path, tmp_path: Path):
+    # Framing agreement pairs each fake's two answers: each sample's epochs reduce to one outcome first.
+    replay = write_replay(tmp_path / "answers.jsonl", scripted_fake_answers())
+    ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--epochs", "2",
+                  "--log-dir", str(tmp_path / "logs"))
+    assert ran.returncode == 0, ran.stderr
+    # the values of the one-epoch run above (test_run_then_report)
+    assert "halluc_rate_fake_q                                0.150" in ran.stdout
+    assert "agreement                                         0.900" in ran.stdout
+
+
 def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {"ffe-fake-001/fake-q": "Yes"})
     result = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--limit", "2",

@@ -135,3 +135,20 @@ def test_qa_on_the_embedded_model_in_logprob_mode(tmp_path: Path):
     # Measured: after the Persian prompt Gemma 3 270M continues in Persian, and no Y/N variant is among its top
     # 20 next tokens, so every answer is unparsed: counted as such, never as right or wrong.
     assert metrics["unparsed_rate"] == 1.0 and metrics["hamming_score"] == 0.0
+
+
+def test_two_epochs_give_the_same_pair_metrics_as_one(tmp_path: Path):
+    # Pair metrics (Hamming) need one outcome per sample: the epochs are reduced to the most frequent outcome
+    # (the replayed answers are the same in each epoch), not averaged into fractions.
+    replay = write_replay(tmp_path / "answers.jsonl", {
+        "phe-qa-q1/correct": "Y", "phe-qa-q1/hallucinated": "Y",
+        "phe-qa-q2/correct": "maybe", "phe-qa-q2/hallucinated": "N",
+    })
+    runs = [inspect_eval(perhallueval_qa(data=str(FIXTURE)), model=f"replay/{replay}", limit=4, epochs=epochs,
+                         log_dir=str(tmp_path / f"logs{epochs}"), display="none")[0] for epochs in (1, 2)]
+    assert all(log.status == "success" for log in runs)
+    one, two = (metrics_of(log) for log in runs)
+    assert two == one
+    # q1: 1/2 right; q2: the unparsed correct version is not right, N on hallucinated is -> 1/2
+    assert one["hamming_score"] == 0.5 and one["unparsed_rate"] == 1 / 4
+    assert runs[1].eval.config.epochs == 2 and runs[1].eval.config.epochs_reducer == ["outcome_mode"]

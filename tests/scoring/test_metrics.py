@@ -1,0 +1,97 @@
+"""Each unparsed policy, the grouped breakdowns and the decided-by counts, on hand-built outcomes."""
+
+import pytest
+
+from figeval.errors import FigevalError
+from figeval.scoring.metrics import (
+    AS_WRONG,
+    EXCLUDED,
+    TARGET,
+    as_label,
+    check_policy,
+    decided_by_counts,
+    grouped_by,
+    mean_over_groups,
+    named,
+    rate,
+    status_rate,
+)
+from figeval.scoring.outcome import DecidedBy, Outcome, Status
+from tests.metric_values import metric_values, sample_score
+
+LABELS = ["yes", "no"]
+
+
+def answers():
+    """Five answers to questions whose right answer is yes: right, wrong, unparsed, judge-unparsed, right."""
+    outcomes = [
+        Outcome("yes", DecidedBy.PARSER, target="yes"),
+        Outcome("no", DecidedBy.PARSER, target="yes"),
+        Outcome.unparsed(DecidedBy.PARSER, "no label", "yes"),
+        Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, target="yes"),
+        Outcome("yes", DecidedBy.LOGPROB, target="yes"),
+    ]
+    groups = ["a", "a", "b", "b", "b"]
+    return [sample_score(o, LABELS, f"s{i}", group=g, groups=[g, "all"]) for i, (o, g) in enumerate(zip(outcomes, groups))]
+
+
+@pytest.mark.parametrize(
+    "of, policy, expected",
+    [
+        # the judge's failure is never counted; the unparsed answer by the policy
+        (TARGET, AS_WRONG, 2 / 4),  # right: 1st, 5th; counted: all but the judge-unparsed 4th
+        (TARGET, EXCLUDED, 2 / 3),  # the unparsed 3rd leaves the denominator
+        (TARGET, as_label("yes"), 3 / 4),  # the unparsed 3rd counts as the answer yes: right
+        (TARGET, as_label("no"), 2 / 4),  # ... as no: wrong
+        ("no", AS_WRONG, 1 / 4),  # share answering no: the 2nd
+        ("no", as_label("no"), 2 / 4),  # the 2nd and the unparsed 3rd (e.g. FFE-HALLU's hallucinated)
+        ("no", EXCLUDED, 1 / 3),
+    ],
+)
+def test_each_policy(of, policy, expected):
+    assert metric_values([named(rate(of, policy), "r")], answers()) == {"r": pytest.approx(expected)}
+
+
+def test_status_rates_are_over_all_answers():
+    values = metric_values([named(status_rate("unparsed"), "u"), named(status_rate("judge_unparsed"), "j")], answers())
+    assert values == {"u": 1 / 5, "j": 1 / 5}
+
+
+def test_a_rate_with_nothing_to_count_is_left_out_not_zero():
+    assert metric_values([named(rate(TARGET, AS_WRONG, {"group": "c"}), "r")], answers()) == {}
+
+
+def test_grouped_breakdowns():
+    values = metric_values([
+        grouped_by(rate(TARGET, AS_WRONG), "group", "accuracy/{group_name}"),
+        # a sample in several groups counts in each (multi-label themes)
+        grouped_by(rate(TARGET, AS_WRONG), "groups", "accuracy/many_{group_name}", many=True),
+        named(mean_over_groups(rate(TARGET, AS_WRONG), "group", ["a", "b"]), "mean"),
+        named(mean_over_groups(rate(TARGET, AS_WRONG), "group", ["a", "c"]), "needs_c"),
+    ], answers())
+    assert values == pytest.approx({
+        "accuracy/a": 1 / 2,  # 1st right, 2nd wrong
+        "accuracy/b": 1 / 2,  # 3rd unparsed (wrong), 4th not counted, 5th right
+        "accuracy/many_a": 1 / 2,
+        "accuracy/many_b": 1 / 2,
+        "accuracy/many_all": 2 / 4,
+        "mean": 1 / 2,  # (1/2 + 1/2) / 2; "needs_c" is undefined (no group c) and left out
+    })
+
+
+def test_decided_by_counts():
+    assert metric_values([decided_by_counts()], answers()) == {
+        "decided_by/parser": 3.0, "decided_by/logprob": 1.0, "decided_by/rule": 0.0, "decided_by/judge": 1.0,
+        "decided_by/manual": 0.0,
+    }
+
+
+@pytest.mark.parametrize("policy", ["as_wrong", "excluded", "as_label:hallucinated"])
+def test_valid_policies(policy):
+    assert check_policy(policy) == policy
+
+
+@pytest.mark.parametrize("policy", ["as_label:", "wrong", "as_label"])
+def test_invalid_policies_are_one_line(policy):
+    with pytest.raises(FigevalError, match="unparsed policy must be as_wrong, excluded or as_label:<label>"):
+        check_policy(policy)
