@@ -12,8 +12,17 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
 
+from figeval.benchmarks.persian_allusions.scorer import (
+    KNOWLEDGE_POLICIES,
+    MC_POLICIES,
+    OPEN_POLICIES,
+    KnowledgeLabel,
+    OpenLabel,
+)
+from figeval.scoring.metrics import counted_label
+from figeval.scoring.outcome import Outcome, outcome_of
 from figeval.text import expression_key
 
 TASKS = ("allusion_knowledge", "allusion_mc", "allusion_open")
@@ -43,24 +52,35 @@ class CrossTable:
             self.examples[(knows, recognized)].append(sample_id)
 
 
-def _knowledge(log: EvalLog) -> dict[str, bool]:
-    """Whether the model knows each allusion: a complete explanation (the paper's rule)."""
-    known = {}
+def _counted(log: EvalLog, policy: str) -> list[tuple[EvalSample, Outcome, str | None]]:
+    """Each scored sample, its outcome, and the label it counts as under an unparsed policy; samples the policy
+    leaves out (the judge's failures) are not listed."""
+    rows = []
     for sample in log.samples or []:
-        value = next(iter(sample.scores.values())).value if sample.scores else {}
-        if isinstance(value, dict) and not value.get("unparsed") and not value.get("judge_unparsed"):
-            known[expression_key(sample.metadata["allusion"])] = bool(value.get("complete"))
-    return known
+        if sample.scores:
+            outcome = outcome_of(next(iter(sample.scores.values())))
+            included, label = counted_label(outcome, policy)
+            if included:
+                rows.append((sample, outcome, label))
+    return rows
+
+
+def _knowledge(log: EvalLog) -> dict[str, bool]:
+    """Whether the model knows each allusion: a complete explanation (the paper's rule), by the knowledge rate's
+    unparsed policy (an unreadable answer shows no knowledge)."""
+    _, policy = KNOWLEDGE_POLICIES["knowledge_rate"]
+    return {expression_key(sample.metadata["allusion"]): label == KnowledgeLabel.COMPLETE.value
+            for sample, _, label in _counted(log, policy)}
 
 
 def _recognition(log: EvalLog) -> list[tuple[str, str, bool]]:
-    """(sample id, allusion key, recognized) for each scored text sample of an MC or open run."""
-    rows = []
-    for sample in log.samples or []:
-        value = next(iter(sample.scores.values())).value if sample.scores else {}
-        if isinstance(value, dict) and not value.get("judge_unparsed"):
-            rows.append((str(sample.id), expression_key(sample.metadata["allusion"]), bool(value.get("correct"))))
-    return rows
+    """(sample id, allusion key, recognized) for each counted text sample of an MC run (the right option) or an
+    open run (judged correct), by the accuracy's unparsed policy."""
+    mc = _task(log) == "allusion_mc"
+    _, policy = (MC_POLICIES if mc else OPEN_POLICIES)["accuracy"]
+    return [(str(sample.id), expression_key(sample.metadata["allusion"]),
+             label is not None and label == (outcome.target if mc else OpenLabel.CORRECT.value))
+            for sample, outcome, label in _counted(log, policy)]
 
 
 def allusion_report(logs: list[EvalLog]) -> list[str]:
