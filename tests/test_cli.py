@@ -129,7 +129,7 @@ def test_inspect_eval_finds_the_task_through_the_entry_point(ffe_hallu_imported:
     )
     assert result.returncode == 0, result.stderr
     # fake-001 "Yes" (is it fake? yes) rejects it; fake-002 "No" accepts it as real: 1 of 2
-    assert "halluc_rate_fake_q  0.500" in result.stdout
+    assert re.search(r"halluc_rate_fake_q +0\.500", result.stdout)
 
 
 def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imported: Path, tmp_path: Path):

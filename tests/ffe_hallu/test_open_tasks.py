@@ -70,6 +70,10 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
             "correct_rate": 2 / 5,
             "incorrect_rate": 1 / 5,
             "hallucinated_rate": 2 / 5,
+            # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
+            "correct_rate/stderr": (0.4 * 0.6 / 4) ** 0.5,
+            "incorrect_rate/stderr": (0.2 * 0.8 / 4) ** 0.5,
+            "hallucinated_rate/stderr": (0.4 * 0.6 / 4) ** 0.5,
             "unparsed_rate": 1 / 6,  # 007
             "judge_unparsed_rate": 1 / 6,  # 006
             "decided_by/parser": 1.0,  # 007, which the parser could not read

@@ -66,6 +66,9 @@ def test_rates_on_hand_built_answers():
         {
             "halluc_rate_fake_q": 2 / 4,  # A and the unparsed C, of A, B, C, D
             "halluc_rate_real_q": 2 / 4,  # A, B
+            # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
+            "halluc_rate_fake_q/stderr": (0.5 * 0.5 / 3) ** 0.5,
+            "halluc_rate_real_q/stderr": (0.5 * 0.5 / 3) ** 0.5,
             "halluc_rate_avg": 2 / 4,  # (0.5 + 0.5) / 2
             "agreement": 2 / 4,  # A and D
             "unparsed_rate": 1 / 8,  # C under fake-q, of 8 fake answers

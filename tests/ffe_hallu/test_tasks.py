@@ -46,6 +46,9 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
         {
             "halluc_rate_fake_q": 30 / 200,  # rows 1-20 accepted, 21-30 unparsed
             "halluc_rate_real_q": 10 / 200,  # rows 1-10
+            # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
+            "halluc_rate_fake_q/stderr": (0.15 * 0.85 / 199) ** 0.5,
+            "halluc_rate_real_q/stderr": (0.05 * 0.95 / 199) ** 0.5,
             "halluc_rate_avg": 0.1,  # (0.15 + 0.05) / 2
             # agree: rows 1-10 (real, real) and 31-200 (fake, fake); 11-20 disagree; 21-30 (unparsed, fake) differ
             "agreement": 180 / 200,
@@ -93,7 +96,8 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
     assert log.status == "success"
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
     # accepted: 002, 004, and the unparsed 003 (not a rejection) -> 3/4
-    assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4})
+    assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4,
+                                     "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5})  # = 0.25
     assert [s.scores["detection_scorer"].answer for s in log.samples] == ["yes", "no", None, "no"]
 
 

@@ -42,7 +42,9 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
     log = run(task, outputs, tmp_path, limit=4)
     # themes: rows 1-4 are all quranic
     assert metrics_of(log) == pytest.approx(
-        {"accuracy": 1 / 4, "none_rate": 1 / 4, "unparsed_rate": 1 / 4, "accuracy/theme_quranic": 1 / 4}
+        {"accuracy": 1 / 4, "none_rate": 1 / 4, "unparsed_rate": 1 / 4, "accuracy/theme_quranic": 1 / 4,
+         # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1)) = sqrt(3/16 / 3)
+         "accuracy/stderr": 0.25, "none_rate/stderr": 0.25}
     )
     first = log.samples[0]
     assert first.metadata["answer_position"] == targets["perspoems-001"]  # the position is recorded
@@ -96,6 +98,10 @@ def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
             "incorrect_rate": 2 / 4,
             "unparsed_rate": 1 / 4,
             "judge_unparsed_rate": 0.0,
+            # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
+            "knowledge_rate/stderr": 0.25,  # sqrt(3/16 / 3)
+            "partial_rate/stderr": 0.25,
+            "incorrect_rate/stderr": (0.25 / 3) ** 0.5,
         }
     )
 

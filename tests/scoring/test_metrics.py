@@ -95,3 +95,15 @@ def test_valid_policies(policy):
 def test_invalid_policies_are_one_line(policy):
     with pytest.raises(FigevalError, match="unparsed policy must be as_wrong, excluded or as_label:<label>"):
         check_policy(policy)
+
+
+def test_standard_errors_are_inspects_over_the_counted_answers():
+    from figeval.scoring.metrics import policy_metrics
+
+    values = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}), answers())
+    # counted: right, wrong, unparsed (wrong), right: p = 1/2 over n = 4; Inspect's stderr (ddof 1) of 0/1
+    # values is sqrt(p (1 - p) / (n - 1)) = sqrt(1/12)
+    assert values == pytest.approx({"accuracy": 0.5, "accuracy/stderr": (1 / 12) ** 0.5})
+    # one counted answer: no standard error (Inspect would report 0), left out
+    one = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "a"}), answers()[:1])
+    assert one == {"accuracy": 1.0}

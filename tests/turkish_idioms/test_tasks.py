@@ -38,6 +38,9 @@ def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
             "accuracy": 6 / 10,  # 001f, 003f, 003l, 004l, 005f, 005l
             "unparsed_rate": 1 / 10,  # 004f
             "yes_rate": 5 / 9,  # yes from 001f, 001l, 003f, 005f, 006l, of 9 parsed
+            # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
+            "accuracy/stderr": (0.6 * 0.4 / 9) ** 0.5,
+            "yes_rate/stderr": (5 / 9 * 4 / 9 / 8) ** 0.5,
             "accuracy/freq_unseen": 1 / 4,  # rows 1 and 6 (frequency 0): only 001f right
             "accuracy/freq_10_99": 1.0,  # row 5 (42)
             "accuracy/freq_100_999": 1.0,  # row 3 (120)

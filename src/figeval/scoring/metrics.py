@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, grouped, metric
+from inspect_ai.scorer import Metric, SampleScore, Score, grouped, metric, stderr
 from inspect_ai.scorer._metric import MetricProtocol
 
 from figeval.errors import FigevalError
@@ -69,21 +69,20 @@ def _matches(where: Mapping[str, Any] | None, metadata: Mapping[str, Any] | None
     return not where or all((metadata or {}).get(key) == value for key, value in where.items())
 
 
-def rate_of(pairs: Sequence[tuple[Outcome, Mapping[str, Any] | None]], of: str, unparsed: str,
-            where: Mapping[str, Any] | None = None) -> float | None:
-    """The share of counted outcomes that are `of` (a label value, or TARGET: the outcome's own target);
-    None when nothing is counted."""
-    hits = counted = 0
-    for outcome, metadata in pairs:
-        if not _matches(where, metadata):
+def indicators(scores: Sequence[SampleScore], of: str, unparsed: str,
+               where: Mapping[str, Any] | None = None) -> list[SampleScore]:
+    """One 0/1 score per counted answer: whether it is `of` (a label value, or TARGET: the outcome's own
+    target) under the unparsed policy; answers the policy leaves out are not listed."""
+    found = []
+    for s in scores:
+        if not _matches(where, s.sample_metadata):
             continue
+        outcome = outcome_of(s.score)
         included, label = counted_label(outcome, unparsed)
-        if not included:
-            continue
-        counted += 1
-        expected = outcome.target if of == TARGET else of
-        hits += label is not None and label == expected
-    return hits / counted if counted else None
+        if included:
+            expected = outcome.target if of == TARGET else of
+            found.append(s.model_copy(update={"score": Score(value=int(label is not None and label == expected))}))
+    return found
 
 
 @metric
@@ -98,7 +97,22 @@ def rate(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | Non
     check_policy(unparsed)
 
     def compute(scores: list[SampleScore]) -> float | None:
-        return rate_of([(outcome_of(s.score), s.sample_metadata) for s in scores], of, unparsed, where)
+        counted = indicators(scores, of, unparsed, where)
+        return sum(s.score.as_float() for s in counted) / len(counted) if counted else None
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def rate_stderr(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | None = None) -> Metric:
+    """The standard error of `rate` with the same arguments, by Inspect's own `stderr()` over the counted
+    answers; undefined (left out) with fewer than two, where Inspect would say 0."""
+    check_policy(unparsed)
+    inspect_stderr = stderr()
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        counted = indicators(scores, of, unparsed, where)
+        return float(_call(inspect_stderr, counted)) if len(counted) >= 2 else None
 
     return compute  # type: ignore[return-value]
 
@@ -188,8 +202,10 @@ def decided_by_counts() -> Metric:
 
 
 def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any] | None = None) -> list[Metric]:
-    """One named `rate` per entry of a task's declaration {metric name: (of, unparsed policy)}."""
-    return [named(rate(of, policy, where), name) for name, (of, policy) in policies.items()]
+    """One named `rate` per entry of a task's declaration {metric name: (of, unparsed policy)}, each with its
+    standard error (`<name>/stderr`)."""
+    return [metric for name, (of, policy) in policies.items()
+            for metric in (named(rate(of, policy, where), name), named(rate_stderr(of, policy, where), f"{name}/stderr"))]
 
 
 def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]:

@@ -120,10 +120,10 @@ def detection_metrics() -> list[Metric]:
     fake_accepted = rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, FAKES)
     both_framings = [f.value for f in Framing]
     return [
-        named(rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, {**FAKES, "framing": Framing.FAKE_Q.value}),
-              "halluc_rate_fake_q"),
-        named(rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, {**FAKES, "framing": Framing.REAL_Q.value}),
-              "halluc_rate_real_q"),
+        # halluc_rate_fake_q, halluc_rate_real_q, each with its standard error
+        *(metric for framing in Framing for metric in policy_metrics(
+            {f"halluc_rate_{framing.name.lower()}": (Verdict.REAL.value, HALLUCINATED_IF_UNPARSED)},
+            {**FAKES, "framing": framing.value})),
         named(mean_over_groups(fake_accepted, "framing", both_framings), "halluc_rate_avg"),
         named(framing_agreement(), "agreement"),
         named(status_rate("unparsed", FAKES), "unparsed_rate"),
