@@ -62,10 +62,6 @@ class AnnotationItem:
     reference: str
     output: str
 
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.model, self.sample_id)
-
 
 def task_name(log: EvalLog) -> str:
     return log.eval.task.split("/")[-1]  # "figeval/ffe_generation" -> "ffe_generation"

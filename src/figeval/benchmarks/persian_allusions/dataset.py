@@ -54,7 +54,6 @@ class AllusionText:
     allusion: str
     description: str
     themes: tuple[str, ...]
-    poet: str = ""
 
 
 @dataclass(frozen=True)
