@@ -54,6 +54,7 @@ class AllusionText:
     allusion: str
     description: str
     themes: tuple[str, ...]
+    poet: str = ""
 
 
 @dataclass(frozen=True)
