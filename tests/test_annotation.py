@@ -211,3 +211,43 @@ def test_export_of_a_log_without_the_declared_key_says_so(tmp_path: Path):
                           [{"english": "not the meaning"}], "ffe_generation")
     with pytest.raises(DataError, match="sample s1 has no 'meaning' in its metadata"):
         items_from_log(log, spec)
+
+
+def test_labels_of_another_task_are_one_line(judged_log: Path, tmp_path: Path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text("task,model,sample_id,label,resolution,a1\nallusion_open,m,s1,correct,single,correct\n",
+                      encoding="utf-8")
+    result = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "labels answers of allusion_open, but the logs are runs of ffe_generation" in result.stderr
+
+
+def test_with_epochs_annotators_and_agreement_see_the_reduced_outcome(ffe_hallu_imported: Path, tmp_path: Path):
+    """Three epochs keep three samples per id in the log; the sheet has one row per answer, and the judge's
+    label is the one the metrics used (the most frequent of its three), not whichever epoch came last."""
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from figeval.annotation import items_from_log, judge_labels
+    from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS
+
+    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-005": "گربه را دم دروازه کشتن"})
+    calls = []
+
+    def judge_reply(messages, tools, tool_choice, config):
+        calls.append(1)
+        # the first call says hallucinated (0), the two others correct (1): the mode is correct
+        output = ModelOutput.from_content("mockllm/model", json.dumps({"label": 0 if len(calls) == 1 else 1}))
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    [log] = inspect_eval(
+        ffe_generation(), model=f"replay/{outputs}", sample_id=["ffe-gen-005"], epochs=3, cache=False,
+        model_roles={"grader": get_model("mockllm/model", custom_outputs=judge_reply, memoize=False)},
+        log_dir=str(tmp_path / "logs"), display="none",
+    )
+    assert log.status == "success", log.error
+    assert len(log.samples) == 3 and len(calls) == 3
+    items, skipped = items_from_log(log, annotation_spec("ffe_generation"))
+    assert [item.sample_id for item in items] == ["ffe-gen-005"] and skipped == 0
+    assert judge_labels(log, FFE_LABELS) == {(f"replay/{outputs}", "ffe-gen-005"): C}
+    assert log.results.scores[0].metrics["correct_rate"].value == 1.0

@@ -12,16 +12,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from itertools import combinations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import combinations
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog
 
 from figeval.errors import DataError
+from figeval.scoring.judged import JUDGE_LABEL
 from figeval.scoring.labels import LabelScheme
+from figeval.scoring.outcome import DecidedBy
+from figeval.scoring.reducer import sample_outcomes
 from figeval.stats import (
     AgreementRow,
     Interval,
@@ -31,7 +34,6 @@ from figeval.stats import (
     confusion_matrix,
     fleiss_kappa,
 )
-from figeval.scoring.outcome import DecidedBy, Outcome, outcome_of
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "input", "reference", "output", "label")
 COMMENT = "#"
@@ -67,11 +69,6 @@ def task_name(log: EvalLog) -> str:
     return log.eval.task.split("/")[-1]  # "figeval/ffe_generation" -> "ffe_generation"
 
 
-def _first_outcome(sample: EvalSample) -> Outcome | None:
-    score = next(iter((sample.scores or {}).values()), None)
-    return None if score is None else outcome_of(score)
-
-
 def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationItem], int]:
     """The answers of a run to give annotators, and how many were left out: the parsed answers (for checking a
     judge), or with `spec.unparsed_only` the raw outputs the parser could not read (to label by hand).
@@ -80,9 +77,8 @@ def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationI
         DataError: a sample lacks the task's declared input key (the log is not of this task's version).
     """
     items, skipped = [], 0
-    for sample in log.samples or []:
-        outcome = _first_outcome(sample)
-        if outcome is None or outcome.is_unparsed != spec.unparsed_only:
+    for sample, outcome in sample_outcomes(log):
+        if outcome.is_unparsed != spec.unparsed_only:
             skipped += 1
             continue
         metadata = sample.metadata or {}
@@ -103,14 +99,22 @@ def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationI
 
 
 def judge_labels(log: EvalLog, scheme: LabelScheme) -> dict[tuple[str, str], Enum]:
-    """The label a judge model gave each answer it labelled, by (generator model, sample id); answers a rule
-    decided (an exact match with the reference) say nothing about the judge and are left out."""
+    """The label a judge model gave each answer it labelled, by (generator model, sample id): its own label,
+    before any rule overrode it; answers a rule decided (an exact match with the reference) say nothing about
+    the judge and are left out.
+
+    Raises:
+        DataError: a judge label is not in the scheme (the log is of another task than the labels).
+    """
     by_value = {label.value: label for label in scheme.labels}
     found = {}
-    for sample in log.samples or []:
-        outcome = _first_outcome(sample)
-        if outcome is not None and outcome.decided_by is DecidedBy.JUDGE and outcome.label is not None:
-            found[(log.eval.model, str(sample.id))] = by_value[outcome.label]
+    for sample, outcome in sample_outcomes(log):
+        if outcome.decided_by is DecidedBy.JUDGE and outcome.label is not None:
+            label = outcome.details.get(JUDGE_LABEL, outcome.label)
+            if label not in by_value:
+                raise DataError(f"{log.location}: the judge's label {label!r} is not one of {list(by_value)}; "
+                                "give the labels of this log's task.")
+            found[(log.eval.model, str(sample.id))] = by_value[label]
     return found
 
 

@@ -13,6 +13,7 @@ from figeval.benchmarks.ffe_hallu.dataset import generation_items, load_authenti
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
+from figeval.annotation import judge_labels
 from figeval.judge import ask_judge
 from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream
@@ -88,6 +89,9 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     scores = {s.id: s.scores["ffe_judged_scorer"] for s in log.samples}
     assert scores["ffe-gen-001"].answer == "به بار اوردن"
     assert "counted incorrect" in scores["ffe-gen-003"].explanation
+    # The judge's own label is kept: agreement with people compares what the judge said, not the override.
+    assert scores["ffe-gen-003"].metadata["judge_label"] == "hallucinated"
+    assert judge_labels(log, FFE_LABELS)[(log.eval.model, "ffe-gen-003")] is FFELabel.HALLUCINATED
     assert scores["ffe-gen-006"].reason == "grader_failed"
     assert scores["ffe-gen-006"].metadata["judge_answers"] == ["I cannot judge this."] * 2  # asked twice
     assert scores["ffe-gen-007"].reason == "invalid_response_format"

@@ -107,3 +107,11 @@ def test_standard_errors_are_inspects_over_the_counted_answers():
     # one counted answer: no standard error (Inspect would report 0), left out
     one = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "a"}), answers()[:1])
     assert one == {"accuracy": 1.0}
+
+
+def test_a_group_named_twice_in_a_sample_counts_once():
+    # "mystical, Mystical" in a couplet's themes: one wrong answer listed twice, one right answer -> 1/2, not 1/3
+    scores = [sample_score(Outcome("no", DecidedBy.PARSER, target="yes"), LABELS, "s1", groups=["m", "m"]),
+              sample_score(Outcome("yes", DecidedBy.PARSER, target="yes"), LABELS, "s2", groups=["m"])]
+    assert metric_values([grouped_by(rate(TARGET, AS_WRONG), "groups", "accuracy/{group_name}", many=True)],
+                         scores) == {"accuracy/m": 0.5}

@@ -29,7 +29,7 @@ def _format_row(row) -> str:
 def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> None:
     """Judge vs human agreement and Cohen's kappa per generator model (Table 6), and the annotators' own."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import annotator_agreement, read_labels
+    from figeval.annotation import annotator_agreement, read_labels, task_name
     from figeval.annotation import judge_agreement as agreement_of
     from figeval.report import read_logs
 
@@ -37,11 +37,18 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
     tasks = {h.task for h in humans}
     if len(tasks) != 1:
         raise FigevalError(f"{human} holds labels of {len(tasks)} tasks {sorted(tasks)}; give one task's labels.")
-    scheme = annotation_spec(tasks.pop()).scheme
+    task = tasks.pop()
+    scheme = annotation_spec(task).scheme
+    found = read_logs(logs)
+    runs = [log for log in found if task_name(log) == task]
+    if not runs:
+        others = sorted({task_name(log) for log in found})
+        raise FigevalError(f"{human} labels answers of {task}, but the logs are runs of {', '.join(others)}; "
+                           f"give runs of {task}.")
     header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"
     click.echo("judge vs human (answers a judge model labelled and humans resolved; rule-decided ones left out)")
     click.echo(header)
-    for log in read_logs(logs):
+    for log in runs:
         agreement = agreement_of(log, humans, scheme)
         click.echo(_format_row(agreement.row))
         if confusion and agreement.row.n:

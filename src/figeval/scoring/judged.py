@@ -16,6 +16,10 @@ from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
 
 
+JUDGE_LABEL = "judge_label"
+"""Outcome detail: the label the judge itself gave, kept when a rule overrides it (judge agreement reads it)."""
+
+
 @dataclass(frozen=True)
 class JudgeRequest:
     """What to ask the judge about one answer."""
@@ -69,7 +73,7 @@ async def judged_outcome(
         return Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, answer=answer, rule=ask.rule, details=details,
                        explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
     outcome = Outcome(verdict.label.value, DecidedBy.JUDGE, answer=answer, explanation=verdict.reason,
-                      rule=ask.rule, details=details)
+                      rule=ask.rule, details={**details, JUDGE_LABEL: verdict.label.value})
     return override(outcome) if override else outcome
 
 

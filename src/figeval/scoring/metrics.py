@@ -160,8 +160,9 @@ def grouped_by(inner: Metric, key: str, name_template: str, many: bool = False) 
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         if many:
+            # once per distinct group: a list that repeats a theme does not count the sample twice
             scores = [s.model_copy(update={"sample_metadata": {**(s.sample_metadata or {}), key: group}})
-                      for s in scores for group in (s.sample_metadata or {}).get(key) or []]
+                      for s in scores for group in dict.fromkeys((s.sample_metadata or {}).get(key) or [])]
         present = [s for s in scores if (s.sample_metadata or {}).get(key) is not None]
         if not present:
             return {}

@@ -22,7 +22,8 @@ from figeval.benchmarks.persian_allusions.scorer import (
     OpenLabel,
 )
 from figeval.scoring.metrics import counted_label
-from figeval.scoring.outcome import Outcome, outcome_of
+from figeval.scoring.outcome import Outcome
+from figeval.scoring.reducer import sample_outcomes
 from figeval.text import expression_key
 
 TASKS = ("allusion_knowledge", "allusion_mc", "allusion_open")
@@ -53,15 +54,14 @@ class CrossTable:
 
 
 def _counted(log: EvalLog, policy: str) -> list[tuple[EvalSample, Outcome, str | None]]:
-    """Each scored sample, its outcome, and the label it counts as under an unparsed policy; samples the policy
-    leaves out (the judge's failures) are not listed."""
+    """Each scored sample (one per sample id, its epochs reduced as the metrics reduce them), its outcome, and
+    the label it counts as under an unparsed policy; samples the policy leaves out (the judge's failures) are
+    not listed."""
     rows = []
-    for sample in log.samples or []:
-        if sample.scores:
-            outcome = outcome_of(next(iter(sample.scores.values())))
-            included, label = counted_label(outcome, policy)
-            if included:
-                rows.append((sample, outcome, label))
+    for sample, outcome in sample_outcomes(log):
+        included, label = counted_label(outcome, policy)
+        if included:
+            rows.append((sample, outcome, label))
     return rows
 
 

@@ -82,7 +82,8 @@ def load_poems(path: Path) -> list[AllusionText]:
     poems = []
     for row in read_table(path, columns):
         cells = _cells(POEMS_FILE, row)
-        themes = tuple(t.strip().lower() for t in _THEME_SEPARATORS.split(cells["themes"]) if t.strip())
+        # "mystical, Mystical" names one theme once
+        themes = tuple(dict.fromkeys(t.strip().lower() for t in _THEME_SEPARATORS.split(cells["themes"]) if t.strip()))
         unknown = [t for t in themes if t not in THEMES]
         if unknown or not themes:
             raise DataError(
