@@ -42,3 +42,14 @@ def ffe_hallu_imported(shared_ffe_hallu: Path) -> Path:
     from figeval.data.store import import_folder
 
     return import_folder(get_source("ffe-hallu"), shared_ffe_hallu)
+
+
+SHARED_PAPERS = REPO_ROOT.parent / "shared" / "papers"
+
+
+def paper_text(name: str) -> str:
+    """A paper's plain-text copy beside the repository (never committed); the test is skipped without it."""
+    path = SHARED_PAPERS / name
+    if not path.is_file():
+        pytest.skip(f"paper text not found at {path} (it is never committed)")
+    return path.read_text(encoding="utf-8")

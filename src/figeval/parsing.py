@@ -132,25 +132,32 @@ def parse_yes_no(text: str) -> YesNo | None:
 
 
 _NEGATIONS = frozenset({"not", "no", "never", "نه", "değil", "yok"})
+# Words, and each punctuation mark as a token of its own (it ends a negation's reach).
+_TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 
 
-def first_or_last_label(text: str, labels: Mapping[str, frozenset[str]]) -> str | None:
+def first_or_last_label(text: str, labels: Mapping[str, frozenset[str]], negation: bool = False) -> str | None:
     """The label named by the answer's first word, else by its last word (the protocol of Cavusoglu and
-    Coltekin's Turkish idiom benchmark), after reasoning blocks, markdown and punctuation are removed.
+    Coltekin's Turkish idiom benchmark, Section 4), after reasoning blocks and markdown are removed.
 
     Unlike `parse_yes_no`, a first word that is a label wins even if the last word names another one: that is
-    how the paper read its models' answers.
+    how the paper read its models' answers. A label written as one of alternatives ("Y/N", "N/A") names nothing.
 
     Args:
         text: the model's answer.
         labels: label -> the words that mean it (as `answer_words` spells them: lowercase, Persian-normalized).
+        negation: also refuse a label right after a negation ("not entailment", "no contradiction"); a
+            punctuation mark between them ends the negation's reach ("deyim yok, hayır" is "hayır"). Off in the
+            paper's protocol.
     """
-    words = answer_words(_MARKDOWN.sub("", strip_reasoning(text)))
-    for position in (0, len(words) - 1) if words else ():
-        named = [label for label, variants in labels.items() if word_in(words[position], variants)]
-        neighbours = words[max(0, position - 1) : position] + words[position + 1 : position + 2]
-        # "N/A", "Y/N": a slash offers alternatives; "not entailment", "no contradiction": negated.
-        if "/" in neighbours or (position > 0 and words[position - 1] in _NEGATIONS):
+    tokens = _TOKEN.findall(turkish_lower(normalize_persian(_MARKDOWN.sub("", strip_reasoning(text)))))
+    word_positions = [i for i, token in enumerate(tokens) if token[0].isalnum()]
+    for position in word_positions[:1] + word_positions[-1:] if word_positions else ():
+        word = tokens[position]
+        named = [label for label, variants in labels.items() if word_in(word, variants)]
+        before = tokens[position - 1] if position > 0 else ""
+        after = tokens[position + 1] if position + 1 < len(tokens) else ""
+        if "/" in (before, after) or (negation and before in _NEGATIONS):
             continue
         if len(named) == 1:
             return named[0]

@@ -39,13 +39,27 @@ def test_fixture_loads_and_samples_are_balanced():
         ("tr-idiom-001/paraphrase", "entailment"),
         ("tr-idiom-001/similar", "contradiction"),
     ]
-    assert entailment[0].input.startswith("Birinci Türkçe cümle (öncül)")
+    assert entailment[0].input.startswith("Size bir öncül ve bir hipotezden")
+    assert entailment[0].input.endswith("\nEtiket:")
 
 
-@pytest.mark.parametrize("frequency, band", [(None, None), (0, "unseen"), (1, "1_9"), (9, "1_9"), (10, "10_99"),
-                                             (999, "100_999"), (1000, "1000_plus"), (3400, "1000_plus")])
-def test_frequency_bands(frequency, band):
+@pytest.mark.parametrize("frequency, band", [(None, None), (0, "unseen"), (0.02, "lt_1"), (1, "1_9"), (9.5, "1_9"),
+                                             (10, "10_99"), (999, "100_999"), (1000, "1000_plus"), (3400, "1000_plus")])
+def test_fine_frequency_bands(frequency, band):
+    assert frequency_band(frequency, "fine") == band
+
+
+@pytest.mark.parametrize("frequency, band", [(None, None), (0, "unseen"), (0.0, "unseen"), (0.02, "seen"), (3400, "seen")])
+def test_the_paper_s_unseen_vs_seen_is_the_default(frequency, band):
     assert frequency_band(frequency) == band
+
+
+def test_unbalanced_detection_asks_every_figurative_sentence():
+    idioms = load_idioms(FIXTURES / "idioms.tsv")
+    samples, without_literal = detection_samples(idioms, "en", balanced=False)
+    # 6 figurative sentences and the 5 literal ones there are
+    assert without_literal == 1 and len(samples) == 11
+    assert [s.target for s in samples].count("yes") == 6
 
 
 def test_idiom_forms_compare_with_turkish_casing():
@@ -75,11 +89,20 @@ def test_a_file_in_another_layout_lists_found_and_expected_columns(tmp_path: Pat
     assert "found ['deyim', 'anlam', 'cümle']" in message
 
 
-def test_a_bad_frequency_is_named(tmp_path: Path):
+@pytest.mark.parametrize("cell", ["many", "-3", "nan"])
+def test_a_bad_frequency_is_named(cell, tmp_path: Path):
     lines = (FIXTURES / "idioms.tsv").read_text(encoding="utf-8").splitlines()
-    path = write_tsv(tmp_path / "idioms.tsv", [lines[0], lines[1].rsplit("\t", 1)[0] + "\tmany"])
-    with pytest.raises(DataError, match=r"row 1, column 'frequency' is 'many'; a corpus frequency is a whole number"):
+    path = write_tsv(tmp_path / "idioms.tsv", [lines[0], lines[1].rsplit("\t", 1)[0] + "\t" + cell])
+    with pytest.raises(DataError, match=rf"row 1, column 'frequency' is '{cell}'; a corpus frequency is a number"):
         load_idioms(path)
+
+
+def test_a_frequency_per_million_is_a_real_number(tmp_path: Path):
+    # the paper's corpus frequencies are per million sentences: 0.35 is seen, 0 unseen
+    lines = (FIXTURES / "idioms.tsv").read_text(encoding="utf-8").splitlines()
+    path = write_tsv(tmp_path / "idioms.tsv", [lines[0], lines[1].rsplit("\t", 1)[0] + "\t0.35"])
+    [idiom] = load_idioms(path)
+    assert idiom.frequency == 0.35
 
 
 def test_unpinned_source_is_trusted_on_first_import_then_enforced(tmp_path: Path):

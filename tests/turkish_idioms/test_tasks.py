@@ -13,13 +13,13 @@ from tests.ffe_hallu.test_tasks import write_replay
 
 DETECTION_ANSWERS = {
     "tr-idiom-001/figurative": "Yes",  # right
-    "tr-idiom-001/literal": "Evet",  # wrong
+    "tr-idiom-001/literal": "Yes.",  # wrong
     "tr-idiom-003/figurative": "The sentence is figurative, so yes",  # right (last word)
-    "tr-idiom-003/literal": "Hayır.",  # right
+    "tr-idiom-003/literal": "No.",  # right
     "tr-idiom-004/figurative": "I am not sure.",  # unparsed: wrong for accuracy
     "tr-idiom-004/literal": "No",  # right
-    "tr-idiom-005/figurative": "Evet, mecaz.",  # right
-    "tr-idiom-005/literal": "HAYIR",  # right
+    "tr-idiom-005/figurative": "Evet, mecaz.",  # unparsed: not a word the English prompt asks for
+    "tr-idiom-005/literal": "NO",  # right
     "tr-idiom-006/figurative": "No",  # wrong
     "tr-idiom-006/literal": "Yes, although one might say no",  # wrong (the first word decides)
 }
@@ -35,18 +35,18 @@ def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
     assert log.status == "success", log.error
     assert metrics_of(log) == pytest.approx(
         {
-            "accuracy": 6 / 10,  # 001f, 003f, 003l, 004l, 005f, 005l
-            "unparsed_rate": 1 / 10,  # 004f
-            "yes_rate": 5 / 9,  # yes from 001f, 001l, 003f, 005f, 006l, of 9 parsed
+            "accuracy": 5 / 10,  # 001f, 003f, 003l, 004l, 005l
+            "unparsed_rate": 2 / 10,  # 004f, 005f
+            "yes_rate": 4 / 8,  # yes from 001f, 001l, 003f, 006l, of 8 parsed
             # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
-            "accuracy/stderr": (0.6 * 0.4 / 9) ** 0.5,
-            "yes_rate/stderr": (5 / 9 * 4 / 9 / 8) ** 0.5,
-            "accuracy/freq_unseen": 1 / 4,  # rows 1 and 6 (frequency 0): only 001f right
-            "accuracy/freq_10_99": 1.0,  # row 5 (42)
-            "accuracy/freq_100_999": 1.0,  # row 3 (120)
-            "accuracy/freq_1000_plus": 1 / 2,  # row 4 (3400): 004f unparsed
+            "accuracy/stderr": (0.5 * 0.5 / 9) ** 0.5,
+            "yes_rate/stderr": (0.5 * 0.5 / 7) ** 0.5,
+            # the paper's analysis: unseen in the corpus (rows 1 and 6, frequency 0) vs seen (rows 3, 4, 5)
+            "accuracy/freq_unseen": 1 / 4,  # only 001f right
+            "accuracy/freq_seen": 4 / 6,  # 003f, 003l, 004l, 005l right; 004f, 005f unparsed
         }
     )
+    assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 5}
     assert log.eval.metadata["idioms_without_literal"] == 1
     assert log.eval.metadata["dataset_pin"].endswith("(unpinned: sha256 recorded on first fetch)")
     assert len(log.eval.metadata["dataset_sha256"]["idioms.tsv"]) == 64
@@ -63,12 +63,14 @@ def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, t
     sheet = tmp_path / "sheet.csv"
     exported = figeval("annotate", "export", str(logs), "--out", str(sheet))
     assert exported.returncode == 0, exported.stderr
-    assert "1 unparsed answers to label by hand" in exported.stdout
+    assert "2 unparsed answers to label by hand" in exported.stdout
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
     rows = list(csv.DictReader([line for line in lines if not line.startswith("#")]))
-    assert [(r["sample_id"], r["output"]) for r in rows] == [("tr-idiom-004/figurative", "I am not sure.")]
+    assert [(r["sample_id"], r["output"]) for r in rows] == [("tr-idiom-004/figurative", "I am not sure."),
+                                                             ("tr-idiom-005/figurative", "Evet, mecaz.")]
 
     rows[0]["label"] = "yes"  # the annotator reads "I am not sure." as... a yes, for this test's sake
+    rows[1]["label"] = "evet"  # annotators may write the label in Turkish
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
@@ -79,6 +81,7 @@ def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, t
     [log] = inspect_eval(tr_idiom_detection(manual_labels=str(labels)), model=f"replay/{replay}",
                          log_dir=str(logs), display="none")
     metrics = metrics_of(log)
+    # 5 right before, and both hand-labelled answers are right: 7/10
     assert metrics["accuracy"] == pytest.approx(7 / 10) and metrics["unparsed_rate"] == 0.0
     by_id = {s.id: s.scores["idiom_scorer"] for s in log.samples}
     assert by_id["tr-idiom-004/figurative"].metadata["decided_by"] == "manual"
@@ -92,8 +95,8 @@ def test_entailment_in_logprob_mode_reads_label_prefixes(idioms_imported: Path, 
             "tr-idiom-001/paraphrase": {"output": " ent", "top_logprobs": [{"token": " ent", "logprob": -0.3}, {"token": " contr", "logprob": -1.5}]},
             # P(ent) = e^-0.7 = 0.4966 < P(contr) = e^-0.9 + e^-2.0 = 0.4066 + 0.1353 = 0.5419 -> right
             "tr-idiom-001/similar": {"output": " Ent", "top_logprobs": [{"token": " Ent", "logprob": -0.7}, {"token": " Contr", "logprob": -0.9}, {"token": "contradiction", "logprob": -2.0}]},
-            # Turkish " çel" begins "çelişki" (contradiction) -> wrong
-            "tr-idiom-002/paraphrase": {"output": " çel", "top_logprobs": [{"token": " çel", "logprob": -0.2}]},
+            # " contr" begins "contradiction" -> wrong
+            "tr-idiom-002/paraphrase": {"output": " contr", "top_logprobs": [{"token": " contr", "logprob": -0.2}]},
             # no label among the candidates -> unparsed
             "tr-idiom-002/similar": {"output": "\n", "top_logprobs": [{"token": "\n", "logprob": -0.1}, {"token": " The", "logprob": -1.0}]},
         },
@@ -104,6 +107,20 @@ def test_entailment_in_logprob_mode_reads_label_prefixes(idioms_imported: Path, 
     metrics = metrics_of(log)
     assert metrics["accuracy"] == pytest.approx(2 / 4) and metrics["unparsed_rate"] == pytest.approx(1 / 4)
     assert metrics["entailment_rate"] == pytest.approx(1 / 3)  # of the 3 parsed answers
+
+
+def test_unbalanced_detection_adds_balanced_accuracy(idioms_imported: Path, tmp_path: Path):
+    answers = dict(DETECTION_ANSWERS, **{"tr-idiom-002/figurative": "Yes"})  # row 2 has no literal sentence
+    replay = write_replay(tmp_path / "answers.jsonl", answers)
+    [log] = inspect_eval(tr_idiom_detection(balanced=False), model=f"replay/{replay}", log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert log.status == "success", log.error
+    metrics = metrics_of(log)
+    # 11 answers: the 5 right above and 002f -> 6/11; figurative: 001f, 002f, 003f right of 6 (004f, 005f
+    # unparsed, 006f wrong) = 1/2; literal: 003l, 004l, 005l right of 5 = 3/5; balanced: (1/2 + 3/5) / 2 = 0.55
+    assert metrics["accuracy"] == pytest.approx(6 / 11)
+    assert metrics["balanced_accuracy"] == pytest.approx(0.55)
+    assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 6} and log.eval.metadata["balanced"] is False
 
 
 def test_bad_prompt_language_is_one_line(idioms_imported: Path):

@@ -1,46 +1,49 @@
-"""Prompts of the Turkish idiom benchmark (paper Section 4, Appendix A), asked in English as in the paper.
+"""Prompts of the Turkish idiom benchmark (Cavusoglu and Coltekin, Appendix A), asked in English as in the paper.
 
-The detection question is the paper's ("Does the following Turkish sentence contain an idiom which is used
-figuratively?"); the entailment wording restates Section 4 (the appendix text was not available here). The `tr`
-prompts are a Turkish translation WRITTEN FOR THIS PROJECT, not the paper's: the paper reports trying Turkish
-prompts but its results use English ones. Bump PROMPT_VERSION with any change: every log records it.
-
-The sentence(s) come last, after the fixed question, so that consecutive prompts share a prefix.
+`en` is Appendix A as printed, with its placeholders [S], [P], [H] as format fields. Section 4: "Prompts are
+given to all models in English. We experimented changing the prompting language to Turkish ... However, the
+basic prompts presented in Appendix A worked best". The `tr` prompts are a Turkish translation WRITTEN FOR THIS
+PROJECT (the paper does not print its Turkish ones), kept as a named option. Bump PROMPT_VERSION with any change
+to a prompt or to how answers are read: every log records it.
 """
 
-PROMPT_VERSION = "tr-idioms-v1"
+# v2: the prompts are Appendix A's text; answers are read with the prompt's own label words only.
+PROMPT_VERSION = "tr-idioms-v2"
 
+# Appendix A, second prompt (idiom detection).
 DETECTION_PROMPT = {
     "en": (
-        "Does the following Turkish sentence contain an idiom which is used figuratively? "
-        "Answer with one word: yes or no.\n"
+        'Does the following Turkish sentence contain an idiom which is used figuratively? Answer only with "yes" '
+        'or "no".\n'
         "Sentence: {sentence}\n"
         "Answer:"
     ),
     # Written for this project (not from the paper).
     "tr": (
-        "Aşağıdaki Türkçe cümlede mecaz anlamda kullanılmış bir deyim var mı? "
-        "Tek kelimeyle cevap verin: evet ya da hayır.\n"
+        "Aşağıdaki Türkçe cümle mecaz anlamda kullanılmış bir deyim içeriyor mu? Yalnızca \"evet\" ya da "
+        "\"hayır\" ile cevap verin.\n"
         "Cümle: {sentence}\n"
         "Cevap:"
     ),
 }
 
+# Appendix A, first prompt (entailment).
 ENTAILMENT_PROMPT = {
     "en": (
-        "Does the first Turkish sentence (the premise) entail the second (the hypothesis)? "
-        "Answer with one word: entailment or contradiction.\n"
+        "I will provide you with a pair of sentences in Turkish consisting of a premise and a hypothesis. Is there "
+        "a contradiction or entailment between the premise and hypothesis? Answer only with \"contradiction\" or "
+        "\"entailment\".\n"
         "Premise: {premise}\n"
         "Hypothesis: {hypothesis}\n"
-        "Answer:"
+        "Label:"
     ),
     # Written for this project (not from the paper).
     "tr": (
-        "Birinci Türkçe cümle (öncül) ikinci cümleyi (hipotez) gerektiriyor mu? "
-        "Tek kelimeyle cevap verin: gerektirme ya da çelişki.\n"
+        "Size bir öncül ve bir hipotezden oluşan bir Türkçe cümle çifti vereceğim. Öncül ile hipotez arasında "
+        "çelişki mi yoksa gerektirme mi var? Yalnızca \"çelişki\" ya da \"gerektirme\" ile cevap verin.\n"
         "Öncül: {premise}\n"
         "Hipotez: {hypothesis}\n"
-        "Cevap:"
+        "Etiket:"
     ),
 }
 

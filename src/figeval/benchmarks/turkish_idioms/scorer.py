@@ -1,8 +1,9 @@
 """Scoring of the Turkish idiom benchmark (paper Section 4, Table 2).
 
-The answer is the label named by its first word, else its last word (the paper's protocol: "if the first or
-the last word still was a valid label, we used it"); in logprob mode, the label whose words carry the most
-next-token probability. For answers with no label the paper "read the text and determined the label manually":
+The answer is the label named by its first word, else its last word, among the words the prompt asks for (the
+paper's protocol: "if the first or the last word still was a valid label, we used it"); in logprob mode, the
+label whose words carry the most next-token probability. Reading yes/no as an entailment answer and refusing a
+negated label are options, off by default: they change what counts as unparsed. For answers with no label the paper "read the text and determined the label manually":
 an unparsed answer is wrong for accuracy (`as_wrong`) until a person labels it, reported as its own rate, and
 exportable for labelling by hand (`figeval annotate export`); with `-T manual_labels=labels.csv` those hand
 labels are used, and the answer is recorded as decided by hand.
@@ -20,25 +21,45 @@ from figeval.answering import AnswerMode
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
 from figeval.errors import FigevalError
-from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
+from figeval.parsing import first_or_last_label
 from figeval.scoring.labels import LabelScheme, word_scheme
-from figeval.scoring.metrics import AS_WRONG, EXCLUDED, TARGET, grouped_by, named, policy_metrics, rate, status_rate
+from figeval.scoring.metrics import (
+    AS_WRONG,
+    EXCLUDED,
+    TARGET,
+    grouped_by,
+    mean_over_groups,
+    named,
+    policy_metrics,
+    rate,
+    status_rate,
+)
 from figeval.scoring.outcome import DecidedBy, Outcome, to_score
 from figeval.scoring.readers import read_answer
 
-# The words that name each label, in English and Turkish, for both answer modes. "Does the premise entail the
-# hypothesis?" may also be answered yes/no.
-LABEL_WORDS: dict[str, dict[Label, frozenset[str]]] = {
-    "detection": {Label.YES: YES_NO_WORDS[YesNo.YES], Label.NO: YES_NO_WORDS[YesNo.NO]},
-    "entailment": {
-        Label.ENTAILMENT: frozenset({"entailment", "entails", "entailed", "gerektirme", "gerektirir"})
-        | YES_NO_WORDS[YesNo.YES],
-        Label.CONTRADICTION: frozenset({"contradiction", "contradicts", "çelişki", "çelişir", "çelişkili"})
-        | YES_NO_WORDS[YesNo.NO],
-    },
+# The words a prompt asks for, in its language (Appendix A: 'Answer only with "yes" or "no"', 'Answer only
+# with "contradiction" or "entailment"'). Section 4 reads the first or last word "if ... still was a valid label".
+PROMPT_WORDS: dict[str, dict[Label, frozenset[str]]] = {
+    "en": {Label.YES: frozenset({"yes"}), Label.NO: frozenset({"no"}),
+           Label.ENTAILMENT: frozenset({"entailment"}), Label.CONTRADICTION: frozenset({"contradiction"})},
+    "tr": {Label.YES: frozenset({"evet"}), Label.NO: frozenset({"hayır", "hayir"}),
+           Label.ENTAILMENT: frozenset({"gerektirme"}), Label.CONTRADICTION: frozenset({"çelişki"})},
 }
-# The label whose share is reported (`yes_rate`, `entailment_rate`): it exposes a model's label preference.
+TASK_LABELS = {"detection": (Label.YES, Label.NO), "entailment": (Label.ENTAILMENT, Label.CONTRADICTION)}
+# Option (off by default, not the paper's): yes/no also answer "is there entailment?"
+YES_NO_FOR = {Label.ENTAILMENT: Label.YES, Label.CONTRADICTION: Label.NO}
+# The label whose share is reported (`yes_rate`, `entailment_rate`): Section 4, "all models seem to prefer one of
+# the labels heavily".
 RATE_LABEL = {"detection": Label.YES, "entailment": Label.ENTAILMENT}
+
+
+def label_words(task: str, prompt_lang: str, yes_no_entailment: bool = False) -> dict[Label, frozenset[str]]:
+    """The words that count as each of a task's labels when reading a model's answer."""
+    words = PROMPT_WORDS[prompt_lang]
+    found = {label: words[label] for label in TASK_LABELS[task]}
+    if task == "entailment" and yes_no_entailment:
+        found = {label: variants | words[YES_NO_FOR[label]] for label, variants in found.items()}
+    return found
 
 
 def unparsed_policies(task: str) -> dict[str, tuple[str, str]]:
@@ -48,12 +69,13 @@ def unparsed_policies(task: str) -> dict[str, tuple[str, str]]:
 
 
 def scheme(task: str) -> LabelScheme:
-    return word_scheme(LABEL_WORDS[task])
+    """What an annotator may write: the label in English or Turkish, or its code."""
+    return word_scheme({label: PROMPT_WORDS["en"][label] | PROMPT_WORDS["tr"][label] for label in TASK_LABELS[task]})
 
 
 def annotation_spec(task: str) -> AnnotationSpec:
     """Hand labels for the answers the parser could not read; annotators see the sentence asked about."""
-    names = " or ".join(label.value for label in LABEL_WORDS[task])
+    names = " or ".join(label.value for label in TASK_LABELS[task])
     return AnnotationSpec(
         scheme=scheme(task),
         instructions=tuple(line.format(labels=names) for line in ANNOTATION_INSTRUCTIONS),
@@ -75,31 +97,39 @@ def _checked_spec(task: str, expected: str) -> AnnotationSpec:
     return annotation_spec(expected.removeprefix("tr_idiom_"))
 
 
-def idiom_metrics(task: str, with_frequency: bool) -> list[Metric]:
+def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> list[Metric]:
     """accuracy (unparsed counts as wrong), unparsed_rate, the share of the rate label among parsed answers
-    (yes_rate / entailment_rate), and accuracy per corpus-frequency band when the data has frequencies."""
+    (yes_rate / entailment_rate), accuracy per corpus-frequency band when the data has frequencies, and for
+    unbalanced detection the balanced accuracy (the mean of the two classes' accuracies)."""
     metrics = [*policy_metrics(unparsed_policies(task)), named(status_rate("unparsed"), "unparsed_rate")]
     if with_frequency:
         metrics.append(grouped_by(rate(TARGET, AS_WRONG), "frequency_band", "accuracy/freq_{group_name}"))
+    if not balanced:
+        metrics.append(named(mean_over_groups(rate(TARGET, AS_WRONG), "variant", ["figurative", "literal"]),
+                             "balanced_accuracy"))
     return metrics
 
 
 @scorer(metrics=[])
-def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual_labels: str | None = None) -> Scorer:
+def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual_labels: str | None = None,
+                 prompt_lang: str = "en", yes_no_entailment: bool = False, negation: bool = False) -> Scorer:
     """Score one answer of `detection` or `entailment` (the task supplies the metrics, which depend on the data).
 
     Args:
         task: `detection` or `entailment`.
         answer_mode: `generate` (first/last word) or `logprob` (next-token probabilities of the labels).
         manual_labels: a labels file from `figeval annotate import` with hand labels of unparsed answers.
+        prompt_lang: the prompt's language, whose label words are read.
+        yes_no_entailment: also read yes/no as entailment/contradiction (not the paper's reading).
+        negation: refuse a label right after a negation ("not entailment"; not the paper's reading).
     """
-    words = {label.value: variants for label, variants in LABEL_WORDS[task].items()}
+    words = {label.value: variants for label, variants in label_words(task, prompt_lang, yes_no_entailment).items()}
     labels = list(words)
     mode = AnswerMode(answer_mode)
     by_hand = _manual_labels(manual_labels, f"tr_idiom_{task}")
 
     async def score(state: TaskState, target: Target) -> Score:
-        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, words), words=words,
+        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, words, negation), words=words,
                               target=target.text, prefixes=True)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
         if outcome.is_unparsed and manual is not None:

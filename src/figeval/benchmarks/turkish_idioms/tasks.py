@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
@@ -20,57 +21,72 @@ from figeval.scoring.metrics import recorded_policies
 from figeval.task import benchmark_task
 
 
-def _idiom_task(
-    kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
-    **settings: object,
-) -> Task:
+def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
+                prompt_lang: str, negation: bool, yes_no_entailment: bool = False, balanced: bool = True,
+                **settings: object) -> Task:
     with_frequency = any(sample.metadata["frequency_band"] is not None for sample in samples)
+    classes = Counter(sample.target for sample in samples)
     return benchmark_task(
         benchmark=f"Turkish idioms: {kind}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{kind}"),
         solver=answer_solver(mode),
-        scorer=idiom_scorer(kind, mode.value, manual_labels),
-        metrics=idiom_metrics(kind, with_frequency),
+        scorer=idiom_scorer(kind, mode.value, manual_labels, prompt_lang, yes_no_entailment, negation),
+        metrics=idiom_metrics(kind, with_frequency, balanced),
         version=PROMPT_VERSION,
         unparsed_policies=recorded_policies(unparsed_policies(kind)),
         provenance=provenance,
         answer_mode=mode,
+        prompt_lang=prompt_lang,
         manual_labels=manual_labels,
+        negation=negation,
+        yes_no_entailment=yes_no_entailment,
+        balanced=balanced,
+        class_counts=dict(sorted(classes.items())),
         **settings,
     )
 
 
 @task
-def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None) -> Task:
+def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None,
+                       balanced: bool = True, frequency_bands: str = "seen", negation: bool = False) -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
 
-    Idioms without a literal-use sentence are left out (and counted), so the two classes stay balanced.
-
     Args:
-        prompt_lang: `en` (the paper's prompt) or `tr` (a Turkish translation written for this project).
+        prompt_lang: `en` (the paper's prompt, Appendix A) or `tr` (a Turkish translation written for this project).
         answer_mode: `generate` (first word, else last word, is the label) or `logprob` (base models).
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
+        balanced: leave out the idioms without a literal-use sentence, so that both classes are equal (Section 4
+            reports accuracy "as the class distribution is balanced"); false asks every figurative sentence and
+            adds `balanced_accuracy`.
+        frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
+        negation: refuse a label right after a negation word (not the paper's reading).
     """
     mode = answer_mode_of(answer_mode)
     idioms, provenance = load_idiom_data(prompt_lang)
-    samples, skipped = detection_samples(idioms, prompt_lang)
-    if skipped:
-        print(f"tr_idiom_detection: {skipped} idiom(s) without a literal-use sentence left out", file=sys.stderr)
-    return _idiom_task("detection", samples, mode, manual_labels, provenance, prompt_lang=prompt_lang,
-                       idioms_without_literal=skipped)
+    samples, without_literal = detection_samples(idioms, prompt_lang, balanced, frequency_bands)
+    if without_literal:
+        what = "left out" if balanced else "asked with their figurative sentence only"
+        print(f"tr_idiom_detection: {without_literal} idiom(s) without a literal-use sentence {what}", file=sys.stderr)
+    return _idiom_task("detection", samples, mode, manual_labels, provenance, prompt_lang, negation, balanced=balanced,
+                       idioms_without_literal=without_literal, frequency_bands=frequency_bands)
 
 
 @task
-def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None) -> Task:
+def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None,
+                        frequency_bands: str = "seen", yes_no_entailment: bool = False, negation: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
     contradiction)
 
     Args:
-        prompt_lang: `en` (the paper's prompt) or `tr` (a Turkish translation written for this project).
+        prompt_lang: `en` (the paper's prompt, Appendix A) or `tr` (a Turkish translation written for this project).
         answer_mode: `generate` (first word, else last word, is the label) or `logprob` (base models).
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
+        frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
+        yes_no_entailment: also read "yes"/"no" as entailment/contradiction (not the paper's reading).
+        negation: refuse a label right after a negation word (not the paper's reading).
     """
     mode = answer_mode_of(answer_mode)
     idioms, provenance = load_idiom_data(prompt_lang)
-    samples = entailment_samples(idioms, prompt_lang)
-    return _idiom_task("entailment", samples, mode, manual_labels, provenance, prompt_lang=prompt_lang)
+    samples = entailment_samples(idioms, prompt_lang, frequency_bands)
+    return _idiom_task("entailment", samples, mode, manual_labels, provenance, prompt_lang, negation,
+                       yes_no_entailment=yes_no_entailment, frequency_bands=frequency_bands)
