@@ -44,6 +44,11 @@ def test_import_from_a_folder_without_the_files(tmp_path: Path):
     assert_one_line_error(figeval("data", "import", "ffe-hallu", str(tmp_path)), "has no file 'Authentic FFEs.csv'")
 
 
+def has_row(table: str, name: str, value: str) -> bool:
+    """Whether a summary table has the row `name  value` (the column width follows the longest name)."""
+    return re.search(rf"^{re.escape(name)} +{re.escape(value)}$", table, re.MULTILINE) is not None
+
+
 def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", scripted_fake_answers())
     logs = tmp_path / "logs"
@@ -51,12 +56,12 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     assert ran.returncode == 0, ran.stderr
     # The summary table ends the output, with the run's identity and its metrics.
     # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 0.150
-    assert "halluc_rate_fake_q                                0.150" in ran.stdout
-    assert "agreement                                         0.900" in ran.stdout
-    assert "samples                                           400" in ran.stdout
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150")
+    assert has_row(ran.stdout, "agreement", "0.900")
+    assert has_row(ran.stdout, "samples", "400")
 
     tables = figeval("report", str(logs))
-    assert tables.returncode == 0 and "halluc_rate_avg/word_perturbation                 0.400" in tables.stdout
+    assert tables.returncode == 0 and has_row(tables.stdout, "halluc_rate_avg/word_perturbation", "0.400")
     [run] = json.loads(figeval("report", str(logs), "--json").stdout)["runs"]
     assert run["task"] == "ffe_detection" and run["model"] == f"replay/{replay}" and run["samples"] == 400
     assert run["metrics"]["halluc_rate_avg"] == pytest.approx(0.1)  # (0.15 + 0.05) / 2
@@ -70,8 +75,8 @@ def test_two_epochs_give_the_metrics_of_one(ffe_hallu_imported: Path, tmp_path: 
                   "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
     # the values of the one-epoch run above (test_run_then_report)
-    assert "halluc_rate_fake_q                                0.150" in ran.stdout
-    assert "agreement                                         0.900" in ran.stdout
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150")
+    assert has_row(ran.stdout, "agreement", "0.900")
 
 
 def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu_imported: Path, tmp_path: Path):

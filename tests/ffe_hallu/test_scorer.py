@@ -74,6 +74,11 @@ def test_rates_on_hand_built_answers():
             "unparsed_rate": 1 / 8,  # C under fake-q, of 8 fake answers
             "halluc_rate_avg/word_perturbation": 3 / 4,  # fake-q: A of A,B = 0.5; real-q: A,B of A,B = 1.0
             "halluc_rate_avg/cultural_fabrication": 1 / 4,  # fake-q: C (unparsed) of C,D = 0.5; real-q: 0
+            # Figure 1: each category under each framing
+            "halluc_rate_fake_q/word_perturbation": 1 / 2,  # A of A, B
+            "halluc_rate_real_q/word_perturbation": 1.0,  # A, B
+            "halluc_rate_fake_q/cultural_fabrication": 1 / 2,  # the unparsed C, of C, D
+            "halluc_rate_real_q/cultural_fabrication": 0.0,
             "false_rejection_rate": 2 / 4,  # F under fake-q, and F's unparsed real-q answer, of 4 control answers
             "control_unparsed_rate": 1 / 4,  # F under real-q
         }
@@ -113,4 +118,5 @@ def test_a_model_that_calls_everything_fake_is_exposed_only_by_the_controls():
 
 def test_rates_without_data_are_left_out_not_zero():
     # A --limit that reached only fake-q samples: no real-q rate, no average, no agreement, no controls.
-    assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0}
+    assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0,
+                                                           "halluc_rate_fake_q/word_perturbation": 1.0}

@@ -57,6 +57,11 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
             "halluc_rate_avg/semantic_inversion_contradiction": 0.0,
             "halluc_rate_avg/phonetic_poetic_mimicry": 0.0,
             "halluc_rate_avg/cultural_fabrication": 0.0,
+            # Figure 1: per category and framing (rows 1-50 word perturbation; nothing accepted elsewhere)
+            "halluc_rate_fake_q/word_perturbation": 30 / 50,
+            "halluc_rate_real_q/word_perturbation": 10 / 50,
+            **{f"halluc_rate_{framing}/{category}": 0.0 for framing in ("fake_q", "real_q")
+               for category in ("semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")},
         }
     )
     by_id = {sample.id: sample for sample in log.samples}
@@ -97,7 +102,8 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
     # accepted: 002, 004, and the unparsed 003 (not a rejection) -> 3/4
     assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4,
-                                     "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5})  # = 0.25
+                                     "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5,  # = 0.25
+                                     "halluc_rate_fake_q/word_perturbation": 3 / 4})
     assert [s.scores["detection_scorer"].answer for s in log.samples] == ["yes", "no", None, "no"]
 
 

@@ -92,6 +92,8 @@ DETECTION_POLICIES = {
     "halluc_rate_real_q": HALLUCINATED_IF_UNPARSED,
     "halluc_rate_avg": HALLUCINATED_IF_UNPARSED,
     "halluc_rate_avg/<category>": HALLUCINATED_IF_UNPARSED,
+    "halluc_rate_fake_q/<category>": HALLUCINATED_IF_UNPARSED,
+    "halluc_rate_real_q/<category>": HALLUCINATED_IF_UNPARSED,
     "agreement": "unparsed is a verdict of its own: it agrees only with another unparsed answer",
     "false_rejection_rate": REJECTED_IF_UNPARSED,
 }
@@ -129,6 +131,9 @@ def detection_metrics() -> list[Metric]:
         named(status_rate("unparsed", FAKES), "unparsed_rate"),
         grouped_by(mean_over_groups(fake_accepted, "framing", both_framings), "category_slug",
                    "halluc_rate_avg/{group_name}"),
+        # Figure 1: each category under each framing
+        *(grouped_by(rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, {**FAKES, "framing": framing.value}),
+                     "category_slug", f"halluc_rate_{framing.name.lower()}/{{group_name}}") for framing in Framing),
         named(rate(Verdict.FAKE.value, REJECTED_IF_UNPARSED, CONTROLS), "false_rejection_rate"),
         named(status_rate("unparsed", CONTROLS), "control_unparsed_rate"),
     ]
