@@ -211,10 +211,18 @@ _EXPRESSION_LABEL = re.compile(
     re.IGNORECASE,
 )
 _QUOTES = "\"'«»“”‘’„`*_"
-_FINAL_CHOICE = re.compile(
-    r"(?:final\s+(?:answer|choice)|best\s+equivalent|(?:پاسخ|انتخاب|معادل|جواب)\s+نهایی)[ \t]*[:：\-–][ \t]*(.*)",
+# "Final answer:", "My final choice is: X", "final choice is X", "Final choice -> X", "The final choice would be X",
+# "Best equivalent: X", and the Persian "انتخاب نهایی (من):", "پاسخ نهایی:", "گزینه نهایی:", "معادل نهایی‌ام:".
+_FINAL_MARKER = re.compile(
+    r"(?:(?:my|the)\s+)?final\s+(?:answer|choice|pick|selection)|best\s+(?:equivalent|choice)"
+    r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)[\s\u200c]*نهایی(?:[\s\u200c]*(?:من|ام))?",
     re.IGNORECASE,
 )
+# What may stand between the marker and the expression: "is", "would be", "=", ":", "->", "→", "-", "—".
+_FINAL_GLUE = re.compile(r"^(?:\s*(?:is|would\s+be|will\s+be|است|:|：|=|->|=>|→|-|–|—))*\s*", re.IGNORECASE)
+_LATIN = re.compile(r"[A-Za-z]")
+_NUMBERED_ITEM = re.compile(r"^\s*(\d+)[.)\-:]\s*(.+)$", re.MULTILINE)
+_QUOTED = re.compile(r"[«“\"']([^«»“”\"']+)[»”\"']")
 
 
 def clean_expression(text: str) -> str | None:
@@ -240,16 +248,34 @@ def clean_expression(text: str) -> str | None:
 
 
 def final_choice(text: str) -> str | None:
-    """The final choice a model ends with ("Final answer: ...", "پاسخ نهایی: ..."), cleaned; None if absent."""
-    text = strip_reasoning(text)
-    matches = list(_FINAL_CHOICE.finditer(_MARKDOWN.sub("", text)))
-    if not matches:
+    """The final choice a translation answer ends with (FFE-HALLU Task 3 asks to "specify your final choice"),
+    cleaned; None if there is none.
+
+    Read: the last "final choice" marker in English or Persian, with whatever joins it to the expression ("is",
+    ":", "->", "→"), the expression on the same line or the next ones (a quoted expression within the line is
+    taken as quoted: "انتخاب نهایی من «...» است"); a number after the marker names an item of the answer's
+    numbered list. Without a marker, an answer whose last line is a bare Persian expression (no list number, no
+    Latin words) has chosen it.
+    """
+    from figeval.text import has_arabic_script
+
+    text = _MARKDOWN.sub("", strip_reasoning(text))
+    markers = list(_FINAL_MARKER.finditer(text))
+    if not markers:
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        if lines and not _LATIN.search(lines[-1]) and not _LIST_MARKER.match(lines[-1]):
+            return clean_expression(lines[-1])
         return None
-    last = matches[-1]
-    chosen = last.group(1).strip()
-    if not chosen:  # the choice on the following lines
-        chosen = _MARKDOWN.sub("", text)[last.end():]
-    return clean_expression(chosen)
+    same_line, _, following = text[markers[-1].end():].partition("\n")
+    same_line = _FINAL_GLUE.sub("", same_line).strip()
+    if same_line.rstrip(".").isdecimal():
+        listed = {int(m.group(1)): m.group(2) for m in _NUMBERED_ITEM.finditer(text)}
+        item = listed.get(int(same_line.rstrip(".")))
+        return clean_expression(item) if item else None
+    quoted = _QUOTED.search(same_line)
+    if quoted and has_arabic_script(quoted.group(1)):
+        return clean_expression(quoted.group(1))
+    return clean_expression(f"{same_line}\n{following}")
 
 
 _OPTION_WORDS = re.compile(r"\b(?:option|choice|answer|گزینه|پاسخ|جواب)\s*[:#]?\s*(\d+)", re.IGNORECASE)

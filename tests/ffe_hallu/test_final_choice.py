@@ -1,0 +1,66 @@
+"""Task 3's final choice (Appendix A: "Just output the closest equivalents and in the end specify your final
+choice"), read from the phrasings that instruction invites."""
+
+import pytest
+
+from figeval.parsing import final_choice
+
+E = "یخ جلسه را شکستن"  # break the ice
+F = "مثل آب خوردن"  # a piece of cake
+
+ANSWERS = [
+    # English markers, and what joins them to the expression
+    (f"Final answer: {E}", E),
+    (f"My final choice is: {E}", E),
+    (f"final choice is {E}", E),
+    (f"Final choice -> {E}", E),
+    (f"Final choice → {E}", E),
+    (f"**Final choice:** {E}", E),
+    (f"Final Choice — «{E}»", E),
+    (f"The final choice would be {E}.", E),
+    (f"Final choice = {E}", E),
+    (f"Best equivalent: {E}", E),
+    (f"Final answer: '{E}'", E),
+    (f"Final answer: {F}.", F),
+    # a gloss after the expression is not part of it
+    (f"My final choice: {E} (to break the ice)", E),
+    (f"Final choice: {E} - it means making people comfortable", E),
+    # the expression on the next line(s)
+    (f"Final choice:\n{E}", E),
+    (f"Final answer:\n- {E}", E),
+    # after a list of candidates
+    (f"1. {F}\n2. {E}\n\nFinal choice: {E}", E),
+    (f"Closest equivalents:\n1. {F}\n2. {E}\nانتخاب نهایی: {E}", E),
+    # a number names an item of the list
+    (f"1. {E}\n2. {F}\nFinal choice: 1", E),
+    (f"1. {E}\n2. {F}\nMy final choice is 2.", F),
+    (f"1. {E}\n2. {F}\nFinal choice: 3", None),  # no third item
+    # Persian markers
+    (f"انتخاب نهایی من: {E}", E),
+    (f"پاسخ نهایی: «{E}»", E),
+    (f"گزینه نهایی: {E}", E),
+    (f"معادل نهایی\u200cام: {E}", E),
+    (f"انتخاب نهایی من «{E}» است.", E),
+    # the last marker decides
+    (f"Final choice: {F}\nOn reflection, my final choice is {E}", E),
+    # reasoning blocks are not the answer
+    (f"<think>maybe {F}</think>\nFinal choice: {E}", E),
+    # no marker: a last line that is a bare expression is the choice
+    (E, E),
+    (f"Candidates: {F}, {E}\n\n{E}", E),
+    # no choice
+    ("با یک تیر دو نشان زدن is the closest Persian proverb.", None),  # Latin words on the line
+    (f"1. {F}\n2. {E}", None),  # a list, nothing chosen
+    ("Final choice: I am not sure.", None),  # no Persian expression
+    ("", None),
+    (f"The closest Persian equivalent is probably {F} or {E}.", None),
+]
+
+
+@pytest.mark.parametrize("answer, expected", ANSWERS, ids=[repr(a)[:40] for a, _ in ANSWERS])
+def test_final_choice(answer, expected):
+    assert final_choice(answer) == expected
+
+
+def test_table_is_large_enough():
+    assert len(ANSWERS) >= 30
