@@ -83,12 +83,11 @@ def figeval_rates(n: int) -> tuple[float, float]:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     from figeval.benchmarks.ffe_hallu.dataset import load_detection_data
-    from figeval.benchmarks.ffe_hallu.prompts import SYSTEM_PROMPT
     from figeval.models.gguf import ALIASES
 
     samples = list(load_detection_data(controls=True).dataset)[:n]
-    # The gguf provider renders a base model's messages as plain text joined by a blank line.
-    prompts = [f"{SYSTEM_PROMPT}\n\n{sample.input}" for sample in samples]
+    # Appendix A's detection prompt is one user message: the gguf provider sends a base model its text as is.
+    prompts = [str(sample.input) for sample in samples]
     bare = bare_loop(prompts, str(ALIASES["gemma-3-270m"].path()))
     cold, warm = figeval_rates(n)
     print(f"N={n}  bare llama-cpp-python loop:                     {bare:.2f} samples/s")

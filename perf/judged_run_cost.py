@@ -16,12 +16,12 @@ from pathlib import Path
 
 from inspect_ai import eval as inspect_eval
 
-from figeval.benchmarks.ffe_hallu.dataset import authentic_dataset, generation_items
+from figeval.benchmarks.ffe_hallu.dataset import authentic_dataset
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 
 
 def main() -> None:
-    items = generation_items(authentic_dataset()[0])
+    items = authentic_dataset()[0]
     outputs, judge = {}, {}
     for i, item in enumerate(items):
         sample_id = f"ffe-gen-{item.row:03d}"

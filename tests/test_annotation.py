@@ -191,14 +191,14 @@ def test_export_shows_annotators_the_declared_input_of_each_task(task, tmp_path:
     spec = ANNOTATED[task]
     # Every key an older export guessed among holds a decoy; only the declared key holds what annotators see.
     decoys = {"meaning": "decoy", "english": "decoy", "question": "decoy", "text": "decoy"}
-    if spec.unparsed_only:
+    if spec.answers == "unparsed":
         outcome = Outcome.unparsed(DecidedBy.PARSER, "no label")
     else:
         outcome = Outcome(spec.scheme.values[0], DecidedBy.JUDGE, answer="the model's answer")
     log = logged_outcomes(tmp_path, [outcome], spec.scheme.values, [{**decoys, spec.input_key: "declared"}], task)
     [item], skipped = items_from_log(log, spec)
     assert item.input == "declared" and skipped == 0
-    assert item.output == ("an answer" if spec.unparsed_only else "the model's answer")
+    assert item.output == ("an answer" if spec.answers == "unparsed" else "the model's answer")
 
 
 def test_export_of_a_log_without_the_declared_key_says_so(tmp_path: Path):

@@ -47,8 +47,9 @@ class AnnotationSpec:
     instructions: tuple[str, ...]
     input_key: str
     """The sample metadata key whose text annotators see as the item's input (the meaning, the question)."""
-    unparsed_only: bool = False
-    """Give annotators the answers the parser could not read (to label by hand) instead of the parsed ones."""
+    answers: str = "parsed"
+    """Which answers annotators get: `parsed` (to check a judge), `unparsed` (what the parser could not read,
+    to label by hand) or `all` (every output, as the paper's annotators labelled them)."""
 
 
 SpecOf = Callable[[str], AnnotationSpec]
@@ -71,14 +72,15 @@ def task_name(log: EvalLog) -> str:
 
 def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationItem], int]:
     """The answers of a run to give annotators, and how many were left out: the parsed answers (for checking a
-    judge), or with `spec.unparsed_only` the raw outputs the parser could not read (to label by hand).
+    judge), the raw outputs the parser could not read (to label by hand), or all of them (`spec.answers`). An
+    answer read from the output shows as read; an unreadable one as the model wrote it.
 
     Raises:
         DataError: a sample lacks the task's declared input key (the log is not of this task's version).
     """
     items, skipped = [], 0
     for sample, outcome in sample_outcomes(log):
-        if outcome.is_unparsed != spec.unparsed_only:
+        if spec.answers != "all" and outcome.is_unparsed != (spec.answers == "unparsed"):
             skipped += 1
             continue
         metadata = sample.metadata or {}
@@ -92,7 +94,7 @@ def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationI
                 sample_id=str(sample.id),
                 input=str(metadata[spec.input_key]),
                 reference=" | ".join(metadata.get("references", [])),
-                output=sample.output.completion if spec.unparsed_only else (outcome.answer or ""),
+                output=sample.output.completion if outcome.is_unparsed else (outcome.answer or ""),
             )
         )
     return items, skipped

@@ -46,20 +46,20 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
 
     resumed = ScriptedParaphraser()
     written, reused = build_paraphrases("mockllm/model", sheet, {"custom_outputs": resumed}, report=lambda _: None)
-    assert (written, reused) == (148, 50) and resumed.calls == 148  # 198 evaluated meanings in all
+    assert (written, reused) == (150, 50) and resumed.calls == 150  # 200 evaluated meanings in all
 
     # Ordered by row, verified column empty: nothing is used until a person says yes.
     kept, dropped = load_verified_paraphrases(sheet)
-    assert (len(kept), dropped) == (0, 198)
+    assert (len(kept), dropped) == (0, 200)
     text = sheet.read_text(encoding="utf-8-sig").splitlines()
     assert text[0] == "row,farsi_idiom,Meaning,paraphrase,verified"
     assert text[1].startswith("1,به بار اوردن,به ثمر رسیدن,بازنویسی: به ثمر رسیدن,")
     rows = [int(line.split(",", 1)[0]) for line in text[1:]]
-    assert rows == sorted(rows) and len(rows) == 198
+    assert rows == sorted(rows) and len(rows) == 200
 
     # A person verifies two rows; the paraphrased task then asks exactly those.
     verified = [line + "yes" if line.startswith(("1,", "5,")) else line for line in text]
     sheet.write_text("\n".join(verified) + "\n", encoding="utf-8-sig")
     task = ffe_generation(meaning="paraphrased", paraphrases=str(sheet))
     assert [s.id for s in task.dataset] == ["ffe-gen-001", "ffe-gen-005"]
-    assert task.metadata["paraphrases_dropped"] == 196
+    assert task.metadata["paraphrases_dropped"] == 198  # 200 rows, 2 verified

@@ -39,7 +39,7 @@ def test_detection_samples_with_controls(shared_ffe_hallu: Path):
         "source_expression": "گربه را دم حجله کشتن",
     }
     assert by_id["ffe-fake-200/real-q"].target == "No"
-    assert "is the following expression a real idiom" in by_id["ffe-fake-200/real-q"].input.lower()
+    assert "Is this expression a real idiom or proverb in Persian?" in by_id["ffe-fake-200/real-q"].input
     assert by_id["ffe-real-001/fake-q"].target == "No"
     assert by_id["ffe-real-200/real-q"].target == "Yes"
     assert by_id["ffe-real-002/real-q"].metadata["meaning"].startswith("هنوز مشخص")

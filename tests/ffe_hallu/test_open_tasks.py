@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from figeval.benchmarks.ffe_hallu.dataset import generation_items, load_authentic
+from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
@@ -28,9 +28,15 @@ def judge_json(label: int, reason: str = "scripted") -> str:
     return json.dumps({"label": label, "reason": reason})
 
 
-def test_generation_leaves_out_the_in_context_rows(shared_ffe_hallu: Path):
-    items = generation_items(load_authentic(shared_ffe_hallu / "Authentic FFEs.csv"))
-    assert len(items) == 198 and {2, 12}.isdisjoint(i.row for i in items)
+def test_the_prompt_s_examples_are_not_benchmark_items(shared_ffe_hallu: Path, ffe_hallu_imported: Path):
+    # All 200 meanings are asked, so the two in-context examples must come from outside the benchmark.
+    from figeval.benchmarks.ffe_hallu.prompts import GENERATION_EXAMPLES
+    from figeval.text import expression_key
+
+    listed = load_authentic(shared_ffe_hallu / "Authentic FFEs.csv") + load_fake(shared_ffe_hallu / "Fake FFEs.csv")
+    keys = {expression_key(item.expression) for item in listed}
+    assert all(expression_key(expression) not in keys for _, expression, _ in GENERATION_EXAMPLES)
+    assert len(ffe_generation().dataset) == 200
 
 
 def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
@@ -95,7 +101,8 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     assert scores["ffe-gen-006"].reason == "grader_failed"
     assert scores["ffe-gen-006"].metadata["judge_answers"] == ["I cannot judge this."] * 2  # asked twice
     assert scores["ffe-gen-007"].reason == "invalid_response_format"
-    assert log.eval.metadata["judge_prompt_version"] == "ffe-judge-v1"
+    assert log.eval.metadata["judge_prompt_version"] == "ffe-judge-v2"
+    assert log.eval.metadata["judge_prompt"] == "paper"  # Appendix D as printed, the default
 
 
 def injection_obeying_judge():
@@ -201,7 +208,7 @@ def test_paraphrased_meanings_use_verified_rows_only(ffe_hallu_imported: Path, t
     )
     task = ffe_generation(meaning="paraphrased", paraphrases=str(sheet))
     assert [s.id for s in task.dataset] == ["ffe-gen-001"]
-    assert task.dataset[0].input == "Meaning: نتیجه دادن\nExpression:"
+    assert task.dataset[0].input == "Meaning (Persian): نتیجه دادن"
     assert task.metadata["paraphrases_dropped"] == 2
     assert "1 verified paraphrases used, 2 unverified rows dropped" in capsys.readouterr().err
     with pytest.raises(FigevalError, match="needs -T paraphrases=PATH"):

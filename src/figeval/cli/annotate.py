@@ -36,7 +36,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
         found, left_out = items_from_log(log, spec)
         items += found
         skipped += left_out
-    kind = "unparsed answers to label by hand" if spec.unparsed_only else "answers to label"
+    kind = "unparsed answers to label by hand" if spec.answers == "unparsed" else "answers to label"
     if sheet_format == "csv":
         write_sheet(items, out, spec.instructions)
         click.echo(f"{len(items)} {kind} written to {out} ({skipped} others left out)")

@@ -18,7 +18,6 @@ from figeval.building import fill_sheet
 from figeval.benchmarks.ffe_hallu.dataset import (
     PARAPHRASE_COLUMNS,
     authentic_dataset,
-    generation_items,
 )
 from figeval.benchmarks.ffe_hallu.prompts import PARAPHRASE_PROMPT
 from figeval.data.table import read_table
@@ -48,7 +47,7 @@ def build_paraphrases(
     model_name: str, out: Path, model_args: dict[str, Any], report: Callable[[str], None]
 ) -> tuple[int, int]:
     """Write one paraphrase per evaluated authentic FFE to `out`; returns (newly written, kept from before)."""
-    items = generation_items(authentic_dataset()[0])
+    items = authentic_dataset()[0]
     rows = {row: cells for row, cells in _existing_rows(out).items() if cells["paraphrase"]}
     todo = [item for item in items if item.row not in rows]
     reused = len(items) - len(todo)

@@ -17,7 +17,6 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from figeval.benchmarks.ffe_hallu.prompts import (
     FAKE_QUESTION,
-    GENERATION_EXAMPLES,
     GENERATION_USER_PROMPT,
     REAL_QUESTION,
     TRANSLATION_USER_PROMPT,
@@ -159,8 +158,6 @@ def load_detection_data(controls: bool) -> DetectionData:
 
 # --- Task 1: generation -------------------------------------------------------------------------------------
 
-# Rows of Authentic FFEs.csv used as the in-context examples of the generation prompt, in prompt order.
-GENERATION_EXAMPLE_ROWS = (12, 2)
 PARAPHRASE_COLUMNS = (
     Column("row"),
     Column("farsi_idiom", persian=True),
@@ -175,18 +172,6 @@ def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
     source = get_source(DATASET_NAME)
     paths = require(source)
     return load_authentic(paths[AUTHENTIC_FILE]), provenance(source, [AUTHENTIC_FILE])
-
-
-def generation_items(authentic: list[AuthenticFFE]) -> list[AuthenticFFE]:
-    """The authentic FFEs asked in Task 1: all but the in-context examples, which are checked to be in place."""
-    by_row = {a.row: a for a in authentic}
-    for row, (_, expression) in zip(GENERATION_EXAMPLE_ROWS, GENERATION_EXAMPLES):
-        if row not in by_row or expression_key(by_row[row].expression) != expression_key(expression):
-            raise DataError(
-                f"{AUTHENTIC_FILE}: row {row} should hold the in-context example {expression!r}; "
-                "the file is not the pinned version."
-            )
-    return [a for a in authentic if a.row not in GENERATION_EXAMPLE_ROWS]
 
 
 def load_verified_paraphrases(path: Path) -> tuple[dict[int, str], int]:

@@ -27,10 +27,13 @@ from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind
 from figeval.benchmarks.ffe_hallu.prompts import (
     ANNOTATION_INSTRUCTIONS,
     GENERATION_JUDGE_PROMPT,
+    GENERATION_JUDGE_SYSTEM_PROMPT,
     JUDGE_EXISTING_NOTE,
-    JUDGE_SYSTEM_PROMPT,
+    JUDGE_PROMPTS,
     TRANSLATION_JUDGE_PROMPT,
+    TRANSLATION_JUDGE_SYSTEM_PROMPT,
 )
+from figeval.errors import FigevalError
 from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, final_choice, parse_yes_no
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
@@ -193,10 +196,13 @@ class Rule(str, Enum):
     """The answer equals another authentic FFE: it exists, so the judge chooses between correct and incorrect."""
 
 
-# How `figeval annotate` and `figeval judge agreement` treat FFE-HALLU's judged runs: annotators see the
-# meaning (generation) or the English idiom (translation) the model answered.
-GENERATION_ANNOTATION = AnnotationSpec(scheme=FFE_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="meaning")
-TRANSLATION_ANNOTATION = AnnotationSpec(scheme=FFE_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="english")
+# How `figeval annotate` and `figeval judge agreement` treat FFE-HALLU's judged runs: annotators label every
+# output (Section 3.5), including those with no Persian expression, seeing the meaning (generation) or the
+# English idiom (translation) the model answered.
+GENERATION_ANNOTATION = AnnotationSpec(scheme=FFE_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="meaning",
+                                       answers="all")
+TRANSLATION_ANNOTATION = AnnotationSpec(scheme=FFE_LABELS, instructions=ANNOTATION_INSTRUCTIONS,
+                                        input_key="english", answers="all")
 
 HALLUCINATED_IF_NO_EXPRESSION = as_label(FFELabel.HALLUCINATED.value)
 JUDGED_POLICIES = {f"{label.value}_rate": (label.value, HALLUCINATED_IF_NO_EXPRESSION) for label in FFELabel}
@@ -215,15 +221,24 @@ class OpenTask(str, Enum):
     TRANSLATION = "translation"
 
 
+def check_judge_prompt(variant: str) -> str:
+    if variant not in JUDGE_PROMPTS:
+        raise FigevalError(f"judge_prompt must be one of {list(JUDGE_PROMPTS)}, not {variant!r}.")
+    return variant
+
+
 @scorer(metrics=judged_metrics())
-def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None = None) -> Scorer:
+def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None = None,
+                      judge_prompt: str = "paper") -> Scorer:
     """Label an open answer correct / incorrect / hallucinated (paper Section 5, Appendix D).
 
     Args:
         task: `generation` (the answer is the output's expression) or `translation` (its final choice).
         known_expressions: every authentic FFE of the benchmark: an answer equal to one of them exists.
         judge: the judge model; default: Inspect's `grader` role.
+        judge_prompt: `paper` (Appendix D as printed) or `human` (literal output is label 0).
     """
+    variant = check_judge_prompt(judge_prompt)
     open_task = OpenTask(task)
     known = {expression_key(e) for e in known_expressions}
     translation = open_task is OpenTask.TRANSLATION
@@ -239,14 +254,16 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
 
         def request(answer: str) -> JudgeRequest:
             if translation:
-                prompt = TRANSLATION_JUDGE_PROMPT.format(english=state.metadata["english"],
-                                                         reference=" | ".join(references), answer=quoted_answer(answer))
+                system = TRANSLATION_JUDGE_SYSTEM_PROMPT
+                prompt = TRANSLATION_JUDGE_PROMPT[variant].format(english=state.metadata["english"],
+                                                                  answer=quoted_answer(answer))
             else:
-                prompt = GENERATION_JUDGE_PROMPT.format(meaning=state.metadata["meaning"], reference=references[0],
-                                                        answer=quoted_answer(answer))
+                system = GENERATION_JUDGE_SYSTEM_PROMPT
+                prompt = GENERATION_JUDGE_PROMPT[variant].format(meaning=state.metadata["meaning"],
+                                                                 reference=references[0], answer=quoted_answer(answer))
             if expression_key(answer) in known:
-                return JudgeRequest(JUDGE_SYSTEM_PROMPT, prompt + JUDGE_EXISTING_NOTE, Rule.JUDGE_EXISTING.value)
-            return JudgeRequest(JUDGE_SYSTEM_PROMPT, prompt)
+                return JudgeRequest(system, prompt + JUDGE_EXISTING_NOTE, Rule.JUDGE_EXISTING.value)
+            return JudgeRequest(system, prompt)
 
         def override(outcome: Outcome) -> Outcome:
             if outcome.rule == Rule.JUDGE_EXISTING.value and outcome.label == FFELabel.HALLUCINATED.value:

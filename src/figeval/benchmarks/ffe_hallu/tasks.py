@@ -14,7 +14,6 @@ from figeval.answering import answer_mode_of, answer_solver
 from figeval.benchmarks.ffe_hallu.dataset import (
     DATASET_NAME,
     authentic_dataset,
-    generation_items,
     generation_samples,
     load_detection_data,
     load_translation_pairs,
@@ -26,12 +25,12 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     GENERATION_SYSTEM_PROMPT,
     JUDGE_PROMPT_VERSION,
     PROMPT_VERSION,
-    SYSTEM_PROMPT,
     TRANSLATION_PROMPT_VERSION,
     TRANSLATION_SYSTEM_PROMPT,
 )
 from figeval.benchmarks.ffe_hallu.scorer import (
     DETECTION_POLICIES,
+    check_judge_prompt,
     JUDGED_POLICIES,
     OpenTask,
     detection_scorer,
@@ -62,7 +61,7 @@ def ffe_detection(controls: bool = True, answer_mode: str = "generate") -> Task:
     return benchmark_task(
         benchmark="FFE-HALLU Task 2 (detection of fabricated FFEs)",
         dataset=data.dataset,
-        solver=[system_message(SYSTEM_PROMPT), answer_solver(mode)],
+        solver=answer_solver(mode),
         scorer=detection_scorer(mode.value),
         version=PROMPT_VERSION,
         unparsed_policies=DETECTION_POLICIES,
@@ -73,21 +72,25 @@ def ffe_detection(controls: bool = True, answer_mode: str = "generate") -> Task:
 
 
 @task
-def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge: str | None = None) -> Task:
+def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge: str | None = None,
+                   judge_prompt: str = "paper") -> Task:
     """FFE-HALLU Task 1: give a Persian idiom or proverb for a meaning; a judge labels the answer.
 
-    198 authentic FFEs (two serve as the prompt's in-context examples). An answer equal to the reference is
-    correct without a judge call; an answer equal to another authentic FFE exists, so the judge only decides
-    between correct and incorrect.
+    All 200 authentic FFEs (the prompt's two examples are from outside the benchmark). An answer equal to the
+    reference is correct without a judge call; an answer equal to another authentic FFE exists, so the judge only
+    decides between correct and incorrect.
 
     Args:
         meaning: `human` (the dictionary meaning in the file) or `paraphrased` (verified paraphrases).
         paraphrases: with `meaning=paraphrased`, the sheet from `figeval build paraphrases`, its `verified`
             column filled by a person; unverified rows are dropped and counted.
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
+        judge_prompt: `paper` (Appendix D 4.1 as printed: "literal only" is label 2) or `human` (literal output
+            is hallucinated, as in the human scheme of Section 3.1(c)).
     """
+    check_judge_prompt(judge_prompt)
     authentic, provenance = authentic_dataset()
-    items = generation_items(authentic)
+    items = authentic
     metadata: dict[str, object] = {"meaning": meaning}
     if meaning == "human":
         samples = generation_samples(items)
@@ -107,24 +110,29 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         benchmark="FFE-HALLU Task 1 (FFE generation from meaning)",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-generation"),
         solver=[system_message(GENERATION_SYSTEM_PROMPT), generate()],
-        scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge),
+        scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge, judge_prompt),
         version=f"{GENERATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
+        judge=judge,
+        judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
         **metadata,
     )
 
 
 @task
-def ffe_translation(pairs: str | None = None, judge: str | None = None) -> Task:
+def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: str = "paper") -> Task:
     """FFE-HALLU Task 3: give the Persian equivalent of an English idiom or proverb; a judge labels the final choice.
 
     Args:
         pairs: a CSV of English idioms and their Persian equivalents (columns 'English Idiom', 'Farsi Idiom',
             equivalents separated by '|'). Required: upstream's own pairs file is damaged.
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
+        judge_prompt: `paper` (Appendix D 4.2 as printed) or `human` (a literal, word-for-word translation is
+            hallucinated, as in the human scheme of Section 3.3).
     """
+    check_judge_prompt(judge_prompt)
     translation_pairs = load_translation_pairs(Path(pairs) if pairs else None)
     authentic, provenance = authentic_dataset()
     known = [a.expression for a in authentic] + [p for pair in translation_pairs for p in pair.persian]
@@ -132,11 +140,13 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None) -> Task:
         benchmark="FFE-HALLU Task 3 (English -> Persian FFE translation)",
         dataset=MemoryDataset(translation_samples(translation_pairs), name=f"{DATASET_NAME}-translation"),
         solver=[system_message(TRANSLATION_SYSTEM_PROMPT), generate()],
-        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge),
+        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge, judge_prompt),
         version=f"{TRANSLATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
         pairs_file=pairs,
         pairs_sha256=sha256_of(Path(pairs)) if pairs else None,
+        judge=judge,
+        judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
     )

@@ -80,7 +80,7 @@ def annotation_spec(task: str) -> AnnotationSpec:
         scheme=scheme(task),
         instructions=tuple(line.format(labels=names) for line in ANNOTATION_INSTRUCTIONS),
         input_key="question",
-        unparsed_only=True,
+        answers="unparsed",
     )
 
 
