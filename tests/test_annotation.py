@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from figeval.annotation import Resolution, combine, read_sheet, resolve
+from figeval.annotation import Resolution, combine, read_labels, read_sheet, resolve
 from figeval._registry import ANNOTATED, annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
@@ -118,10 +118,13 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert judge_line.split()[1:3] == ["4", "1.000"]
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
-    ann12 = next(line for line in agreement.stdout.splitlines() if line.startswith("ann1 vs ann2")).split()
-    assert ann12[3:6] == ["5", "0.600", "0.375"]
+    # Tables 7-8 are per generator model (here one), then pooled as an extra line
+    lines = agreement.stdout.splitlines()
+    per_model = next(line for line in lines if line.startswith("ann1 vs ann2: replay/")).split()
+    assert per_model[4:7] == ["5", "0.600", "0.375"]
+    assert next(line for line in lines if line.startswith("ann1 vs ann2: all models")).split()[5:8] == ["5", "0.600", "0.375"]
     # ann1 and ann3 agree on all 5
-    assert next(l for l in agreement.stdout.splitlines() if l.startswith("ann1 vs ann3")).split()[3:5] == ["5", "1.000"]
+    assert next(l for l in lines if l.startswith("ann1 vs ann3: all models")).split()[5:7] == ["5", "1.000"]
     assert "Fleiss' kappa, all 3:" in agreement.stdout
     assert "judge \\ human" in agreement.stdout
 
@@ -251,3 +254,40 @@ def test_with_epochs_annotators_and_agreement_see_the_reduced_outcome(ffe_hallu_
     assert [item.sample_id for item in items] == ["ffe-gen-005"] and skipped == 0
     assert judge_labels(log, FFE_LABELS) == {(f"replay/{outputs}", "ffe-gen-005"): C}
     assert log.results.scores[0].metrics["correct_rate"].value == 1.0
+
+
+def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tmp_path: Path):
+    """Section 3.5: two annotators label everything; a third resolves what they disagree on."""
+    sheet = tmp_path / "sheet.csv"
+    assert figeval("annotate", "export", str(judged_log), "--out", str(sheet)).returncode == 0
+    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001": "1", "ffe-gen-003": "2", "ffe-gen-004": "1",
+                                                 "ffe-gen-005": "0", "ffe-gen-006": "0"})
+    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001": "1", "ffe-gen-003": "1", "ffe-gen-004": "1",
+                                                  "ffe-gen-005": "0", "ffe-gen-006": "2"})
+    # the third sheet holds only the two disagreements (003, 006)
+    lines = sheet.read_text(encoding="utf-8-sig").splitlines()
+    kept = [line for line in lines if line.startswith("#") or line.startswith("task,") or
+            ",ffe-gen-003," in line or ",ffe-gen-006," in line]
+    partial = tmp_path / "partial.csv"
+    partial.write_text("\n".join(kept) + "\n", encoding="utf-8-sig")
+    third = fill(partial, tmp_path / "ann3.csv", {"ffe-gen-003": "2", "ffe-gen-006": "0"})
+    labels = tmp_path / "labels.csv"
+    imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
+    assert imported.returncode == 0, imported.stderr
+    assert "5 answers: 3 agreed, 2 third" in imported.stdout
+    humans, annotators = read_labels(labels, annotation_spec)
+    by_id = {h.sample_id: h for h in humans}
+    assert by_id["ffe-gen-003"].label is I and by_id["ffe-gen-006"].label is H
+    assert by_id["ffe-gen-001"].annotators == (C, C, None)
+    # agreement with the third is over the answers it labelled: 003 (ann1 2 = ann3 2), 006 (ann1 0 = ann3 0)
+    agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
+    assert agreement.returncode == 0, agreement.stderr
+    row = next(l for l in agreement.stdout.splitlines() if l.startswith("ann1 vs ann3: all models")).split()
+    assert row[5:7] == ["2", "1.000"]
+
+    # a third sheet that misses a disagreement is refused, naming it
+    missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003": "2", "ffe-gen-006": "0"})
+    missing.write_text("\n".join(l for l in missing.read_text(encoding="utf-8-sig").splitlines()
+                                 if ",ffe-gen-006," not in l) + "\n", encoding="utf-8-sig")
+    refused = figeval("annotate", "import", str(first), str(second), str(missing), "--out", str(tmp_path / "x.csv"))
+    assert refused.returncode == 2 and "short has no row for sample 'ffe-gen-006'" in refused.stderr

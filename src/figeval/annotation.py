@@ -170,12 +170,14 @@ class HumanLabel:
     sample_id: str
     label: Enum | None
     resolution: Resolution
-    annotators: tuple[Enum, ...]
+    annotators: tuple[Enum | None, ...]
+    """Each annotator's label, in sheet order; None where the third labelled only the disagreements."""
 
 
-def resolve(labels: Sequence[Enum]) -> tuple[Enum | None, Resolution]:
+def resolve(labels: Sequence[Enum | None]) -> tuple[Enum | None, Resolution]:
     """Two agreeing annotators decide; otherwise the third's label (with three, any agreeing pair includes the
     third when the first two differ); with two who disagree, nothing."""
+    labels = [label for label in labels if label is not None]
     if len(labels) == 1:
         return labels[0], Resolution.SINGLE
     if labels[0] == labels[1]:
@@ -265,10 +267,12 @@ def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, Labels]:
 
 def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
     """Resolve the labels of one to three annotators, given as (name, task, labels) in order: the third is
-    the adjudicator.
+    the adjudicator, and may label only the answers the first two disagree on (the paper's protocol, Section
+    3.5) or every answer.
 
     Raises:
-        DataError: more than three sheets, sheets of different tasks, or a sheet lacks answers another has.
+        DataError: more than three sheets, sheets of different tasks, the first two sheets lack answers the other
+            has, or the third lacks a disagreement (or has an answer the others do not).
     """
     if not 1 <= len(sheets) <= 3:
         raise DataError(f"give one to three annotators' sheets, not {len(sheets)}.")
@@ -278,7 +282,7 @@ def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
     task = tasks.pop()
     first_name, _, first = sheets[0]
     keys = set(first)
-    for name, _, labels in sheets[1:]:
+    for name, _, labels in sheets[1:2]:
         if set(labels) != keys:
             missing = sorted(keys - set(labels)) or sorted(set(labels) - keys)
             lacking = name if keys - set(labels) else first_name
@@ -286,9 +290,19 @@ def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
                 f"{lacking} has no row for {len(missing)} answer(s) the other sheets have "
                 f"(first: sample '{missing[0][1]}' of {missing[0][0]}); every annotator labels the same rows."
             )
+    if len(sheets) == 3:
+        third_name, _, third = sheets[2]
+        disagreements = {key for key in keys if first[key] != sheets[1][2][key]}
+        lacking, extra = sorted(disagreements - set(third)), sorted(set(third) - keys)
+        if lacking or extra:
+            model, sample_id = (lacking or extra)[0]
+            what = "has no row for" if lacking else "has a row the first two sheets do not have:"
+            raise DataError(f"{third_name} {what} sample '{sample_id}' of {model} "
+                            f"({len(lacking)} disagreement(s) unlabelled, {len(extra)} unknown row(s)); the third "
+                            "annotator labels at least every answer the first two disagree on.")
     resolved = []
     for model, sample_id in sorted(keys):
-        given = tuple(labels[(model, sample_id)] for _, _, labels in sheets)
+        given = tuple(labels.get((model, sample_id)) for _, _, labels in sheets)
         label, resolution = resolve(given)
         resolved.append(HumanLabel(task, model, sample_id, label, resolution, given))
     return resolved
@@ -305,7 +319,7 @@ def write_labels(labels: Sequence[HumanLabel], annotators: Sequence[str], path: 
         writer.writerow([*LABELS_COLUMNS, *annotators])
         for item in labels:
             writer.writerow([item.task, item.model, item.sample_id, item.label.value if item.label else "",
-                             item.resolution.value, *(a.value for a in item.annotators)])
+                             item.resolution.value, *(a.value if a else "" for a in item.annotators)])
 
 
 def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str]]:
@@ -321,7 +335,9 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     labels = []
     for number, row in enumerate(reader, start=1):
         scheme = spec_of(row["task"]).scheme
-        given = tuple(_parse_label(path, number, row[name], scheme) for name in annotators)
+        # the third annotator may have labelled only the disagreements
+        given = tuple(None if i >= 2 and not row[name].strip() else _parse_label(path, number, row[name], scheme)
+                      for i, name in enumerate(annotators))
         label = scheme.read(row["label"]) if row["label"] else None
         try:
             resolution = Resolution(row["resolution"])
@@ -352,13 +368,19 @@ def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelSch
 
 
 def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str]) -> tuple[list[AgreementRow], Interval | str | None]:
-    """Each pair of annotators' agreement (Tables 7 and 8), and with three or more, Fleiss' kappa with a 95%
-    bootstrap interval (or why it is undefined); None with fewer than three."""
-    rows = [agreement_row(f"{first} vs {second}", [h.annotators[i] for h in humans], [h.annotators[j] for h in humans])
-            for (i, first), (j, second) in combinations(enumerate(annotators), 2)]
+    """Each pair of annotators' agreement per generator model (Tables 7 and 8, Appendix C), then pooled over
+    the models as an extra line, each over the answers both labelled; and with three annotators, Fleiss' kappa
+    over every answer's ratings, with a 95% bootstrap interval (or why it is undefined); None with fewer."""
+    rows = []
+    for (i, first), (j, second) in combinations(enumerate(annotators), 2):
+        groups = [(model, [h for h in humans if h.model == model]) for model in sorted({h.model for h in humans})]
+        for group, members in groups + [("all models", list(humans))]:
+            both = [h for h in members if h.annotators[i] is not None and h.annotators[j] is not None]
+            rows.append(agreement_row(f"{first} vs {second}: {group}", [h.annotators[i] for h in both],
+                                      [h.annotators[j] for h in both]))
     if len(annotators) < 3:
         return rows, None
-    units = [list(h.annotators) for h in humans]
+    units = [[label for label in h.annotators if label is not None] for h in humans]
     try:
         return rows, bootstrap_interval(lambda idx: fleiss_kappa([units[i] for i in idx]), len(units))
     except UndefinedStatistic as error:

@@ -61,5 +61,5 @@ def annotate_import(sheets: tuple[Path, ...], out: Path) -> None:
     click.echo(f"{len(labels)} answers: " + ", ".join(f"{counts[r]} {r.value}" for r in Resolution if counts[r]))
     for label in labels:
         if label.resolution is Resolution.UNRESOLVED:
-            click.echo(f"  unresolved: {label.sample_id} ({label.model}): " + " vs ".join(a.value for a in label.annotators))
+            click.echo(f"  unresolved: {label.sample_id} ({label.model}): " + " vs ".join(a.value for a in label.annotators if a))
     click.echo(f"labels written to {out}")
