@@ -65,6 +65,13 @@ def judged_log(ffe_hallu_imported: Path, tmp_path: Path):
     return Path(log.location)
 
 
+def figures(stdout: str, group: str, containing: str = "") -> list[str]:
+    """n, agreement, kappa and its interval of the agreement row named `group...` (printed under the name)."""
+    lines = stdout.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith(group) and containing in line)
+    return lines[index + 1].split()
+
+
 def fill(sheet: Path, out: Path, labels: dict[str, str]) -> Path:
     """What an annotator does: open the sheet, type a label per row, save (keeping the instruction lines)."""
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
@@ -114,17 +121,17 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # judge 003: 2 (incorrect), 004: 1, 005: 0, 006: 0; humans 003: 2 (third), 004: 1, 005: 0, 006: 0 -> 4/4.
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels), "--confusion")
     assert agreement.returncode == 0, agreement.stderr
-    judge_line = next(line for line in agreement.stdout.splitlines() if line.startswith("replay/"))
-    assert judge_line.split()[1:3] == ["4", "1.000"]
+    assert figures(agreement.stdout, "replay/", "| judge replay/")[:2] == ["4", "1.000"]
+    # the run's final labels, rules included: 001 (matched its reference: correct, humans 1) joins -> 5/5
+    assert figures(agreement.stdout, "replay/", "| with figeval's rules")[:2] == ["5", "1.000"]
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
     # Tables 7-8 are per generator model (here one), then pooled as an extra line
     lines = agreement.stdout.splitlines()
-    per_model = next(line for line in lines if line.startswith("ann1 vs ann2: replay/")).split()
-    assert per_model[4:7] == ["5", "0.600", "0.375"]
-    assert next(line for line in lines if line.startswith("ann1 vs ann2: all models")).split()[5:8] == ["5", "0.600", "0.375"]
+    assert figures(agreement.stdout, "ann1 vs ann2: replay/")[:3] == ["5", "0.600", "0.375"]
+    assert figures(agreement.stdout, "ann1 vs ann2: all models")[:3] == ["5", "0.600", "0.375"]
     # ann1 and ann3 agree on all 5
-    assert next(l for l in lines if l.startswith("ann1 vs ann3: all models")).split()[5:7] == ["5", "1.000"]
+    assert figures(agreement.stdout, "ann1 vs ann3: all models")[:2] == ["5", "1.000"]
     assert "Fleiss' kappa, all 3:" in agreement.stdout
     assert "judge \\ human" in agreement.stdout
 
@@ -282,8 +289,7 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
     # agreement with the third is over the answers it labelled: 003 (ann1 2 = ann3 2), 006 (ann1 0 = ann3 0)
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
     assert agreement.returncode == 0, agreement.stderr
-    row = next(l for l in agreement.stdout.splitlines() if l.startswith("ann1 vs ann3: all models")).split()
-    assert row[5:7] == ["2", "1.000"]
+    assert figures(agreement.stdout, "ann1 vs ann3: all models")[:2] == ["2", "1.000"]
 
     # a third sheet that misses a disagreement is refused, naming it
     missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003": "2", "ffe-gen-006": "0"})

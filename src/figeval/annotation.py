@@ -21,7 +21,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.errors import DataError
-from figeval.scoring.judged import JUDGE_LABEL
+from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy
 from figeval.scoring.reducer import sample_outcomes
@@ -100,24 +100,42 @@ def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationI
     return items, skipped
 
 
-def judge_labels(log: EvalLog, scheme: LabelScheme) -> dict[tuple[str, str], Enum]:
-    """The label a judge model gave each answer it labelled, by (generator model, sample id): its own label,
-    before any rule overrode it; answers a rule decided (an exact match with the reference) say nothing about
-    the judge and are left out.
+def judge_labels(log: EvalLog, scheme: LabelScheme, judge: str | None = None,
+                 with_rules: bool = False) -> dict[tuple[str, str], Enum]:
+    """Labels of a run's answers by (generator model, sample id).
+
+    Args:
+        log: a judged run.
+        scheme: the task's labels.
+        judge: only the answers this judge model labelled (None: any judge).
+        with_rules: False: the label a judge model itself gave, before any rule overrode it (answers a rule
+            decided say nothing about the judge and are left out). True: the run's final label of every
+            labelled answer, rule shortcuts and overrides included.
 
     Raises:
-        DataError: a judge label is not in the scheme (the log is of another task than the labels).
+        DataError: a label is not in the scheme (the log is of another task than the labels).
     """
     by_value = {label.value: label for label in scheme.labels}
     found = {}
     for sample, outcome in sample_outcomes(log):
-        if outcome.decided_by is DecidedBy.JUDGE and outcome.label is not None:
+        if outcome.label is None:
+            continue
+        if with_rules:
+            label = outcome.label
+        elif outcome.decided_by is DecidedBy.JUDGE and judge in (None, outcome.details.get(JUDGE_MODEL)):
             label = outcome.details.get(JUDGE_LABEL, outcome.label)
-            if label not in by_value:
-                raise DataError(f"{log.location}: the judge's label {label!r} is not one of {list(by_value)}; "
-                                "give the labels of this log's task.")
-            found[(log.eval.model, str(sample.id))] = by_value[label]
+        else:
+            continue
+        if label not in by_value:
+            raise DataError(f"{log.location}: the label {label!r} is not one of {list(by_value)}; "
+                            "give the labels of this log's task.")
+        found[(log.eval.model, str(sample.id))] = by_value[label]
     return found
+
+
+def judges_of(log: EvalLog) -> list[str]:
+    """The judge models that labelled a run's answers."""
+    return sorted({o.details[JUDGE_MODEL] for _, o in sample_outcomes(log) if JUDGE_MODEL in o.details})
 
 
 def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Sequence[str]) -> None:
@@ -357,14 +375,19 @@ class JudgeAgreement:
     """Counts, rows = the judge's label, columns = the humans', in the scheme's order."""
 
 
-def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> JudgeAgreement:
-    """How a run's judge agrees with the resolved human labels, over the answers a judge model labelled and
-    the humans resolved (rule-decided answers say nothing about the judge)."""
-    judged = judge_labels(log, scheme)
+def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> list[JudgeAgreement]:
+    """How a run's labels agree with the resolved human labels (Table 6): for each judge model, its own raw
+    labels over the answers it labelled; then, as a line of its own, the run's final labels over every answer
+    it labelled, figeval's rule shortcuts and overrides included."""
     resolved = {(h.model, h.sample_id): h.label for h in humans if h.label is not None}
-    keys = sorted(set(judged) & set(resolved))
-    row = agreement_row(log.eval.model, [judged[k] for k in keys], [resolved[k] for k in keys])
-    return JudgeAgreement(row, confusion_matrix([(judged[k], resolved[k]) for k in keys], scheme.labels))
+
+    def compared(group: str, labels: dict[tuple[str, str], Enum]) -> JudgeAgreement:
+        keys = sorted(set(labels) & set(resolved))
+        row = agreement_row(group, [labels[k] for k in keys], [resolved[k] for k in keys])
+        return JudgeAgreement(row, confusion_matrix([(labels[k], resolved[k]) for k in keys], scheme.labels))
+
+    rows = [compared(f"{log.eval.model} | judge {judge}", judge_labels(log, scheme, judge)) for judge in judges_of(log)]
+    return rows + [compared(f"{log.eval.model} | with figeval's rules", judge_labels(log, scheme, with_rules=True))]
 
 
 def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str]) -> tuple[list[AgreementRow], Interval | str | None]:

@@ -19,7 +19,7 @@ def _format_row(row) -> str:
         kappa = f"n/a ({row.note})"
     else:
         kappa = f"{row.kappa.estimate:.3f} [{row.kappa.low:.3f}, {row.kappa.high:.3f}]"
-    return f"{row.group:<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"
+    return f"{row.group}\n{'':<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"
 
 
 @judge.command("agreement")
@@ -45,16 +45,17 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
         others = sorted({task_name(log) for log in found})
         raise FigevalError(f"{human} labels answers of {task}, but the logs are runs of {', '.join(others)}; "
                            f"give runs of {task}.")
-    header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"
-    click.echo("judge vs human (answers a judge model labelled and humans resolved; rule-decided ones left out)")
+    header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"  # under each group's name
+    click.echo("judge vs human (Table 6): each judge's own labels over the answers it labelled and humans resolved;")
+    click.echo("then the run's final labels, figeval's rule shortcuts and overrides included, as a line of its own")
     click.echo(header)
     for log in runs:
-        agreement = agreement_of(log, humans, scheme)
-        click.echo(_format_row(agreement.row))
-        if confusion and agreement.row.n:
-            click.echo("    judge \\ human  " + "  ".join(f"{label.value:>12}" for label in scheme.labels))
-            for label, counts in zip(scheme.labels, agreement.confusion):
-                click.echo(f"    {label.value:>13}  " + "  ".join(f"{count:>12}" for count in counts))
+        for agreement in agreement_of(log, humans, scheme):
+            click.echo(_format_row(agreement.row))
+            if confusion and agreement.row.n:
+                click.echo("    judge \\ human  " + "  ".join(f"{label.value:>12}" for label in scheme.labels))
+                for label, counts in zip(scheme.labels, agreement.confusion):
+                    click.echo(f"    {label.value:>13}  " + "  ".join(f"{count:>12}" for count in counts))
     if len(annotators) >= 2:
         rows, fleiss = annotator_agreement(humans, annotators)
         click.echo("\nannotators (Tables 7 and 8)")

@@ -18,6 +18,8 @@ from figeval.scoring.outcome import DecidedBy, Outcome, Status
 
 JUDGE_LABEL = "judge_label"
 """Outcome detail: the label the judge itself gave, kept when a rule overrides it (judge agreement reads it)."""
+JUDGE_MODEL = "judge_model"
+"""Outcome detail: which model judged (judge agreement is reported per judge)."""
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,9 @@ async def judged_outcome(
     if decided is not None:
         return decided
     ask = request(answer)
-    verdict = await ask_judge(resolve_judge(judge), ask.system, ask.prompt, scheme)
-    details = {"judge_answers": verdict.raw}
+    model = resolve_judge(judge)
+    verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
+    details = {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
     if verdict.label is None:
         return Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, answer=answer, rule=ask.rule, details=details,
                        explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
