@@ -143,6 +143,9 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     ran = figeval("run", "ffe_generation", "--model", f"replay/{outputs}", "-T", f"judge=replay/{judge}",
                   "--limit", "2", "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
+    # the summary says what the numbers depend on: the judge, its prompt, the meaning source, the prompt version
+    assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
+    assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v3+ffe-judge-v2")
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each
     assert re.search(r"^correct_rate +0\.500$", ran.stdout, re.MULTILINE)
     assert re.search(r"^incorrect_rate +0\.500$", ran.stdout, re.MULTILINE)

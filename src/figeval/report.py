@@ -11,6 +11,11 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from figeval.errors import FigevalError
 
 
+# What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
+IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
+                 "dataset_variant", "prompt_lang", "answer_mode", "controls", "balanced")
+
+
 @dataclass(frozen=True)
 class RunSummary:
     task: str
@@ -20,6 +25,8 @@ class RunSummary:
     status: str
     log: str
     errors: int = 0
+    identity: dict[str, str] | None = None
+    """The run's settings that change its numbers: prompt version, judge and judge prompt, meaning source..."""
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -34,19 +41,33 @@ def summarize(log: EvalLog) -> RunSummary:
             metrics.update({name: metric.value for name, metric in score.metrics.items()})
     task = log.eval.task.split("/")[-1]  # "figeval/ffe_detection" -> "ffe_detection"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
-    return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors)
+    return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log))
+
+
+def run_identity(log: EvalLog) -> dict[str, str]:
+    """The settings of a run that its numbers depend on, as recorded in its log (absent ones left out)."""
+    metadata = log.eval.metadata or {}
+    identity = {key: str(metadata[key]) for key in IDENTITY_KEYS if metadata.get(key) is not None}
+    grader = (log.eval.model_roles or {}).get("grader")
+    graders = grader if isinstance(grader, list) else [grader] if grader is not None else []
+    judge = metadata.get("judge") or ", ".join(config.model for config in graders)
+    if judge:
+        identity["judge"] = str(judge)
+    if log.eval.config.epochs and log.eval.config.epochs > 1:
+        identity["epochs"] = str(log.eval.config.epochs)
+    return identity
 
 
 def format_table(run: RunSummary) -> str:
     """A two-column table: the run's identity, then one line per metric (rates with three decimals)."""
-    rows = [("task", run.task), ("model", run.model), ("samples", str(run.samples))]
+    head = [("task", run.task), ("model", run.model), ("samples", str(run.samples)), *(run.identity or {}).items()]
     if run.errors:
-        rows.append(("samples with errors", str(run.errors)))
-    rows += [(name, f"{value:.3f}") for name, value in run.metrics.items()]
+        head.append(("samples with errors", str(run.errors)))
+    rows = head + [(name, f"{value:.3f}") for name, value in run.metrics.items()]
     width = max(len(name) for name, _ in rows)
     rule = "-" * (width + 2 + max(len(value) for _, value in rows))
-    lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in rows[:3]] + [rule]
-    lines += [f"{name.ljust(width)}  {value}" for name, value in rows[3:]] + [rule]
+    lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in head] + [rule]
+    lines += [f"{name.ljust(width)}  {value}" for name, value in rows[len(head):]] + [rule]
     return "\n".join(lines)
 
 

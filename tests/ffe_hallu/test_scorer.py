@@ -120,3 +120,14 @@ def test_rates_without_data_are_left_out_not_zero():
     # A --limit that reached only fake-q samples: no real-q rate, no average, no agreement, no controls.
     assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0,
                                                            "halluc_rate_fake_q/word_perturbation": 1.0}
+
+
+def test_unparsed_answers_count_as_hallucinated_under_section_4():
+    # 200 fakes asked "is it fake?": 77 accepted as real, 15 unparsed (7.5%), 108 rejected. Counting only
+    # acceptances (figeval before issue 9) gave 77/200 = 0.385; Section 4 ("otherwise hallucinated") gives
+    # (77 + 15)/200 = 0.460. (The issue's example says "9% unparsed" for these two numbers; 0.460 - 0.385 is
+    # 15 answers of 200, i.e. 7.5%.)
+    answers = [fake(f"x{i}", Framing.FAKE_Q, WP, True if i < 77 else None if i < 92 else False) for i in range(200)]
+    found = rates(answers)
+    assert found["halluc_rate_fake_q"] == pytest.approx(0.460)
+    assert found["unparsed_rate"] == pytest.approx(0.075)
