@@ -25,7 +25,8 @@ def metric_values(metrics: Iterable[Metric], scores: list[SampleScore]) -> dict[
 
 
 def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str],
-                    metadata: Sequence[dict[str, Any]] | None = None, task_name: str = "outcomes"):
+                    metadata: Sequence[dict[str, Any]] | None = None, task_name: str = "outcomes",
+                    task_metadata: dict[str, Any] | None = None):
     """A real `.eval` log, written by Inspect, whose samples were scored with the given outcomes (in order)."""
     from inspect_ai import Task
     from inspect_ai import eval as inspect_eval
@@ -53,7 +54,8 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
 
     samples = [Sample(id=sample_id, input="question", metadata=(metadata[i] if metadata else {}))
                for i, sample_id in enumerate(by_id)]
-    task = Task(name=task_name, dataset=MemoryDataset(samples), solver=generate(), scorer=replayed_outcomes())
+    task = Task(name=task_name, dataset=MemoryDataset(samples), solver=generate(), scorer=replayed_outcomes(),
+                metadata=task_metadata)
     [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=reply, memoize=False),
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error

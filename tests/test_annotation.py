@@ -117,6 +117,13 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
     assert "5 answers: 3 agreed, 2 third" in imported.stdout
 
+    # Tables 3/5 from the human labels: 001 C, 003 I (third), 004 C, 005 H, 006 H (third) -> hallucinated 40%,
+    # correct 40%, incorrect 20%; the run (judge + rules) labelled the same five alike.
+    rates = figeval("annotate", "rates", str(labels), str(judged_log))
+    assert rates.returncode == 0, rates.stderr
+    rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines() if line.startswith("replay/")}
+    assert rows == {"humans": ["5", "40.0", "40.0", "20.0"], "run": ["5", "40.0", "40.0", "20.0"]}
+
     # Judge (log) vs resolved humans on the 4 judge-decided answers (001 matched its reference: left out):
     # judge 003: 2 (incorrect), 004: 1, 005: 0, 006: 0; humans 003: 2 (third), 004: 1, 005: 0, 006: 0 -> 4/4.
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels), "--confusion")
@@ -297,3 +304,26 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
                                  if ",ffe-gen-006," not in l) + "\n", encoding="utf-8-sig")
     refused = figeval("annotate", "import", str(first), str(second), str(missing), "--out", str(tmp_path / "x.csv"))
     assert refused.returncode == 2 and "short has no row for sample 'ffe-gen-006'" in refused.stderr
+
+
+def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
+    from figeval.annotation import HumanLabel, human_rates, run_rates
+    from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, JUDGED_POLICIES
+    from figeval.scoring.metrics import recorded_policies
+    from figeval.scoring.outcome import DecidedBy, Outcome
+    from tests.metric_values import logged_outcomes
+
+    log = logged_outcomes(tmp_path, [Outcome("correct", DecidedBy.JUDGE, answer="a"),
+                                     Outcome.unparsed(DecidedBy.PARSER, "no Persian expression"),
+                                     Outcome("incorrect", DecidedBy.JUDGE, answer="c")],
+                          FFE_LABELS.values, task_name="ffe_generation",
+                          task_metadata={"unparsed_policies": recorded_policies(JUDGED_POLICIES)})
+    model = log.eval.model
+    humans = [HumanLabel("ffe_generation", model, "s1", C, Resolution.AGREED, (C, C)),
+              HumanLabel("ffe_generation", model, "s2", H, Resolution.AGREED, (H, H)),
+              HumanLabel("ffe_generation", model, "s3", None, Resolution.UNRESOLVED, (C, I))]
+    [row] = human_rates(humans, FFE_LABELS)
+    # s1 correct, s2 hallucinated; s3 unresolved is counted apart
+    assert (row.n, row.unresolved, row.rates) == (2, 1, {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0})
+    # the run over the same two answers: s1 correct, s2 unparsed -> hallucinated by the task's policy
+    assert run_rates(log, humans, FFE_LABELS).rates == {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0}

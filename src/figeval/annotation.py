@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog
 from figeval.errors import DataError
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
 from figeval.scoring.labels import LabelScheme
+from figeval.scoring.metrics import AS_WRONG, counted_label
 from figeval.scoring.outcome import DecidedBy
 from figeval.scoring.reducer import sample_outcomes
 from figeval.stats import (
@@ -408,3 +409,46 @@ def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str])
         return rows, bootstrap_interval(lambda idx: fleiss_kappa([units[i] for i in idx]), len(units))
     except UndefinedStatistic as error:
         return rows, str(error)
+
+
+# --- Tables 3 and 5: label rates from human labels, beside the run's own -----------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelRates:
+    model: str
+    n: int
+    """Answers counted: those the annotators resolved (and, for a run, that it labelled or counted)."""
+    rates: dict[str, float]
+    """Label value -> share of the n answers."""
+    unresolved: int = 0
+
+
+def human_rates(humans: Sequence[HumanLabel], scheme: LabelScheme) -> list[LabelRates]:
+    """Each generator model's label rates from the resolved human labels (the paper's Tables 3 and 5 are
+    human-labelled); answers left unresolved are counted apart, never in a rate."""
+    found = []
+    for model in sorted({h.model for h in humans}):
+        mine = [h for h in humans if h.model == model]
+        resolved = [h.label for h in mine if h.label is not None]
+        rates = {label.value: sum(r is label for r in resolved) / len(resolved) for label in scheme.labels} if resolved else {}
+        found.append(LabelRates(model, len(resolved), rates, len(mine) - len(resolved)))
+    return found
+
+
+def run_rates(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> LabelRates:
+    """A run's label rates over the same answers the humans resolved: its final labels (judge and rules), an
+    unparsed answer counted by the run's own unparsed policy (FFE-HALLU: hallucinated); the judge's failures
+    are left out."""
+    policies = (log.eval.metadata or {}).get("unparsed_policies", {})
+    policy = next((policies[f"{label.value}_rate"] for label in scheme.labels if f"{label.value}_rate" in policies),
+                  AS_WRONG)
+    resolved = {(h.model, h.sample_id) for h in humans if h.label is not None}
+    counted = []
+    for sample, outcome in sample_outcomes(log):
+        if (log.eval.model, str(sample.id)) in resolved:
+            included, label = counted_label(outcome, policy)
+            if included:
+                counted.append(label)
+    rates = {label.value: sum(c == label.value for c in counted) / len(counted) for label in scheme.labels} if counted else {}
+    return LabelRates(log.eval.model, len(counted), rates)

@@ -63,3 +63,33 @@ def annotate_import(sheets: tuple[Path, ...], out: Path) -> None:
         if label.resolution is Resolution.UNRESOLVED:
             click.echo(f"  unresolved: {label.sample_id} ({label.model}): " + " vs ".join(a.value for a in label.annotators if a))
     click.echo(f"labels written to {out}")
+
+
+@annotate.command("rates")
+@click.argument("labels", type=click.Path(path_type=Path))
+@click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
+def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
+    """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5, in percent), and
+    beside them each run's own rates over the same answers (LOGS: .eval files or log dirs of that task)."""
+    from figeval._registry import annotation_spec
+    from figeval.annotation import human_rates, read_labels, run_rates, task_name
+    from figeval.report import read_logs
+
+    humans, _ = read_labels(labels, annotation_spec)
+    tasks = {h.task for h in humans}
+    if len(tasks) != 1:
+        raise FigevalError(f"{labels} holds labels of {len(tasks)} tasks {sorted(tasks)}; give one task's labels.")
+    task = tasks.pop()
+    scheme = annotation_spec(task).scheme
+    names = [label.value for label in scheme.labels]
+    runs = {log.eval.model: log for log in read_logs(logs) if task_name(log) == task} if logs else {}
+    header = f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names)
+    click.echo(f"{task}: label rates (%) over the answers the annotators resolved")
+    click.echo(header)
+    for row in human_rates(humans, scheme):
+        lines = [("humans", row)] + ([("run", run_rates(runs[row.model], humans, scheme))] if row.model in runs else [])
+        for source, rates in lines:
+            cells = " ".join(f"{100 * rates.rates[name]:>13.1f}" if rates.rates else f"{'-':>13}" for name in names)
+            click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}")
+        if row.unresolved:
+            click.echo(f"{'':<40} {row.unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
