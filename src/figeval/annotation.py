@@ -366,6 +366,19 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     return labels, annotators
 
 
+def read_task_labels(path: Path, spec_of: SpecOf) -> tuple[str, list[HumanLabel], list[str]]:
+    """A labels file of one task: (task, labels, annotators' names).
+
+    Raises:
+        DataError: the file holds labels of several tasks.
+    """
+    labels, annotators = read_labels(path, spec_of)
+    tasks = sorted({label.task for label in labels})
+    if len(tasks) != 1:
+        raise DataError(f"{path} holds labels of {len(tasks)} tasks {tasks}; give one task's labels.")
+    return tasks[0], labels, annotators
+
+
 # --- Agreement: a judge against the resolved human labels (FFE-HALLU Table 6), annotators among themselves -----
 
 

@@ -72,14 +72,10 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
     """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5, in percent), and
     beside them each run's own rates over the same answers (LOGS: .eval files or log dirs of that task)."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import human_rates, read_labels, run_rates, task_name
+    from figeval.annotation import human_rates, read_task_labels, run_rates, task_name
     from figeval.report import read_logs
 
-    humans, _ = read_labels(labels, annotation_spec)
-    tasks = {h.task for h in humans}
-    if len(tasks) != 1:
-        raise FigevalError(f"{labels} holds labels of {len(tasks)} tasks {sorted(tasks)}; give one task's labels.")
-    task = tasks.pop()
+    task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
     names = [label.value for label in scheme.labels]
     runs = {log.eval.model: log for log in read_logs(logs) if task_name(log) == task} if logs else {}

@@ -29,15 +29,11 @@ def _format_row(row) -> str:
 def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> None:
     """Judge vs human agreement and Cohen's kappa per generator model (Table 6), and the annotators' own."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import annotator_agreement, read_labels, task_name
+    from figeval.annotation import annotator_agreement, read_task_labels, task_name
     from figeval.annotation import judge_agreement as agreement_of
     from figeval.report import read_logs
 
-    humans, annotators = read_labels(human, annotation_spec)
-    tasks = {h.task for h in humans}
-    if len(tasks) != 1:
-        raise FigevalError(f"{human} holds labels of {len(tasks)} tasks {sorted(tasks)}; give one task's labels.")
-    task = tasks.pop()
+    task, humans, annotators = read_task_labels(human, annotation_spec)
     scheme = annotation_spec(task).scheme
     found = read_logs(logs)
     runs = [log for log in found if task_name(log) == task]
