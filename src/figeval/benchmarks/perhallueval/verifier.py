@@ -1,8 +1,9 @@
-"""The believability score of a hallucinated candidate (PerHalluEval Section 3.3, Figures 6-7, Appendix E/G).
+"""The believability score of a hallucinated candidate (PerHalluEval Section 3.3, Figures 6-7, Appendix G).
 
 A verifier model is asked whether the candidate is correct and answers with one token; from that token's top
-log-probabilities, P(Y) sums the probabilities of every token that is a variant of the letter Y (case, accents,
-look-alikes), P(N) likewise, and the score is P(Y) - P(N): the most believable hallucination scores highest.
+log-probabilities, P(Y) sums the probabilities of every token that is a variant of the letter Y, P(N) likewise,
+and the score is P(Y) - P(N): the most believable hallucination scores highest. The same reading decides an
+evaluated model's Y/N in logprob mode.
 """
 
 from __future__ import annotations
@@ -13,11 +14,30 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# Variants of each letter as the verifier's token may spell it: Latin case and accented forms (the paper's
-# example counts Ñ, Ń and ń as N), fullwidth forms, and Cyrillic/Greek look-alikes. One letter, optionally with
-# spaces around it.
-Y_VARIANTS = re.compile(r"^\s*[YyÝýŸÿŶŷȲȳỲỳỴỵỶỷỸỹẎẏẙＹｙУүҮΥ]\s*$")
-N_VARIANTS = re.compile(r"^\s*[NnÑñŃńŅņŇňǸǹṄṅṆṇṈṉṊṋＮｎΝ]\s*$")
+# The tokens that count as each letter, by kind. Figure 6's examples count Ñ, Ń, ń and ŋ as N (the QA example's
+# "ŋ" is an "n" variant in the original figure); the paper's regexes (Appendix G) are not in its text, so the
+# classes below generalize what the figures show: case, accented forms, and look-alike letters.
+LETTER_VARIANTS: dict[str, dict[str, str]] = {
+    "Y": {
+        "case": "Yy",
+        "accents": "ÝýŸÿŶŷȲȳỲỳỴỵỶỷỸỹẎẏẙ",
+        "look-alikes": "ＹｙУуҮүΥ",  # fullwidth, Cyrillic U/u and Ue, Greek Upsilon
+    },
+    "N": {
+        "case": "Nn",
+        "accents": "ÑñŃńŅņŇňǸǹṄṅṆṇṈṉṊṋ",
+        "look-alikes": "ＮｎΝŋŊ",  # fullwidth, Greek Nu, eng (Figure 6)
+    },
+}
+
+
+def _letter_pattern(letter: str) -> re.Pattern[str]:
+    """One variant of the letter, optionally with spaces around it."""
+    return re.compile(rf"^\s*[{''.join(LETTER_VARIANTS[letter].values())}]\s*$")
+
+
+Y_VARIANTS = _letter_pattern("Y")
+N_VARIANTS = _letter_pattern("N")
 
 
 @dataclass(frozen=True)
