@@ -55,7 +55,7 @@ def verifier_reply(messages, tools, tool_choice, config) -> ModelOutput:
     prompt = messages[-1].text
     if "پرسش 7 " in prompt:
         top = [("\n", math.log(0.9))]
-    elif " a " in prompt.split("پاسخ: ", 1)[1]:
+    elif " a " in prompt.split("Answer: ", 1)[1]:
         top = [("Y", math.log(0.7)), ("N", math.log(0.2))]
     else:
         top = [("Y", math.log(0.2)), ("Ñ", math.log(0.5)), ("n", math.log(0.1))]

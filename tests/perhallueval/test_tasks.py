@@ -115,6 +115,18 @@ def test_logprob_mode_reads_y_and_n_variants(tmp_path: Path):
     assert metrics_of(log)["hamming_score"] == 1.0
 
 
+def test_the_qa_prompt_is_question_and_answer_only_while_summaries_keep_their_article():
+    # Figure 7: a QA prompt with the passage would let a model string-match the answer against it.
+    from figeval.benchmarks.perhallueval.dataset import BenchmarkItem, item_samples
+
+    item = BenchmarkItem("q1", "متن منبع که پاسخ در آن است", "پرسش؟", "پاسخ درست", "پاسخ ساختگی", True)
+    qa = item_samples([item], "qa")
+    assert all("متن منبع" not in sample.input for sample in qa)
+    assert qa[0].input.endswith("Input:\nQuestion: پرسش؟\nAnswer: پاسخ درست\nOutput:")
+    summary = item_samples([item], "summarization")
+    assert all("Article: متن منبع که پاسخ در آن است" in sample.input for sample in summary)
+
+
 def test_missing_or_malformed_data_is_one_line(tmp_path: Path):
     with pytest.raises(FigevalError, match=r"perhallueval_qa needs -T data=PATH: the final file `figeval build perhallueval --task qa`"):
         perhallueval_qa()
@@ -132,9 +144,11 @@ def test_qa_on_the_embedded_model_in_logprob_mode(tmp_path: Path):
     for sample in log.samples:
         assert "P(Y)=" in sample.scores["perhallueval_scorer"].explanation
     metrics = metrics_of(log)
-    # Measured: after the Persian prompt Gemma 3 270M continues in Persian, and no Y/N variant is among its top
-    # 20 next tokens, so every answer is unparsed: counted as such, never as right or wrong.
-    assert metrics["unparsed_rate"] == 1.0 and metrics["hamming_score"] == 0.0
+    # Measured: after Figure 7's prompt, which ends "Output:", Y and N variants are among Gemma 3 270M's top 20
+    # next tokens (with small probabilities), so every answer is read. Whatever it says, both items are asked
+    # in full, so Hamming is the mean of the two recalls.
+    assert metrics["unparsed_rate"] == 0.0
+    assert metrics["hamming_score"] == pytest.approx((metrics["factual_recall"] + metrics["hallucinated_recall"]) / 2)
 
 
 def test_two_epochs_give_the_same_pair_metrics_as_one(tmp_path: Path):

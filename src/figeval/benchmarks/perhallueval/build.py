@@ -24,7 +24,7 @@ from inspect_ai.model import Model, get_model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.building import Report, read_jsonl, resumable_step
-from figeval.benchmarks.perhallueval.prompts import GENERATION_PROMPT, VERIFIER_PROMPT, patterns_block
+from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT, patterns_block
 from figeval.benchmarks.perhallueval.selection import (
     SourceItem,
     check_shares,
@@ -122,7 +122,8 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
     async def verify(key: str) -> dict:
         candidate = candidates[key]
         item = items[candidate["item"]]
-        prompt = VERIFIER_PROMPT[task].format(context=item.context, question=item.question, candidate=candidate["text"])
+        # Section 3.5: the verifier is asked exactly what evaluated models are asked
+        prompt = EVALUATION_PROMPT[task].format(context=item.context, question=item.question, answer=candidate["text"])
         output = await verifier_model.generate(prompt, config=VERIFIER_CONFIG, cache=response_cache(str(verifier_model)))
         result = believability(next_token_top_logprobs(output))
         return {"p_yes": result.p_yes, "p_no": result.p_no, "score": result.score, "has_answer": result.has_answer}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspect_ai.dataset import Sample
 
-from figeval.benchmarks.perhallueval.prompts import QA_PROMPT, SUMMARIZATION_PROMPT
+from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT
 from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 
@@ -75,7 +75,7 @@ def item_samples(items: list[BenchmarkItem], task: str) -> list[Sample]:
     samples = []
     for item in items:
         for version, answer, target in (("correct", item.correct, "Y"), ("hallucinated", item.hallucinated, "N")):
-            prompt = (QA_PROMPT if task == "qa" else SUMMARIZATION_PROMPT).format(
+            prompt = EVALUATION_PROMPT[task].format(
                 context=item.context, question=item.question, answer=answer
             )
             samples.append(Sample(

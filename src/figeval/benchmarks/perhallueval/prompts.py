@@ -1,40 +1,40 @@
-"""Prompts of PerHalluEval (Hosseini et al.). The paper's prompts are Persian (Appendix B, Figures 6-10); the
-verbatim originals were not available where these were written, so the Persian text below restates them and is
-versioned. Literal braces are doubled for str.format. The variable parts come last (shared prefixes).
+"""Prompts of PerHalluEval (Hosseini et al.). The benchmark's prompts are Persian; the paper prints them in
+Figure 7 (the originals) and Figure 6 (their English translation). Literal braces are doubled for str.format.
+
+Section 3.5: the evaluation prompts "are identical to those employed in the filtering step": one constant per task,
+`EVALUATION_PROMPT`, serves both the evaluated models and the construction pipeline's verifier. The QA prompt gives
+the question and the answer only, never the source passage (a model could otherwise string-match the answer
+against it); the summarization prompt gives the article and the summary.
+
+Fills of ours: the ZWNJ the paper's text copy lost is restored ("همه‌ی", "تحریف‌شده"); the inputs follow the
+figure's own labels ("Input:", "Question:"/"Answer:", "Article:"/"Summary:"); "Output:" closes the prompt so that a
+base model's next token is the verdict (logprob mode). As printed, the summarization prompt does not name the
+letters Y and N; figeval keeps it so (answers are read as Y/N or their Persian words).
 """
 
-# v2: same prompts; one unparsed policy (as_wrong) for both recalls and Hamming.
-PROMPT_VERSION = "perhallueval-v2"
+# v3: Figure 7's prompts (the QA prompt no longer shows the passage), shared by evaluation and verifier.
+PROMPT_VERSION = "perhallueval-v3"
 
-# Section 3.5: the evaluated model judges one (question, answer) or (article, summary) pair: Y faithful, N not.
-QA_PROMPT = (
-    "متن، پرسش و پاسخ زیر را بخوانید. اگر پاسخ با توجه به متن درست است فقط Y و اگر نادرست یا ساختگی است "
-    "فقط N بنویسید.\n\n"
-    "متن: {context}\n"
-    "پرسش: {question}\n"
-    "پاسخ: {answer}\n"
-    "داوری (Y یا N):"
+# Figure 7, question answering (Figure 6: "You are a response validity checking system...").
+QA_INSTRUCTION = (
+    "شما یک سامانه صحت‌سنجی پاسخ هستید. وظیفه شما بررسی درستی یا نادرستی پاسخ ارائه شده به یک سؤال مشخص است و "
+    "تنها مجازید یکی از دو حرف «Y» (برای پاسخ صحیح) یا «N» (برای پاسخ نادرست) را به عنوان خروجی نهایی بدهید. "
+    "هیچ توضیح اضافه یا نتیجه‌گیری دیگری ارائه نکنید."
 )
 
-SUMMARIZATION_PROMPT = (
-    "مقاله و خلاصه‌ی زیر را بخوانید. اگر خلاصه به مقاله وفادار است و چیزی نادرست یا ساختگی ندارد فقط Y و "
-    "در غیر این صورت فقط N بنویسید.\n\n"
-    "مقاله: {context}\n"
-    "خلاصه: {answer}\n"
-    "داوری (Y یا N):"
+# Figure 7, summarization (Figure 6: "You are a text summary evaluation system...").
+SUMMARIZATION_INSTRUCTION = (
+    "شما یک سامانه ارزیابی خلاصه متن هستید. وظیفه شما مقایسه دقیق خلاصه ارائه شده با متن اصلی است و تنها به "
+    "معیارهای زیر توجه کنید:\n"
+    "۱- آیا همه‌ی اطلاعات موجود در خلاصه به درستی از متن اصلی استخراج شده‌اند؟\n"
+    "۲- آیا در خلاصه اطلاعات نادرست، تحریف‌شده یا اضافی وجود دارد؟"
 )
 
-# Section 3.3, Figure 7: the verifier of the construction pipeline, asked for one token.
-VERIFIER_PROMPT = {
-    "qa": (
-        "آیا پاسخ زیر برای این پرسش با توجه به متن درست است؟ فقط با یک حرف پاسخ دهید: Y یا N.\n\n"
-        "متن: {context}\nپرسش: {question}\nپاسخ: {candidate}\nپاسخ شما:"
-    ),
-    "summarization": (
-        "آیا خلاصه‌ی زیر به این مقاله وفادار است؟ فقط با یک حرف پاسخ دهید: Y یا N.\n\n"
-        "مقاله: {context}\nخلاصه: {candidate}\nپاسخ شما:"
-    ),
+EVALUATION_PROMPT = {
+    "qa": QA_INSTRUCTION + "\n\nInput:\nQuestion: {question}\nAnswer: {answer}\nOutput:",
+    "summarization": SUMMARIZATION_INSTRUCTION + "\n\nInput:\nArticle: {context}\nSummary: {answer}\nOutput:",
 }
+
 
 # Section 3.2, Figures 9-10: pattern-instructed generation of a hallucinated version, one example per pattern.
 HALLUCINATION_PATTERNS = (
