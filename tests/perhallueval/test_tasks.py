@@ -53,6 +53,19 @@ def test_answers(answer, expected):
     assert first_or_last_label(answer, ANSWER_WORDS) == expected
 
 
+def test_confusion_counts_precision_and_f1_by_hand():
+    from figeval.benchmarks.perhallueval.scorer import confusion
+
+    pairs = [PairAnswer("a", "Y", "N"), PairAnswer("b", "Y", "Y"), PairAnswer("c", "N", "N"),
+             PairAnswer("d", UNPARSED, "N")]
+    # Y is the positive (Section 3.5). Correct versions: a, b Y (TP 2), c N and d unparsed (FN 2, as wrong);
+    # hallucinated versions: a, c, d N (TN 3), b Y (FP 1). Precision 2/3, recall 2/4, F1 = 2PR/(P+R) = 4/7.
+    assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 2, "precision": 2 / 3, "f1": 4 / 7})
+    # excluded: d's unparsed answer leaves; recall 2/3, F1 = 2/3
+    assert confusion(pairs, "excluded") == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 1, "precision": 2 / 3,
+                                                          "f1": 2 / 3})
+
+
 def test_an_item_cut_in_half_by_a_limit_has_no_pair_score():
     # q1 both versions right; q2 only its correct version asked (right): hamming over q1 alone = 1.0
     pairs = [PairAnswer("q1", "Y", "N"), PairAnswer("q2", "Y", None)]
@@ -97,6 +110,13 @@ def test_qa_end_to_end(tmp_path: Path):
     assert metrics["factual_recall/persian_specific"] == pytest.approx(1 / 3)
     assert metrics["factual_recall/generic"] == pytest.approx(1.0)
     assert metrics["hamming_score/generic"] == pytest.approx(2.5 / 3)
+    # the splits carry their own 95% intervals (Section 5.1 compares them)
+    for name in ("factual_recall", "hallucinated_recall", "hamming_score"):
+        for subset in ("persian_specific", "generic"):
+            assert metrics[f"{name}/{subset}/ci_low"] <= metrics[f"{name}/{subset}"] <= metrics[f"{name}/{subset}/ci_high"]
+    # 3 of the 6 items are Persian-specific; TP: Y on q1, q2, q4, q6 correct versions (4); FN: q3 N, q5 unparsed
+    assert metrics["persian_specific_share"] == 0.5
+    assert (metrics["tp"], metrics["fn"], metrics["tn"], metrics["fp"]) == (4, 2, 5, 1)
     assert log.eval.metadata["data_sha256"]
     assert log.eval.metadata["unparsed_policies"] == {name: "as_wrong" for name in
                                                       ("factual_recall", "hallucinated_recall", "hamming_score")}

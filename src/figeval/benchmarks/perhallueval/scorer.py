@@ -30,7 +30,8 @@ from figeval.answering import AnswerMode
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.errors import FigevalError
 from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
-from figeval.scoring.metrics import AS_WRONG, EXCLUDED, grouped_by, named, outcomes, status_rate
+from figeval.benchmarks.perhallueval.dataset import SUBSETS
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, named, outcomes, status_rate
 from figeval.scoring.outcome import to_score
 from figeval.scoring.readers import read_answer
 from figeval.stats import UndefinedStatistic, bootstrap_interval
@@ -113,32 +114,68 @@ def pairs_of(scores: Sequence[SampleScore]) -> list[PairAnswer]:
 
 
 @metric
-def pair_intervals(unparsed: str = AS_WRONG) -> Metric:
-    """factual_recall, hallucinated_recall, hamming_score with their 95% bootstrap intervals."""
+def pair_intervals(unparsed: str = AS_WRONG, subset: str | None = None) -> Metric:
+    """factual_recall, hallucinated_recall, hamming_score with their 95% bootstrap intervals over items; with a
+    subset, over its items only, named `<statistic>/<subset>` (Section 5.1's "not significant" rests on these)."""
+    suffix = f"/{subset}" if subset else ""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return pair_rates(pairs_of(scores), unparsed)
+        chosen = [s for s in scores if subset is None or (s.sample_metadata or {}).get("subset") == subset]
+        rates = pair_rates(pairs_of(chosen), unparsed) if chosen else {}
+        return {name.replace("/", f"{suffix}/", 1) if "/" in name else f"{name}{suffix}": value
+                for name, value in rates.items()}
 
     return compute
 
 
+def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str, float]:
+    """Section 3.5's counts, a 'Y' being a positive: TP (Y on a correct version), FN (N on one), TN (N on a
+    hallucinated version), FP (Y on one); by the unparsed policy, an unparsed answer is wrong (FN on a correct
+    version, FP on a hallucinated one) or left out. Precision = TP / (TP + FP) and F1 with factual recall
+    (Figure 8), when defined."""
+    correct = [p.on_correct for p in pairs if p.on_correct is not None]
+    hallucinated = [p.on_hallucinated for p in pairs if p.on_hallucinated is not None]
+    if unparsed == EXCLUDED:
+        correct = [a for a in correct if a != UNPARSED]
+        hallucinated = [a for a in hallucinated if a != UNPARSED]
+    tp = sum(a == YES for a in correct)
+    fn = len(correct) - tp
+    tn = sum(a == NO for a in hallucinated)
+    fp = len(hallucinated) - tn
+    found: dict[str, float] = {"tp": tp, "fp": fp, "tn": tn, "fn": fn}
+    if tp + fp and tp + fn:
+        precision, recall = tp / (tp + fp), tp / (tp + fn)
+        found["precision"] = precision
+        if precision + recall:
+            found["f1"] = 2 * precision * recall / (precision + recall)
+    return found
+
+
 @metric
-def pair_statistic(name: str, unparsed: str = AS_WRONG) -> Metric:
-    """One of the three statistics, a scalar (None when undefined): for per-subset breakdowns."""
-    compute_statistic = statistic(name, unparsed)
+def confusion_counts(unparsed: str = AS_WRONG) -> Metric:
+    """TP, FP, TN, FN, precision and F1 (Figure 8), and the share of items flagged Persian-specific."""
 
-    def compute(scores: list[SampleScore]) -> float | None:
-        try:
-            return compute_statistic(pairs_of(scores))
-        except UndefinedStatistic:
-            return None
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        pairs = pairs_of(scores)
+        found = confusion(pairs, unparsed)
+        flagged = [p.persian_specific for p in pairs if p.persian_specific is not None]
+        if flagged:
+            found["persian_specific_share"] = sum(flagged) / len(flagged)
+        return found
 
-    return compute  # type: ignore[return-value]
+    return compute
 
 
 def perhallueval_metrics(unparsed: str = AS_WRONG) -> list[Metric]:
-    return [pair_intervals(unparsed), named(status_rate("unparsed"), "unparsed_rate"),
-            *(grouped_by(pair_statistic(name, unparsed), "subset", f"{name}/{{group_name}}") for name in STATISTICS)]
+    """The three statistics with intervals, overall and per subset; the counts behind them; unparsed_rate.
+
+    Raises:
+        FigevalError: an unparsed policy PerHalluEval does not offer.
+    """
+    if unparsed not in POLICIES:
+        raise FigevalError(f"PerHalluEval's unparsed policy must be one of {list(POLICIES)}, not {unparsed!r}.")
+    return [pair_intervals(unparsed), named(status_rate("unparsed"), "unparsed_rate"), confusion_counts(unparsed),
+            *(pair_intervals(unparsed, subset) for subset in SUBSETS.values())]
 
 
 @scorer(metrics=perhallueval_metrics())
