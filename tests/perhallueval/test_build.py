@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant, Logprob, Logprobs, ModelOutput, ModelUsage, TopLogprob, get_model
 
-from figeval.benchmarks.perhallueval.build import build, finalize
+from figeval.benchmarks.perhallueval.build import build, candidate_of, finalize, most_believable
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from tests.ffe_hallu.test_tasks import write_replay
 
@@ -67,6 +67,30 @@ def verifier_reply(messages, tools, tool_choice, config) -> ModelOutput:
     return ModelOutput(model="mockllm/verifier", choices=[choice], usage=ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2))
 
 
+@pytest.mark.parametrize("output, expected", [
+    ("پاسخ نادرست: در سال ۱۳۵۸", "در سال ۱۳۵۸"),
+    ("**پاسخ نادرست:** «در سال ۱۳۵۸»", "در سال ۱۳۵۸"),
+    ("خلاصه‌ی نادرست: تیم ملی باخت", "تیم ملی باخت"),
+    ("Hallucinated answer: در سال ۱۳۵۸", "در سال ۱۳۵۸"),
+    ("<think>...</think>\nپاسخ: در تبریز", "در تبریز"),
+    ("در سال ۱۳۵۸", "در سال ۱۳۵۸"),
+    ("پاسخ او درست نبود", "پاسخ او درست نبود"),  # a text that starts with the word, not a label
+])
+def test_echoed_labels_are_stripped(output, expected):
+    assert candidate_of(output) == expected
+
+
+def test_ties_are_broken_by_a_seeded_draw_not_by_generator_order():
+    scores = {"i|gen-a": 0.5, "i|gen-b": 0.5, "i|gen-c": 0.1}
+    chosen, tied = most_believable(scores, seed=0, item_id="i")
+    assert tied == ["i|gen-a", "i|gen-b"] and chosen in tied
+    # the same seed and item give the same choice, whatever the order the candidates come in
+    assert most_believable(dict(reversed(list(scores.items()))), seed=0, item_id="i")[0] == chosen
+    # across items and seeds both tied candidates get chosen
+    assert {most_believable(scores, seed, "i")[0] for seed in range(20)} == set(tied)
+    assert most_believable({"i|gen-a": 0.3, "i|gen-b": 0.2}, seed=0, item_id="i") == ("i|gen-a", ["i|gen-a"])
+
+
 def test_build_resume_validate_and_evaluate(tmp_path: Path):
     source = pquad_file(tmp_path / "pquad.json")
     out = tmp_path / "build"
@@ -95,7 +119,11 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
     # a's candidates score 0.7 - 0.2 = 0.5 > b's 0.2 - 0.6 = -0.4: a wins wherever it has a usable candidate
     assert all(r["generator"] == "mockllm/a" and r["verifier_score"] == "0.5000" for r in rows)
     assert any(f"{len(excluded)} excluded" in m for m in messages)
-    assert any("candidates dropped for breaking the length rule" in m and m.startswith(str(sum(i.endswith("-3") for i in selected))) for m in messages)
+    # b's 12-word candidates on question 3 break the +-5-word rule: kept (the paper only instructs it) and recorded
+    too_long = sum(i.endswith("-3") for i in selected)
+    assert any(m.startswith(f"{too_long} candidates break the length rule") and "kept" in m for m in messages)
+    record = json.loads((out / "build_record.json").read_text(encoding="utf-8"))
+    assert len(record["length_violations"]) == too_long and record["lost_to_length"] == [] and record["seed"] == 0
 
     # Three annotators: all say hallucinated except one item two of them call factual; persian_specific by item.
     sheets = []

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import csv
 import json
-from collections import Counter
+import random
+import re
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -68,10 +70,26 @@ def select(task: str, source: Path, n: int, seed: int, out: Path, report: Report
     return chosen
 
 
+# A label a generator echoes before its text ("پاسخ نادرست:", "خلاصه‌ی نادرست:", "Hallucinated answer:").
+_ECHOED_LABEL = re.compile(
+    r"^\s*(?:(?:پاسخ|خلاصه)(?:[\s\u200c]*ی)?(?:\s*(?:نادرست|ساختگی|توهمی|جدید))?"
+    r"|(?:hallucinated|incorrect|wrong|false)\s+(?:answer|summary)|answer|summary)\s*[:：\-–]\s*",
+    re.IGNORECASE,
+)
+
+
 def candidate_of(output: str) -> str:
-    """A generator's hallucinated text: its answer without reasoning, quotes or a label line."""
-    lines = [line.strip() for line in strip_reasoning(output).splitlines() if line.strip()]
-    return " ".join(lines).strip("\"'«»“” ")
+    """A generator's hallucinated text: its answer without reasoning, quotes, markdown or an echoed label."""
+    lines = [_ECHOED_LABEL.sub("", line.replace("**", "")).strip() for line in strip_reasoning(output).splitlines()]
+    return " ".join(line for line in lines if line).strip("\"'«»“” ")
+
+
+def most_believable(scores: dict[str, float], seed: int, item_id: str) -> tuple[str, list[str]]:
+    """The candidate with the highest believability score; candidates tied at the top are drawn among with a
+    seeded draw (the seed and the item id), never by generator order. Returns (chosen key, the tied keys)."""
+    top = max(scores.values())
+    tied = sorted(key for key, score in scores.items() if score == top)
+    return (tied[0] if len(tied) == 1 else random.Random(f"{seed}:{item_id}").choice(tied)), tied
 
 
 def default_source(task: str) -> Path:
@@ -84,8 +102,14 @@ def default_source(task: str) -> Path:
 
 
 def build(task: str, source: Path, n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
-          seed: int, report: Report) -> Path:
-    """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv)."""
+          seed: int, report: Report, enforce_length: bool = False) -> Path:
+    """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv).
+
+    The +-5-word length rule is an instruction to the generators (Section 3.2): candidates that break it are kept
+    and counted, unless `enforce_length` drops them (ours, off by default); items that lose every candidate to
+    it are reported as such, apart from the items the verifier cannot rank. DIR/build_record.json records the
+    seed, the length violations and the ties broken.
+    """
     if task not in GENERATION_PROMPT:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
     out.mkdir(parents=True, exist_ok=True)
@@ -113,9 +137,14 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
         keys = [f"{item_id}|{name}" for item_id in items]
         candidates |= resumable_step(out / "candidates.jsonl", keys, generate_one(generator),
                                      f"step 2, candidates from {name}", report)
-    usable = [key for key, c in candidates.items() if c["length_ok"] and c["item"] in items]
-    report(f"{len(candidates) - len(usable)} candidates dropped for breaking the length rule (within "
-           f"{LENGTH_TOLERANCE} words of the correct text) or being empty")
+    in_build = [key for key, c in candidates.items() if c["item"] in items]
+    empty = [key for key in in_build if not candidates[key]["text"]]
+    too_far = [key for key in in_build if candidates[key]["text"] and not candidates[key]["length_ok"]]
+    usable = [key for key in in_build if candidates[key]["text"] and (candidates[key]["length_ok"] or not enforce_length)]
+    report(f"{len(too_far)} candidates break the length rule (more than {LENGTH_TOLERANCE} words from the correct "
+           f"text): {'dropped (--enforce-length)' if enforce_length else 'kept, as the paper only instructs it'}; "
+           f"{len(empty)} empty candidates dropped")
+    lost_to_length = {candidates[key]["item"] for key in too_far} - {candidates[key]["item"] for key in usable}
 
     verifier_model = get_model(verifier)
 
@@ -129,14 +158,24 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
         return {"p_yes": result.p_yes, "p_no": result.p_no, "score": result.score, "has_answer": result.has_answer}
 
     verified = resumable_step(out / "verified.jsonl", usable, verify, "step 3, verifier scores", report)
-    best: dict[str, tuple[float, str]] = {}
+    by_item: dict[str, dict[str, float]] = defaultdict(dict)
     for key in usable:
         if verified[key]["has_answer"]:
-            item_id = candidates[key]["item"]
-            if item_id not in best or verified[key]["score"] > best[item_id][0]:
-                best[item_id] = (verified[key]["score"], key)
-    excluded = len(items) - len(best)
-    report(f"step 4: {len(best)} items kept, {excluded} excluded (no candidate with a Y/N token from the verifier)")
+            by_item[candidates[key]["item"]][key] = verified[key]["score"]
+    best: dict[str, tuple[float, str]] = {}
+    ties: dict[str, list[str]] = {}
+    for item_id, scores in by_item.items():
+        chosen, tied = most_believable(scores, seed, item_id)
+        best[item_id] = (scores[chosen], chosen)
+        if len(tied) > 1:
+            ties[item_id] = tied
+    unranked = len(items) - len(best) - len(lost_to_length)
+    report(f"step 4: {len(best)} items kept; {unranked} excluded (no candidate with a Y/N token from the verifier); "
+           f"{len(lost_to_length)} lost to the length rule; {len(ties)} ties broken by a seeded draw")
+    record = {"seed": seed, "enforce_length": enforce_length, "length_violations": sorted(too_far),
+              "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
+                                                               for item, tied in sorted(ties.items())}}
+    (out / "build_record.json").write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
     shares = Counter(candidates[key]["generator"] for _, key in best.values())
     for name in names:
         report(f"  kept from {name}: {shares[name] / max(1, len(best)):.1%}")
