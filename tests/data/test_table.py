@@ -99,3 +99,18 @@ def test_unquoted_comma_gives_field_count_error(tmp_path: Path):
     path.write_text("farsi_idiom,Meaning\nدل پری داشتن,ناراحت, دلخور بودن\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"row 1 has 3 fields but the header has 2"):
         read_table(path, AUTHENTIC_COLUMNS)
+
+
+@pytest.mark.parametrize("name", ["pn_summary.csv", "pn_summary.tsv", "pn_summary.txt"])
+def test_the_delimiter_is_the_header_s_not_the_suffix_s(name, tmp_path: Path):
+    # PN-Summary ships tab-separated files named .csv; a summary may hold commas ("،" and ",").
+    path = tmp_path / name
+    path.write_text("farsi_idiom\tMeaning\nدل پری داشتن\tناراحت, دلخور بودن\n", encoding="utf-8")
+    [row] = read_table(path, AUTHENTIC_COLUMNS)
+    assert row.cells == {"farsi_idiom": "دل پری داشتن", "Meaning": "ناراحت, دلخور بودن"}
+
+
+def test_a_comma_separated_tsv_is_read_by_its_header(tmp_path: Path):
+    path = tmp_path / "named.tsv"
+    path.write_text("farsi_idiom,Meaning\nدل پری داشتن,ناراحت بودن\n", encoding="utf-8")
+    assert read_table(path, AUTHENTIC_COLUMNS)[0].cells["Meaning"] == "ناراحت بودن"

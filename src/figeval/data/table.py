@@ -61,10 +61,17 @@ def _rows_phrase(numbers: Sequence[int], limit: int = 5) -> str:
     return shown + (f" and {len(numbers) - limit} more" if len(numbers) > limit else "")
 
 
+def delimiter_of(text: str) -> str:
+    """The delimiter of a table: a tab if its header line has more tabs than commas, else a comma."""
+    header = text.split("\n", 1)[0]
+    return "\t" if header.count("\t") > header.count(",") else ","
+
+
 def read_table(
     path: Path, columns: Sequence[Column], unique: str | None = None, key: Callable[[str], str] = expression_key
 ) -> list[Row]:
-    """Read a CSV (or, by its .tsv suffix, tab-separated) file and validate it against the expected columns.
+    """Read a comma- or tab-separated file and validate it against the expected columns. The delimiter is the
+    header line's (PN-Summary ships tab-separated files named .csv), whatever the file's suffix.
 
     Args:
         path: The file (UTF-8, with or without a byte-order mark).
@@ -85,7 +92,7 @@ def read_table(
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror}).") from None
 
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(text))
     header = [cell.strip() for cell in next(reader, [])]
     expected = [c.name for c in columns]
     missing = [c.name for c in columns if c.name not in header and not c.optional]
