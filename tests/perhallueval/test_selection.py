@@ -13,6 +13,7 @@ from figeval.benchmarks.perhallueval.selection import (
     check_shares,
     kmeans_1d,
     length_stratified_sample,
+    load_category_map,
     load_pquad,
     share_table,
     stratified_sample,
@@ -78,6 +79,27 @@ def test_pquad_reader(tmp_path: Path):
         ]}]}]}, ensure_ascii=False), encoding="utf-8")
     [item] = load_pquad(path)
     assert (item.id, item.category, item.correct) == ("1", "ادبیات", "شیراز")
-    path.write_text(json.dumps({"data": [{"title": "x", "paragraphs": []}]}), encoding="utf-8")
-    with pytest.raises(DataError, match=r"article 1 has no 'category' field \(fields: \['paragraphs', 'title'\]\)"):
+
+
+def test_pquad_in_its_published_layout_takes_categories_from_a_mapping(tmp_path: Path):
+    # The published JSON: articles with title and paragraphs, no category anywhere.
+    path = tmp_path / "pquad.json"
+    qa = {"id": "1", "question": "حافظ کجا می‌زیست؟", "answers": [{"text": "شیراز", "answer_start": 9}],
+          "is_impossible": False}
+    path.write_text(json.dumps({"data": [{"title": "حافظ", "paragraphs": [{"context": "حافظ در شیراز زیست.",
+                                                                            "qas": [qa]}]}]}, ensure_ascii=False),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match=r"article 1 \('حافظ'\) has no 'category' .* pass --categories FILE"):
         load_pquad(path)
+    mapping = tmp_path / "categories.csv"
+    mapping.write_text("title,category\nحافظ,ادبیات\n", encoding="utf-8")
+    [item] = load_pquad(path, load_category_map(mapping))
+    assert item.category == "ادبیات"
+    # a category at paragraph or question level is read where it is (the question's wins)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["data"][0]["paragraphs"][0]["category"] = "تاریخ"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert load_pquad(path)[0].category == "تاریخ"
+    data["data"][0]["paragraphs"][0]["qas"][0]["category"] = "جغرافیا"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert load_pquad(path)[0].category == "جغرافیا"

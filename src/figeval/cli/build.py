@@ -54,16 +54,18 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
 @click.option("--verifier", required=True, help="provider/model that returns top logprobs.")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Build folder (resumed if present).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Selection and verifier tie-breaks follow it.")
+@click.option("--categories", type=click.Path(path_type=Path), default=None,
+              help="QA: a CSV (title, category) mapping PQuAD article titles to their topical categories.")
 @click.option("--enforce-length", is_flag=True,
               help="Drop candidates more than 5 words from the correct text (the paper only instructs the rule).")
 def build_perhallueval(kind: str, source: Path | None, count: int, generators: tuple[str, ...], verifier: str,
-                       out: Path, seed: int, enforce_length: bool) -> None:
+                       out: Path, seed: int, categories: Path | None, enforce_length: bool) -> None:
     """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
     from figeval.benchmarks.perhallueval.build import build as run_build
     from figeval.benchmarks.perhallueval.build import default_source
 
     sheet = run_build(kind, source or default_source(kind), count, generators, verifier, out, seed, report=click.echo,
-                      enforce_length=enforce_length)
+                      enforce_length=enforce_length, categories=categories)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
                f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "
                f"`figeval build perhallueval-final --task {kind} --out {out} SHEET1 SHEET2 SHEET3`")

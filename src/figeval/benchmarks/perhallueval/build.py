@@ -32,6 +32,7 @@ from figeval.benchmarks.perhallueval.selection import (
     check_shares,
     length_stratified_sample,
     load_pn_summary,
+    load_category_map,
     load_pquad,
     share_table,
     stratified_sample,
@@ -49,12 +50,17 @@ KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated",
                "hallucination_label", "persian_specific"]
 
 
-def select(task: str, source: Path, n: int, seed: int, out: Path, report: Report) -> list[SourceItem]:
-    """Step 1 (written once; a re-run reads the same selection back)."""
+def select(task: str, source: Path, n: int, seed: int, out: Path, report: Report,
+           categories: Path | None = None) -> list[SourceItem]:
+    """Step 1 (written once; a re-run reads the same selection back). `categories` maps PQuAD article titles
+    to categories when the file carries none."""
     path = out / "selected.jsonl"
     if path.is_file():
         return [SourceItem(**{k: v for k, v in r.items() if k != "key"}) for r in read_jsonl(path).values()]
-    items = load_pquad(source) if task == "qa" else load_pn_summary(source)
+    if task == "qa":
+        items = load_pquad(source, load_category_map(categories) if categories else None)
+    else:
+        items = load_pn_summary(source)
     if task == "qa":
         chosen = stratified_sample(items, lambda item: item.category, n, seed)
         table = share_table(items, chosen, lambda item: item.category)
@@ -102,7 +108,7 @@ def default_source(task: str) -> Path:
 
 
 def build(task: str, source: Path, n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
-          seed: int, report: Report, enforce_length: bool = False) -> Path:
+          seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None) -> Path:
     """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv).
 
     The +-5-word length rule is an instruction to the generators (Section 3.2): candidates that break it are kept
@@ -113,7 +119,7 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
     if task not in GENERATION_PROMPT:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
     out.mkdir(parents=True, exist_ok=True)
-    items = {item.id: item for item in select(task, source, n, seed, out, report)}
+    items = {item.id: item for item in select(task, source, n, seed, out, report, categories)}
 
     def generate_one(generator: str | Model):
         model = get_model(generator)

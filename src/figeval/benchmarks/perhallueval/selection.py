@@ -25,7 +25,11 @@ from figeval.errors import DataError, FigevalError
 
 T = TypeVar("T")
 MAX_SHARE_GAP = 0.003  # 0.3 percentage points
-PQUAD_CATEGORY_FIELD = "category"  # on each article of PQuAD's SQuAD-style JSON
+# Section 3.1: PQuAD "has 19 topical categories labeled"; its published JSON (articles with `title` and
+# `paragraphs`) has no such field. A category is read from a question, its paragraph or its article, in that
+# order, else from a mapping of article titles to categories (`--categories FILE`).
+PQUAD_CATEGORY_FIELD = "category"
+CATEGORY_MAP_COLUMNS = (Column("title"), Column(PQUAD_CATEGORY_FIELD))
 PN_SUMMARY_COLUMNS = (Column("id"), Column("title", required=False), Column("article", persian=True),
                       Column("summary", persian=True), Column("category", required=False),
                       Column("network", required=False, optional=True), Column("link", required=False, optional=True))
@@ -40,24 +44,45 @@ class SourceItem:
     correct: str
 
 
-def load_pquad(path: Path) -> list[SourceItem]:
-    """Answerable questions of a SQuAD-style PQuAD file, with their article's category."""
+def load_category_map(path: Path) -> dict[str, str]:
+    """Article title -> category, from a CSV/TSV with columns title, category."""
+    return {row.cells["title"]: row.cells[PQUAD_CATEGORY_FIELD]
+            for row in read_table(path, CATEGORY_MAP_COLUMNS, unique="title", key=str.strip)}
+
+
+def load_pquad(path: Path, categories: dict[str, str] | None = None) -> list[SourceItem]:
+    """Answerable questions of a SQuAD-style PQuAD file, each with its topical category.
+
+    Args:
+        path: the JSON file.
+        categories: article title -> category, for files whose articles carry none.
+
+    Raises:
+        DataError: not such a file, or an answerable question with no category anywhere (the message says how
+            to supply one).
+    """
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))["data"]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise DataError(f"{path.name}: not a SQuAD-style JSON file with a top-level 'data' list ({error}).") from None
     items = []
     for number, article in enumerate(data, start=1):
-        if PQUAD_CATEGORY_FIELD not in article:
-            raise DataError(f"{path.name}: article {number} has no '{PQUAD_CATEGORY_FIELD}' field (fields: "
-                            f"{sorted(article)}); PerHalluEval stratifies by PQuAD's topical category.")
+        title = str(article.get("title", ""))
         for paragraph in article.get("paragraphs", []):
             for qa in paragraph.get("qas", []):
                 answers = [a["text"] for a in qa.get("answers", []) if a.get("text")]
                 if qa.get("is_impossible") or not answers:
                     continue  # unanswerable: no correct answer to hallucinate from
-                items.append(SourceItem(str(qa["id"]), str(article[PQUAD_CATEGORY_FIELD]), paragraph["context"],
-                                        qa["question"], answers[0]))
+                category = next((str(level[PQUAD_CATEGORY_FIELD]) for level in (qa, paragraph, article)
+                                 if level.get(PQUAD_CATEGORY_FIELD)), None) or (categories or {}).get(title)
+                if category is None:
+                    raise DataError(
+                        f"{path.name}: article {number} ({title!r}) has no '{PQUAD_CATEGORY_FIELD}' at article, "
+                        "paragraph or question level and no mapping for its title; PerHalluEval stratifies by "
+                        "PQuAD's topical categories (Section 3.1): pass --categories FILE, a CSV with columns "
+                        "title, category."
+                    )
+                items.append(SourceItem(str(qa["id"]), category, paragraph["context"], qa["question"], answers[0]))
     return items
 
 
