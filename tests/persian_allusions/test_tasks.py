@@ -55,25 +55,29 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
         "perspoems-007": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن حلاج"}], ensure_ascii=False),
         "perspoems-008": "```json\n[{\"reference\": \"شیرین و فرهاد\", \"explanation\": \"عشق\"}]\n```",
         "perspoems-009": "[]",  # no allusion found: incorrect, no judge call
-        "perspoems-010": "It alludes to Rostam.",  # no JSON: unparsed
+        "perspoems-010": "It alludes to Rostam.",  # prose, not JSON: still judged
         "perspoems-011": json.dumps([{"reference": "جام جم", "explanation": "جام جهان‌نما"}], ensure_ascii=False),
     }
-    # Keys in another case are read; a JSON answer of another shape is unparsed, not "no allusion".
+    # Keys in another case are read; a JSON answer of another shape is judged as written, not "no allusion".
     outputs["perspoems-007"] = outputs["perspoems-007"].replace('"reference"', '"Reference"')
-    outputs["perspoems-010"] = '[{"answer": "رستم و سهراب"}]' 
+    outputs["perspoems-010"] = '[{"answer": "رستم و سهراب"}]'
+    outputs["perspoems-012"] = "   "  # nothing to judge: unparsed
     judge = {
         "perspoems-007": '{"label": 1, "reason": "Hallaj"}',
         "perspoems-008": '{"label": 0, "reason": "the couplet is about Leyli and Majnun"}',
+        "perspoems-010": '{"label": 0, "reason": "the couplet is about Hallaj, not Rostam"}',
         "perspoems-011": "no idea",  # unreadable twice: judge_unparsed
     }
     log = run(allusion_open(), outputs, tmp_path, judge,
-              sample_id=["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011"])
+              sample_id=["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011",
+                         "perspoems-012"])
     metrics = metrics_of(log)
-    # counted (not lost to the judge): 007 right, 008 wrong, 009 wrong, 010 unparsed -> 1/4
-    assert metrics["accuracy"] == pytest.approx(1 / 4)
-    assert metrics["unparsed_rate"] == pytest.approx(1 / 5) and metrics["judge_unparsed_rate"] == pytest.approx(1 / 5)
-    # row 7 mystical; row 8 romantic+mystical; row 9 romantic; row 10 mythical-historical; row 11 judge_unparsed
-    assert metrics["accuracy/theme_mystical"] == pytest.approx(1 / 2)
+    # counted (not lost to the judge): 007 right, 008 wrong, 009 wrong, 010 judged wrong, 012 unparsed -> 1/5
+    assert metrics["accuracy"] == pytest.approx(1 / 5)
+    assert metrics["unparsed_rate"] == pytest.approx(1 / 6) and metrics["judge_unparsed_rate"] == pytest.approx(1 / 6)
+    # row 7 mystical; row 8 romantic+mystical; row 9 romantic; row 10 mythical-historical; row 11 judge_unparsed;
+    # row 12 mystical+other, unparsed: mystical 007 right of 007, 008, 012 -> 1/3
+    assert metrics["accuracy/theme_mystical"] == pytest.approx(1 / 3)
     assert metrics["accuracy/theme_romantic"] == 0.0
     by_id = {s.id: s.scores["open_scorer"] for s in log.samples}
     assert by_id["perspoems-009"].metadata["decided_by"] == "rule"
@@ -112,6 +116,20 @@ def test_judge_mode_and_dataset_are_checked(allusions_imported: Path):
     with pytest.raises(FigevalError, match=r"dataset must be one of \['perspoems', 'generated'\]"):
         allusion_mc(dataset="poems")
     assert len(allusion_open(dataset="generated", judge_mode="no_gt").dataset) == 3
+
+
+@pytest.mark.parametrize("cell, themes", [
+    ("مذهبی", ("religious",)),  # as Table 1 prints it
+    ("قرآنی، عرفانی", ("quranic", "mystical")),  # Persian comma
+    ("اساطیری\u200cتاریخی", ("mythical-historical",)),
+    ("Mythical Historical, عاشقانه", ("mythical-historical", "romantic")),
+    ("مذهبی, religious", ("religious",)),  # one theme named twice counts once
+])
+def test_persian_theme_labels(cell, themes, tmp_path: Path):
+    lines = (FIXTURES / "PersPoems.csv").read_text(encoding="utf-8-sig").splitlines()
+    path = tmp_path / "PersPoems.csv"
+    path.write_text("\n".join([lines[0], lines[1].replace(",quranic,", f",\"{cell}\",")]) + "\n", encoding="utf-8")
+    assert load_poems(path)[0].themes == themes
 
 
 def test_data_checks(tmp_path: Path):

@@ -20,7 +20,7 @@ from figeval.data.registry import get_source
 from figeval.data.store import provenance, require
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
-from figeval.text import expression_key
+from figeval.text import expression_key, normalize_persian
 
 DATASET_NAME = "persian-allusions"
 POEMS_FILE = "PersPoems.csv"
@@ -43,6 +43,29 @@ UPSTREAM_COLUMN = {
 THEMES = ("religious", "quranic", "mythical-historical", "mystical", "romantic", "other")
 OWN_POOL_THEMES = ("religious", "quranic")
 _THEME_SEPARATORS = re.compile(r"\s*[,،|;]\s*")
+# The themes as a Persian file labels them (Table 1 prints "مذهبی (religious)"); compared after Persian
+# normalization, with ZWNJ, hyphens and spaces alike.
+PERSIAN_THEMES = {
+    "مذهبی": "religious", "دینی": "religious",
+    "قرآنی": "quranic",
+    "اساطیری-تاریخی": "mythical-historical", "اسطوره‌ای-تاریخی": "mythical-historical",
+    "تاریخی-اساطیری": "mythical-historical", "اساطیری": "mythical-historical", "تاریخی": "mythical-historical",
+    "عرفانی": "mystical",
+    "عاشقانه": "romantic", "غنایی": "romantic",
+    "سایر": "other", "دیگر": "other",
+}
+
+
+def _theme_key(label: str) -> str:
+    return re.sub(r"[\s\u200c_-]+", "-", normalize_persian(label).strip().lower())
+
+
+_THEME_OF = {_theme_key(label): theme for label, theme in PERSIAN_THEMES.items()} | {_theme_key(t): t for t in THEMES}
+
+
+def theme_of(label: str) -> str | None:
+    """The theme a label names, in English ("Mythical-Historical", "mythical historical") or Persian ("مذهبی")."""
+    return _THEME_OF.get(_theme_key(label))
 N_OPTIONS = 5
 DATASETS = ("perspoems", "generated")
 
@@ -82,14 +105,16 @@ def load_poems(path: Path) -> list[AllusionText]:
     poems = []
     for row in read_table(path, columns):
         cells = _cells(POEMS_FILE, row)
-        # "mystical, Mystical" names one theme once
-        themes = tuple(dict.fromkeys(t.strip().lower() for t in _THEME_SEPARATORS.split(cells["themes"]) if t.strip()))
-        unknown = [t for t in themes if t not in THEMES]
-        if unknown or not themes:
+        labels = [t for t in _THEME_SEPARATORS.split(cells["themes"]) if t.strip()]
+        unknown = [label for label in labels if theme_of(label) is None]
+        if unknown or not labels:
             raise DataError(
                 f"{path.name}: row {row.number}, column '{UPSTREAM_COLUMN[(POEMS_FILE, 'themes')]}' has "
-                f"{cells['themes']!r}; themes are among {list(THEMES)}, separated by commas."
+                f"{cells['themes']!r}; themes are among {list(THEMES)} or their Persian labels "
+                f"{list(PERSIAN_THEMES)}, separated by commas."
             )
+        # "mystical, Mystical" or "مذهبی, religious" names one theme once
+        themes = tuple(dict.fromkeys(theme_of(label) for label in labels))
         poems.append(AllusionText(f"perspoems-{row.number:03d}", cells["text"], cells["allusion"],
                                   cells["description"], themes, cells["poet"]))
     return poems

@@ -28,7 +28,7 @@ from figeval.benchmarks.persian_allusions.prompts import (
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
-from figeval.parsing import parse_json_list, parse_option
+from figeval.parsing import parse_json_list, parse_option, strip_reasoning
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import (
@@ -126,12 +126,17 @@ def _answer_text(entries: list[dict], fields: tuple[str, str]) -> str | None:
 
 
 async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str], empty_rule: str, prompt: str,
-                  judge: str | None) -> Score:
-    """Parse the JSON answer, label an empty one incorrect by rule, ask the judge otherwise."""
+                  judge: str | None, prose_to_judge: bool = False) -> Score:
+    """Parse the JSON answer, label an empty one incorrect by rule, ask the judge otherwise. With
+    `prose_to_judge`, an answer not in the requested JSON shape goes to the judge as written: only an empty
+    output is unparsed (nothing to ask)."""
 
     def extract(completion: str) -> str | None:
         entries = parse_json_list(completion)
-        return None if entries is None else _answer_text(entries, fields)
+        answer = None if entries is None else _answer_text(entries, fields)
+        if answer is None and prose_to_judge:
+            return strip_reasoning(completion).strip() or None
+        return answer
 
     def shortcut(answer: str) -> Outcome | None:
         if answer:
@@ -166,6 +171,8 @@ def open_scorer(judge_mode: str = "gt", judge: str | None = None) -> Scorer:
     prompt = OPEN_JUDGE_PROMPT[judge_mode]
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await _judged(state, OPEN_LABELS, ("reference", "explanation"), "no_allusion", prompt, judge)
+        # an answer written as prose instead of JSON is still an answer: the judge reads it
+        return await _judged(state, OPEN_LABELS, ("reference", "explanation"), "no_allusion", prompt, judge,
+                             prose_to_judge=True)
 
     return score
