@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from inspect_ai.log import EvalLog, EvalSample
 
+from figeval.benchmarks.persian_allusions.dataset import allusion_key
 from figeval.benchmarks.persian_allusions.scorer import (
     KNOWLEDGE_POLICIES,
     MC_POLICIES,
@@ -24,7 +25,6 @@ from figeval.benchmarks.persian_allusions.scorer import (
 from figeval.scoring.metrics import counted_label
 from figeval.scoring.outcome import Outcome
 from figeval.scoring.reducer import sample_outcomes
-from figeval.text import expression_key
 
 TASKS = ("allusion_knowledge", "allusion_mc", "allusion_open")
 
@@ -69,7 +69,7 @@ def _knowledge(log: EvalLog) -> dict[str, bool]:
     """Whether the model knows each allusion: a complete explanation (the paper's rule), by the knowledge rate's
     unparsed policy (an unreadable answer shows no knowledge)."""
     _, policy = KNOWLEDGE_POLICIES["knowledge_rate"]
-    return {expression_key(sample.metadata["allusion"]): label == KnowledgeLabel.COMPLETE.value
+    return {allusion_key(sample.metadata["allusion"]): label == KnowledgeLabel.COMPLETE.value
             for sample, _, label in _counted(log, policy)}
 
 
@@ -78,7 +78,7 @@ def _recognition(log: EvalLog) -> list[tuple[str, str, bool]]:
     open run (judged correct), by the accuracy's unparsed policy."""
     mc = _task(log) == "allusion_mc"
     _, policy = (MC_POLICIES if mc else OPEN_POLICIES)["accuracy"]
-    return [(str(sample.id), expression_key(sample.metadata["allusion"]),
+    return [(str(sample.id), allusion_key(sample.metadata["allusion"]),
              label is not None and label == (outcome.target if mc else OpenLabel.CORRECT.value))
             for sample, outcome, label in _counted(log, policy)]
 

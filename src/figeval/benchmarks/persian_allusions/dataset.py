@@ -120,13 +120,36 @@ def load_poems(path: Path) -> list[AllusionText]:
     return poems
 
 
+# Words that name the kind of story, not the allusion: "داستان یوسف و زلیخا" is "یوسف و زلیخا".
+_TITLE_PREFIXES = ("داستان", "قصه", "ی", "ماجرای", "حکایت", "حضرت")  # "ی": of "قصه‌ی" once ZWNJ is a space
+
+
+def allusion_key(title: str) -> str:
+    """What two spellings of one allusion share: the normalized title without a leading "داستان", "قصه",
+    "ماجرای", "حکایت" or "حضرت" and without a parenthetical remark."""
+    words = normalize_persian(re.sub(r"\s*[(（][^)）]*[)）]\s*", " ", title)).replace("\u200c", " ").split()
+    while len(words) > 1 and words[0] in _TITLE_PREFIXES:
+        words = words[1:]
+    return expression_key(" ".join(words))
+
+
+def title_merges(poems: list[AllusionText]) -> dict[str, list[str]]:
+    """The allusions spelled more than one way in PersPoems: their canonical title -> every spelling, for review."""
+    spellings: dict[str, list[str]] = {}
+    for poem in poems:
+        variants = spellings.setdefault(allusion_key(poem.allusion), [])
+        if poem.allusion not in variants:
+            variants.append(poem.allusion)
+    return {variants[0]: variants for variants in spellings.values() if len(variants) > 1}
+
+
 def load_generated(path: Path, allusions: dict[str, Allusion]) -> list[AllusionText]:
     """Generated passages; each must allude to an allusion of the knowledge list (its description and theme
     come from there)."""
     texts = []
     for row in read_table(path, _columns(GENERATED_FILE, persian={"text", "allusion"})):
         cells = _cells(GENERATED_FILE, row)
-        known = allusions.get(expression_key(cells["allusion"]))
+        known = allusions.get(allusion_key(cells["allusion"]))
         if known is None:
             raise DataError(
                 f"{path.name}: row {row.number} alludes to {cells['allusion']!r}, which is not an allusion of "
@@ -138,17 +161,19 @@ def load_generated(path: Path, allusions: dict[str, Allusion]) -> list[AllusionT
 
 
 def knowledge_list(poems: list[AllusionText]) -> dict[str, Allusion]:
-    """Distinct allusions of PersPoems by normalized title (127 in the paper), in order of first appearance."""
+    """Distinct allusions of PersPoems (127 in the paper), in order of first appearance; variant spellings of one
+    allusion (`allusion_key`) are one entry, under their first spelling, so that a multiple-choice question
+    never offers the answer twice."""
     allusions: dict[str, Allusion] = {}
     for poem in poems:
-        allusions.setdefault(expression_key(poem.allusion), Allusion(poem.allusion, poem.description, poem.themes[0]))
+        allusions.setdefault(allusion_key(poem.allusion), Allusion(poem.allusion, poem.description, poem.themes[0]))
     return allusions
 
 
 def distractor_pool(answer: Allusion, allusions: dict[str, Allusion]) -> list[Allusion]:
     """Religious and Quranic allusions: others of the same theme; the rest: others of the four related themes."""
     themes = {answer.theme} if answer.theme in OWN_POOL_THEMES else set(THEMES) - set(OWN_POOL_THEMES)
-    key = expression_key(answer.title)
+    key = allusion_key(answer.title)
     return [a for k, a in allusions.items() if k != key and a.theme in themes]
 
 
@@ -190,7 +215,7 @@ def _metadata(item: AllusionText, **extra: object) -> dict[str, object]:
 def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt_lang: str, seed: int) -> list[Sample]:
     samples = []
     for item, position in zip(items, answer_positions(len(items), seed)):
-        answer = allusions[expression_key(item.allusion)]
+        answer = allusions[allusion_key(item.allusion)]
         options = mc_options(answer, allusions, position, random.Random(f"{seed}:{item.id}"))
         listed = "\n".join(f"{i}. {title}" for i, title in enumerate(options, start=1))
         samples.append(Sample(
@@ -226,6 +251,9 @@ class AllusionData:
     generated: list[AllusionText] | None
     allusions: dict[str, Allusion]
     provenance: dict[str, object]
+    generated_error: str | None = None
+    """Why the LLM-Generated file cannot be used (an allusion outside the knowledge list): only the tasks that
+    use that file fail, with this line."""
 
 
 def load_allusion_data(prompt_lang: str) -> AllusionData:
@@ -237,11 +265,16 @@ def load_allusion_data(prompt_lang: str) -> AllusionData:
     paths = require(source)
     poems = load_poems(paths[POEMS_FILE])
     allusions = knowledge_list(poems)
-    recorded = provenance(source)
-    return AllusionData(poems, load_generated(paths[GENERATED_FILE], allusions), allusions, recorded)
+    recorded = provenance(source) | {"merged_titles": title_merges(poems)}
+    try:
+        return AllusionData(poems, load_generated(paths[GENERATED_FILE], allusions), allusions, recorded)
+    except DataError as error:
+        return AllusionData(poems, None, allusions, recorded, generated_error=str(error))
 
 
 def texts_of(data: AllusionData, dataset: str) -> list[AllusionText]:
     if dataset not in DATASETS:
         raise FigevalError(f"dataset must be one of {list(DATASETS)}, not {dataset!r}.")
+    if dataset == "generated" and data.generated_error:
+        raise DataError(data.generated_error)
     return data.poems if dataset == "perspoems" else data.generated or []
