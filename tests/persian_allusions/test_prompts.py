@@ -7,6 +7,7 @@ import pytest
 
 from figeval.benchmarks.persian_allusions.prompts import KNOWLEDGE_PROMPT, MC_PROMPT, OPEN_PROMPT
 from tests.conftest import paper_text
+from tests.persian_allusions.conftest import allusions_imported  # noqa: F401 (fixture)
 
 
 def printed_lines(heading: str, caption: str) -> list[str]:
@@ -40,3 +41,23 @@ def test_prompt_is_the_printed_table(heading, caption, prompt):
     assert len(lines) > 15
     missing = [line for line in lines if "{option_" not in line and plain(line) not in plain(prompt)]
     assert not missing, missing
+
+
+def test_passage_generation_prompt_is_table_5():
+    from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
+
+    lines = printed_lines("### Translated Prompt: Creative Literary Text Generation with Allusions", "Table 5:")
+    assert len(lines) > 15
+    prompt = ALLUSIVE_TEXT_PROMPT.format(allusion="{allusion}")
+    missing = [line for line in lines if plain(line) not in plain(prompt)]
+    assert not missing, missing
+
+
+def test_the_default_allusions_are_the_curated_ones(allusions_imported):
+    # the fixture's LLM-Generated file alludes to 3 allusions (the paper's: 75)
+    from figeval.benchmarks.persian_allusions.build import curated_allusions
+    from figeval.benchmarks.persian_allusions.dataset import load_allusion_data
+
+    chosen = curated_allusions()
+    generated = load_allusion_data("en").generated
+    assert [a.title for a in chosen] == list(dict.fromkeys(text.allusion for text in generated))

@@ -152,7 +152,8 @@ class Writer:
 
     def __call__(self, messages, tools, tool_choice, config) -> ModelOutput:
         self.calls += 1
-        allusion = messages[-1].text.split('"')[1]
+        # Table 5's prompt ends "Allusion and its Details: <title>: <description>"
+        allusion = messages[-1].text.split("Allusion and its Details: ", 1)[1].split(":", 1)[0]
         output = ModelOutput.from_content("mockllm/model", f"Here it is:\nمتنی درباره‌ی {allusion}.")
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output

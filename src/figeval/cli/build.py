@@ -32,14 +32,13 @@ def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> Non
 @click.option("--model", "-m", required=True, help="provider/model that writes the passages.")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The review sheet (resumed if present).")
 @click.option("--allusions", type=click.Path(path_type=Path), default=None,
-              help="CSV with columns allusion, description (default: the knowledge list of PersPoems).")
+              help="CSV with columns allusion, description (default: the 75 allusions of the paper's LLM-Generated set).")
 @click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
 def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, model_args: tuple[str, ...]) -> None:
     """Write one Persian passage alluding to each allusion (the LLM-Generated dataset), for a person to review."""
-    from figeval.benchmarks.persian_allusions.build import build_allusive_texts, load_allusion_list
-    from figeval.benchmarks.persian_allusions.dataset import load_allusion_data
+    from figeval.benchmarks.persian_allusions.build import build_allusive_texts, curated_allusions, load_allusion_list
 
-    chosen = load_allusion_list(allusions) if allusions else list(load_allusion_data("en").allusions.values())
+    chosen = load_allusion_list(allusions) if allusions else curated_allusions()
     written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo)
     click.echo(f"{written} passages written, {reused} kept from an earlier run: {out}. Mark 'keep' yes/no, then "
                f"run allusion_mc or allusion_open with -T dataset=generated -T generated={out}")

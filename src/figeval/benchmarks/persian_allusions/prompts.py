@@ -150,9 +150,28 @@ ANNOTATION_INSTRUCTIONS = (
     "0 = incorrect: another allusion, none, or a wrong story",
 )
 
-# Table 5: writing a passage that alludes to an allusion without naming it (the LLM-Generated dataset).
+# Table 5 as printed: writing a passage that alludes to an allusion without naming it (the LLM-Generated dataset).
 ALLUSIVE_TEXT_PROMPT = (
-    "Write a short Persian prose passage (three to five sentences) that alludes indirectly to the allusion "
-    "\"{allusion}\" ({description}). Do not name the allusion or its characters outright; a reader who knows the "
-    "story should recognize it. Reply with the passage only."
+    "You must write a creative non-poetic literary text that artistically alludes to an ancient cultural-literary "
+    "reference through indirect means.\n\n"
+    "Objectives:\n"
+    "- Create a literary text with elevated language containing layered allusions to ancient stories/myths/narratives\n"
+    "- Maintain harmony between textual atmosphere and the essence of the original allusion\n"
+    "- Develop new narratives preserving core concepts of the source material\n\n"
+    "Composition Guidelines:\n"
+    "Creative Process Framework\n"
+    "1. Essence Extraction: Analyze core spirit and message of the allusion\n"
+    "2. Symbol Mapping: Identify key symbols/colors/numbers from source material\n"
+    "3. Contextual Translation: Reinterpret elements through contemporary metaphors\n"
+    "4. Narrative Weaving: Construct emotionally resonant story architecture\n"
+    "5. Linguistic Enrichment: Employ literary devices and evocative imagery\n\n"
+    "Output Specifications:\n"
+    "Composition Requirements\n"
+    "- 4-6 lines of text\n"
+    "- Indirect symbolic references (no explicit naming)\n"
+    "- Layered literary devices (metaphor/synecdoche/allegory)\n"
+    "- Self-contained narrative with ancient resonance\n"
+    "- Output contains only the generated text\n\n"
+    "Allusion and its Details: {allusion}"
 )
+# Table 5's {allusion} is "the allusion and its details": filled with "<title>: <description>".
