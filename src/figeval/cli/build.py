@@ -46,8 +46,9 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
 
 @build.command("perhallueval")
 @click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
-@click.option("--source", type=click.Path(path_type=Path), default=None,
-              help="PQuAD JSON or PN-Summary CSV/TSV (default: the stored pquad / pn-summary data).")
+@click.option("--source", "sources", type=click.Path(path_type=Path), multiple=True,
+              help="PQuAD JSON or PN-Summary CSV/TSV, repeatable (default: the stored PQuAD training set / all three "
+                   "PN-Summary splits).")
 @click.option("--n", "count", type=int, required=True, help="How many items to select.")
 @click.option("--generator", "generators", multiple=True, required=True, help="provider/model (repeat; the paper used 3).")
 @click.option("--verifier", required=True, help="provider/model that returns top logprobs.")
@@ -57,13 +58,13 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
               help="QA: a CSV (title, category) mapping PQuAD article titles to their topical categories.")
 @click.option("--enforce-length", is_flag=True,
               help="Drop candidates more than 5 words from the correct text (the paper only instructs the rule).")
-def build_perhallueval(kind: str, source: Path | None, count: int, generators: tuple[str, ...], verifier: str,
+def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generators: tuple[str, ...], verifier: str,
                        out: Path, seed: int, categories: Path | None, enforce_length: bool) -> None:
     """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
     from figeval.benchmarks.perhallueval.build import build as run_build
-    from figeval.benchmarks.perhallueval.build import default_source
+    from figeval.benchmarks.perhallueval.build import default_sources
 
-    sheet = run_build(kind, source or default_source(kind), count, generators, verifier, out, seed, report=click.echo,
+    sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed, report=click.echo,
                       enforce_length=enforce_length, categories=categories)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
                f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "

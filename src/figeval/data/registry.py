@@ -94,11 +94,12 @@ DATASETS: dict[str, DatasetSource] = {
     ),
     "pn-summary": DatasetSource(
         name="pn-summary",
-        description="PN-Summary: about 93k Persian news articles with summaries (Farahani et al.)",
+        description="PN-Summary: 93,207 Persian news articles with summaries in three splits (Farahani et al.)",
         homepage="https://github.com/hooshvare/pn-summary",
         commit="main",
         base_url="https://raw.githubusercontent.com/hooshvare/pn-summary/main/data/",
-        files=(DataFile("train.csv", None),),
+        # PerHalluEval's 93,207 articles (Section 3.1) are all three splits together.
+        files=(DataFile("train.csv", None), DataFile("dev.csv", None), DataFile("test.csv", None)),
     ),
 }
 

@@ -50,17 +50,30 @@ KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated",
                "hallucination_label", "persian_specific"]
 
 
-def select(task: str, source: Path, n: int, seed: int, out: Path, report: Report,
+def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, report: Report,
            categories: Path | None = None) -> list[SourceItem]:
-    """Step 1 (written once; a re-run reads the same selection back). `categories` maps PQuAD article titles
-    to categories when the file carries none."""
+    """Step 1 (written once; a re-run reads the same selection back): items of every source file together (for
+    PN-Summary, its three splits make the paper's 93,207 articles). `categories` maps PQuAD article titles to
+    categories when the file carries none.
+
+    Raises:
+        DataError: an item id appears in two source files.
+    """
     path = out / "selected.jsonl"
     if path.is_file():
         return [SourceItem(**{k: v for k, v in r.items() if k != "key"}) for r in read_jsonl(path).values()]
-    if task == "qa":
-        items = load_pquad(source, load_category_map(categories) if categories else None)
-    else:
-        items = load_pn_summary(source)
+    items, seen = [], {}
+    for source in sources:
+        if task == "qa":
+            found = load_pquad(source, load_category_map(categories) if categories else None)
+        else:
+            found = load_pn_summary(source)
+        for item in found:
+            if item.id in seen:
+                raise DataError(f"{source.name}: item id {item.id!r} is also in {seen[item.id]}; give each source once.")
+            seen[item.id] = source.name
+        items += found
+    report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")
     if task == "qa":
         chosen = stratified_sample(items, lambda item: item.category, n, seed)
         table = share_table(items, chosen, lambda item: item.category)
@@ -98,16 +111,16 @@ def most_believable(scores: dict[str, float], seed: int, item_id: str) -> tuple[
     return (tied[0] if len(tied) == 1 else random.Random(f"{seed}:{item_id}").choice(tied)), tied
 
 
-def default_source(task: str) -> Path:
-    """The stored upstream source of a task's items (PQuAD for QA, PN-Summary for summarization), fetched and
-    verified first if missing."""
+def default_sources(task: str) -> list[Path]:
+    """The stored upstream files of a task's items (PQuAD's training set for QA; PN-Summary's three splits for
+    summarization), fetched and verified first if missing."""
     from figeval.data.registry import get_source
     from figeval.data.store import require
 
-    return next(iter(require(get_source("pquad" if task == "qa" else "pn-summary")).values()))
+    return list(require(get_source("pquad" if task == "qa" else "pn-summary")).values())
 
 
-def build(task: str, source: Path, n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
+def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
           seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None) -> Path:
     """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv).
 
@@ -119,7 +132,9 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
     if task not in GENERATION_PROMPT:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
     out.mkdir(parents=True, exist_ok=True)
-    items = {item.id: item for item in select(task, source, n, seed, out, report, categories)}
+    sources = [source] if isinstance(source, Path) else list(source)
+    items = {item.id: item for item in select(task, sources, n, seed, out, report, categories)}
+    source_names = "+".join(path.name for path in sources)
 
     def generate_one(generator: str | Model):
         model = get_model(generator)
@@ -191,7 +206,7 @@ def build(task: str, source: Path, n: int, generators: Sequence[str | Model], ve
         writer.writerow(KEPT_HEADER)
         for item_id, (score, key) in sorted(best.items()):
             item = items[item_id]
-            writer.writerow([item.id, source.name, item.context, item.question, item.correct,
+            writer.writerow([item.id, source_names, item.context, item.question, item.correct,
                              candidates[key]["text"], candidates[key]["generator"], f"{score:.4f}", "", ""])
     return sheet
 
