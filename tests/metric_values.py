@@ -26,7 +26,7 @@ def metric_values(metrics: Iterable[Metric], scores: list[SampleScore]) -> dict[
 
 def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str],
                     metadata: Sequence[dict[str, Any]] | None = None, task_name: str = "outcomes",
-                    task_metadata: dict[str, Any] | None = None):
+                    task_metadata: dict[str, Any] | None = None, metrics: list | None = None):
     """A real `.eval` log, written by Inspect, whose samples were scored with the given outcomes (in order)."""
     from inspect_ai import Task
     from inspect_ai import eval as inspect_eval
@@ -40,7 +40,7 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
 
     by_id = {f"s{i}": outcome for i, outcome in enumerate(outcomes, start=1)}
 
-    @scorer(metrics=[named(status_rate("unparsed"), "unparsed_rate")])
+    @scorer(metrics=metrics or [named(status_rate("unparsed"), "unparsed_rate")])
     def replayed_outcomes():
         async def score(state, target):
             return to_score(by_id[str(state.sample_id)], labels)

@@ -27,3 +27,35 @@ def test_knowledge_crossed_with_mc_recognition(tmp_path: Path):
     table = {m.group(1): int(m.group(2)) for line in lines if (m := re.match(r"^  (\S.*?)\s{2,}(\d+)", line))}
     assert table == {"knows, recognized": 1, "knows, missed": 0, "does not know, recognized": 1,
                      "does not know, missed": 1}
+
+
+def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
+    """Open-ended runs judged with and without the ground truth are two rows, never one replacing the other; a
+    repeated run counts once (the newest); the PersPoems -> LLM-Generated drop is its own table."""
+    from figeval.benchmarks.persian_allusions.scorer import OPEN_LABELS
+    from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics
+
+    def run(name, task, outcomes, labels, policies, **metadata):
+        return logged_outcomes(tmp_path / name, outcomes, labels, [{"allusion": a} for a in "AB"][: len(outcomes)],
+                               task, task_metadata=metadata, metrics=policy_metrics(policies))
+
+    right, wrong = (Outcome(o, DecidedBy.PARSER, target="1") for o in ("1", "2"))
+    mc = {"accuracy": (TARGET, AS_WRONG)}
+    opened = {"accuracy": ("correct", AS_WRONG)}
+    correct, incorrect = Outcome("correct", DecidedBy.JUDGE), Outcome("incorrect", DecidedBy.JUDGE)
+    logs = [
+        run("mc-old", "allusion_mc", [wrong, wrong], OPTION_LABELS, mc, dataset_variant="perspoems"),
+        run("mc", "allusion_mc", [right, right], OPTION_LABELS, mc, dataset_variant="perspoems"),  # newest wins
+        run("mc-gen", "allusion_mc", [right, wrong], OPTION_LABELS, mc, dataset_variant="generated"),
+        run("gt", "allusion_open", [correct, incorrect], OPEN_LABELS.values, opened, dataset_variant="perspoems",
+            judge_mode="gt"),
+        run("no-gt", "allusion_open", [incorrect, incorrect], OPEN_LABELS.values, opened, dataset_variant="perspoems",
+            judge_mode="no_gt"),
+    ]
+    lines = allusion_report(logs)
+    rows = [line.split()[1:] for line in lines if line.startswith("mockllm/model")]
+    # gap: MC 1.000 (the newest MC run) minus open 0.500 (gt) and 0.000 (no_gt)
+    assert ["perspoems", "gt", "1.000", "0.500", "+0.500"] in rows
+    assert ["perspoems", "no_gt", "1.000", "0.000", "+1.000"] in rows
+    # drop: MC 1.000 on PersPoems, 0.500 on LLM-Generated
+    assert ["allusion_mc", "1.000", "0.500", "+0.500"] in rows

@@ -83,39 +83,62 @@ def _recognition(log: EvalLog) -> list[tuple[str, str, bool]]:
             for sample, outcome, label in _counted(log, policy)]
 
 
+def _judge_mode(log: EvalLog) -> str:
+    """The open-ended run's judge mode ("gt" / "no_gt"); "" for the other tasks."""
+    return str((log.eval.metadata or {}).get("judge_mode", "")) if _task(log) == "allusion_open" else ""
+
+
+def _newest(runs: list[EvalLog]) -> dict[tuple[str, str, str, str], EvalLog]:
+    """One run per (model, task, dataset, judge mode): the newest, so that no run is counted twice or silently
+    mixed with another."""
+    chosen: dict[tuple[str, str, str, str], EvalLog] = {}
+    for log in sorted(runs, key=lambda log: log.eval.created):
+        dataset = str((log.eval.metadata or {}).get("dataset_variant", "perspoems"))
+        chosen[(log.eval.model, _task(log), dataset, _judge_mode(log))] = log
+    return chosen
+
+
 def allusion_report(logs: list[EvalLog]) -> list[str]:
-    """Lines of text: the gap table and the cross tables, for the allusion runs among `logs` (full logs)."""
-    runs = [log for log in logs if _task(log) in TASKS and log.status == "success"]
+    """Lines of text for the allusion runs among `logs` (full logs), one run per model, task, dataset and judge
+    mode (the newest): the MC-minus-open-ended gap per judge mode, the PersPoems -> LLM-Generated drop (Section
+    4), and per model the knowledge x recognition tables, each text counted once."""
+    runs = _newest([log for log in logs if _task(log) in TASKS and log.status == "success"])
     if not runs:
         return []
-    lines = ["Persian allusions: MC minus open-ended accuracy", f"{'model':<40} {'dataset':<10} {'MC':>6} {'open':>6} {'gap':>6}"]
-    accuracy: dict[tuple[str, str, str], float] = {}
-    for log in runs:
-        if _task(log) != "allusion_knowledge":
-            acc = _metric(log, "accuracy")
-            if acc is not None:
-                accuracy[(log.eval.model, log.eval.metadata.get("dataset_variant", "?"), _task(log))] = acc
-    for model, dataset in sorted({(m, d) for m, d, _ in accuracy}):
-        mc, open_ = accuracy.get((model, dataset, "allusion_mc")), accuracy.get((model, dataset, "allusion_open"))
-        if mc is not None and open_ is not None:
-            lines.append(f"{model:<40} {dataset:<10} {mc:>6.3f} {open_:>6.3f} {mc - open_:>+6.3f}")
-    for model in sorted({log.eval.model for log in runs}):
+    accuracy = {key: acc for key, log in runs.items() if (acc := _metric(log, "accuracy")) is not None}
+    lines = ["Persian allusions: MC minus open-ended accuracy",
+             f"{'model':<40} {'dataset':<10} {'judge':<6} {'MC':>6} {'open':>6} {'gap':>6}"]
+    for model, task, dataset, mode in sorted(accuracy):
+        mc = accuracy.get((model, "allusion_mc", dataset, ""))
+        if task == "allusion_open" and mc is not None:
+            open_ = accuracy[(model, task, dataset, mode)]
+            lines.append(f"{model:<40} {dataset:<10} {mode:<6} {mc:>6.3f} {open_:>6.3f} {mc - open_:>+6.3f}")
+    drops = [(model, task, mode, accuracy[(model, task, "perspoems", mode)], accuracy[(model, task, "generated", mode)])
+             for model, task, dataset, mode in sorted(accuracy)
+             if dataset == "perspoems" and (model, task, "generated", mode) in accuracy]
+    if drops:
+        lines += ["", "Persian allusions: PersPoems -> LLM-Generated accuracy",
+                  f"{'model':<40} {'task':<16} {'judge':<6} {'poems':>6} {'gen.':>6} {'drop':>6}"]
+        lines += [f"{model:<40} {task:<16} {mode:<6} {poems:>6.3f} {gen:>6.3f} {poems - gen:>+6.3f}"
+                  for model, task, mode, poems, gen in drops]
+    for model in sorted({key[0] for key in runs}):
         knowledge = {}
-        for log in runs:
-            if log.eval.model == model and _task(log) == "allusion_knowledge":
+        for (owner, task, _, _), log in runs.items():
+            if owner == model and task == "allusion_knowledge":
                 knowledge.update(_knowledge(log))
         if not knowledge:
             continue
-        for task in ("allusion_open", "allusion_mc"):
+        for (owner, task, dataset, mode), log in sorted(runs.items()):
+            if owner != model or task == "allusion_knowledge":
+                continue
             table = CrossTable()
-            for log in runs:
-                if log.eval.model == model and _task(log) == task:
-                    for sample_id, key, recognized in _recognition(log):
-                        if key in knowledge:
-                            table.add(knowledge[key], recognized, sample_id)
+            for sample_id, key, recognized in _recognition(log):
+                if key in knowledge:
+                    table.add(knowledge[key], recognized, sample_id)
             if not table.counts:
                 continue
-            lines.append(f"\n{model}: knowledge x {task.removeprefix('allusion_')} recognition (text samples)")
+            judged = f", judge {mode}" if mode else ""
+            lines.append(f"\n{model}: knowledge x {task.removeprefix('allusion_')} recognition ({dataset}{judged})")
             for knows in (True, False):
                 for recognized in (True, False):
                     cell = (knows, recognized)
