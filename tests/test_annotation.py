@@ -134,7 +134,6 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
     # Tables 7-8 are per generator model (here one), then pooled as an extra line
-    lines = agreement.stdout.splitlines()
     assert figures(agreement.stdout, "ann1 vs ann2: replay/")[:3] == ["5", "0.600", "0.375"]
     assert figures(agreement.stdout, "ann1 vs ann2: all models")[:3] == ["5", "0.600", "0.375"]
     # ann1 and ann3 agree on all 5

@@ -7,7 +7,6 @@ import pytest
 
 from figeval.benchmarks.persian_allusions.prompts import KNOWLEDGE_PROMPT, MC_PROMPT, OPEN_PROMPT
 from tests.conftest import paper_text
-from tests.persian_allusions.conftest import allusions_imported  # noqa: F401 (fixture)
 
 
 def printed_lines(heading: str, caption: str) -> list[str]:

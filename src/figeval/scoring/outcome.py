@@ -51,7 +51,6 @@ JUDGE_UNPARSED_REASON = "grader_failed"
 
 # Keys of `Score.value` that are not labels.
 UNPARSED, JUDGE_UNPARSED, CORRECT = "unparsed", "judge_unparsed", "correct"
-_FLAGS = (UNPARSED, JUDGE_UNPARSED, CORRECT)
 # Keys of `Score.metadata` that the contract owns.
 _DECIDED_BY, _RULE, _TARGET, _LABELS = "decided_by", "rule", "target", "labels"
 
@@ -132,8 +131,7 @@ def outcome_of(score: Score) -> Outcome:
             "scores were averaged across epochs (values between 0 and 1); figeval tasks reduce epochs with their "
             "own `outcome_mode` reducer: drop --epochs-reducer."
         )
-    labels = [key for key in metadata[_LABELS]]
-    chosen = [label for label in labels if value.get(label) == 1]
+    chosen = [label for label in metadata[_LABELS] if value.get(label) == 1]
     if value.get(UNPARSED):
         status = Status.UNPARSED
     elif value.get(JUDGE_UNPARSED):

@@ -25,7 +25,6 @@ from figeval.data.registry import get_source
 from figeval.data.store import provenance, require
 from figeval.data.table import Column, affirmative, read_table
 from figeval.errors import DataError, FigevalError
-from figeval.text import expression_key
 
 DATASET_NAME = "ffe-hallu"
 AUTHENTIC_FILE = "Authentic FFEs.csv"

@@ -79,9 +79,15 @@ def _hamming(pairs: Sequence[PairAnswer], unparsed: str) -> float:
     return sum(((p.on_correct == YES) + (p.on_hallucinated == NO)) / 2 for p in complete) / len(complete)
 
 
-def statistic(name: str, unparsed: str) -> Callable[[Sequence[PairAnswer]], float]:
+def check_policy(unparsed: str) -> str:
+    """The policy, if PerHalluEval offers it; a FigevalError otherwise."""
     if unparsed not in POLICIES:
         raise FigevalError(f"PerHalluEval's unparsed policy must be one of {list(POLICIES)}, not {unparsed!r}.")
+    return unparsed
+
+
+def statistic(name: str, unparsed: str) -> Callable[[Sequence[PairAnswer]], float]:
+    check_policy(unparsed)
     if name == "hamming_score":
         return lambda pairs: _hamming(pairs, unparsed)
     version = "correct" if name == "factual_recall" else "hallucinated"
@@ -172,8 +178,7 @@ def perhallueval_metrics(unparsed: str = AS_WRONG) -> list[Metric]:
     Raises:
         FigevalError: an unparsed policy PerHalluEval does not offer.
     """
-    if unparsed not in POLICIES:
-        raise FigevalError(f"PerHalluEval's unparsed policy must be one of {list(POLICIES)}, not {unparsed!r}.")
+    check_policy(unparsed)
     return [pair_intervals(unparsed), named(status_rate("unparsed"), "unparsed_rate"), confusion_counts(unparsed),
             *(pair_intervals(unparsed, subset) for subset in SUBSETS.values())]
 
