@@ -41,7 +41,7 @@ class Generator:
         self.calls += 1
         if self.fail_after is not None and self.calls > self.fail_after:
             raise RuntimeError("interrupted")
-        question = messages[-1].text.split("پرسش: ", 1)[1].split("\n", 1)[0]
+        question = messages[-1].text.rsplit("#Question#: ", 1)[1].split("\n", 1)[0]
         text = f"نادرست {self.name} {question.split()[1]}"
         if question.split()[1] in self.too_long:
             text = " ".join(["بسیار"] * 12)
@@ -72,6 +72,8 @@ def verifier_reply(messages, tools, tool_choice, config) -> ModelOutput:
     ("**پاسخ نادرست:** «در سال ۱۳۵۸»", "در سال ۱۳۵۸"),
     ("خلاصه‌ی نادرست: تیم ملی باخت", "تیم ملی باخت"),
     ("Hallucinated answer: در سال ۱۳۵۸", "در سال ۱۳۵۸"),
+    ("#Hallucinated Answer#: در سال ۱۳۵۸", "در سال ۱۳۵۸"),  # Figure 9's own label
+    ("#Hallucinated Summary#: تیم ملی باخت", "تیم ملی باخت"),  # Figure 10's
     ("<think>...</think>\nپاسخ: در تبریز", "در تبریز"),
     ("در سال ۱۳۵۸", "در سال ۱۳۵۸"),
     ("پاسخ او درست نبود", "پاسخ او درست نبود"),  # a text that starts with the word, not a label
@@ -124,6 +126,7 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
     assert any(m.startswith(f"{too_long} candidates break the length rule") and "kept" in m for m in messages)
     record = json.loads((out / "build_record.json").read_text(encoding="utf-8"))
     assert len(record["length_violations"]) == too_long and record["lost_to_length"] == [] and record["seed"] == 0
+    assert record["generation_prompt_version"] == "perhallueval-generation-v2"
 
     # Three annotators: all say hallucinated except one item two of them call factual; persian_specific by item.
     sheets = []

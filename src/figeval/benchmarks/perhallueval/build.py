@@ -26,7 +26,7 @@ from inspect_ai.model import Model, get_model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.building import Report, read_jsonl, resumable_step
-from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT, patterns_block
+from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.selection import (
     SourceItem,
     check_shares,
@@ -89,10 +89,11 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
     return chosen
 
 
-# A label a generator echoes before its text ("پاسخ نادرست:", "خلاصه‌ی نادرست:", "Hallucinated answer:").
+# A label a generator echoes before its text ("پاسخ نادرست:", "خلاصه‌ی نادرست:", "#Hallucinated Answer#:" of
+# Figures 9-10, and the like).
 _ECHOED_LABEL = re.compile(
     r"^\s*(?:(?:پاسخ|خلاصه)(?:[\s\u200c]*ی)?(?:\s*(?:نادرست|ساختگی|توهمی|جدید))?"
-    r"|(?:hallucinated|incorrect|wrong|false)\s+(?:answer|summary)|answer|summary)\s*[:：\-–]\s*",
+    r"|#?(?:(?:hallucinated|incorrect|wrong|false)\s+(?:answer|summary)|answer|summary)#?)\s*[:：\-–]\s*",
     re.IGNORECASE,
 )
 
@@ -129,7 +130,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     it are reported as such, apart from the items the verifier cannot rank. DIR/build_record.json records the
     seed, the length violations and the ties broken.
     """
-    if task not in GENERATION_PROMPT:
+    if task not in GENERATION_INSTRUCTION:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
     out.mkdir(parents=True, exist_ok=True)
     sources = [source] if isinstance(source, Path) else list(source)
@@ -143,8 +144,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         async def work(key: str) -> dict:
             item = items[key.split("|", 1)[0]]
             length = len(item.correct.split())
-            prompt = GENERATION_PROMPT[task].format(patterns=patterns_block(), length=length, context=item.context,
-                                                   question=item.question, correct=item.correct)
+            prompt = generation_prompt(task, context=item.context, question=item.question, correct=item.correct)
             output = await model.generate(prompt, config=DETERMINISTIC, cache=response_cache(name))
             text = candidate_of(output.completion)
             return {"item": item.id, "generator": name, "text": text,
@@ -193,7 +193,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     unranked = len(items) - len(best) - len(lost_to_length)
     report(f"step 4: {len(best)} items kept; {unranked} excluded (no candidate with a Y/N token from the verifier); "
            f"{len(lost_to_length)} lost to the length rule; {len(ties)} ties broken by a seeded draw")
-    record = {"seed": seed, "enforce_length": enforce_length, "length_violations": sorted(too_far),
+    record = {"seed": seed, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
               "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
                                                                for item, tied in sorted(ties.items())}}
     (out / "build_record.json").write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
