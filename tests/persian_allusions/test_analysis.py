@@ -59,3 +59,28 @@ def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
     assert ["perspoems", "no_gt", "1.000", "0.000", "+1.000"] in rows
     # drop: MC 1.000 on PersPoems, 0.500 on LLM-Generated
     assert ["allusion_mc", "1.000", "0.500", "+0.500"] in rows
+
+
+def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: Path):
+    from figeval.benchmarks.persian_allusions.scorer import OPEN_LABELS
+
+    allusions = [{"allusion": name} for name in "ABCD"]
+    knowledge = logged_outcomes(tmp_path / "k", [Outcome(label, DecidedBy.JUDGE, answer="x")
+                                                 for label in ("complete", "complete", "partial", "complete")],
+                                KNOWLEDGE_LABELS.values, allusions, "allusion_knowledge")
+    mc = logged_outcomes(tmp_path / "mc", [
+        Outcome("1", DecidedBy.PARSER, target="1"),  # s0 (A, known): right
+        Outcome("1", DecidedBy.PARSER, target="1"),  # s1 (B, known): right
+        Outcome("2", DecidedBy.PARSER, target="2"),  # s2 (C, not known): right
+        Outcome("3", DecidedBy.PARSER, target="1"),  # s3 (D, known): wrong in MC
+    ], OPTION_LABELS, allusions, "allusion_mc")
+    open_ = logged_outcomes(tmp_path / "open", [
+        Outcome("incorrect", DecidedBy.JUDGE),  # s0: known, MC right, open wrong -> Section 4 listing
+        Outcome("correct", DecidedBy.JUDGE),  # s1: right in both -> not listed
+        Outcome.unparsed(DecidedBy.PARSER, "empty"),  # s2: unparsed counts as wrong -> Appendix B listing
+        Outcome("incorrect", DecidedBy.JUDGE),  # s3: wrong in MC -> not listed
+    ], OPEN_LABELS.values, allusions, "allusion_open", task_metadata={"judge_mode": "gt"})
+    text = "\n".join(allusion_report([knowledge, mc, open_]))
+    ids = [str(sample.id) for sample in mc.samples]
+    assert f"right in MC, wrong open-ended (Section 4) (perspoems, judge gt): 1 texts\n  {ids[0]}\n" in text
+    assert f"wrong open-ended (Appendix B) (perspoems, judge gt): 1 texts\n  {ids[2]}" in text

@@ -3,7 +3,10 @@
 - the MC-minus-open-ended accuracy gap per model and dataset;
 - per model, knowledge (the knowledge task's "complete") crossed with recognition (open-ended and MC correct),
   with example ids: knowing an allusion but failing to name it in a text, and not knowing it but picking it in
-  MC (the paper's lexical-overlap cases).
+  MC (the paper's lexical-overlap cases);
+- per model, dataset and judge mode, every text the model knows the allusion of and gets right in MC but wrong
+  open-ended (the cases of Section 4's qualitative analysis), and the texts it gets right in MC, wrong open-ended
+  without knowing the allusion (Appendix B).
 Per-theme accuracy is a metric of each run already (`accuracy/theme_<theme>`).
 """
 
@@ -145,4 +148,31 @@ def allusion_report(logs: list[EvalLog]) -> list[str]:
                     label = f"{'knows' if knows else 'does not know'}, {'recognized' if recognized else 'missed'}"
                     examples = ", ".join(table.examples[cell])
                     lines.append(f"  {label:<32} {table.counts[cell]:>4}" + (f"   e.g. {examples}" if examples else ""))
+        lines += _mc_but_not_open(model, knowledge, runs)
+    return lines
+
+
+def mc_right_open_wrong(knowledge: dict[str, bool], mc: EvalLog, open_: EvalLog) -> dict[bool, list[str]]:
+    """Text ids (sorted) a model gets right in MC and wrong open-ended, split by whether it knows the allusion
+    (Section 4: knows; Appendix B: does not know). A text missing from either run, or whose allusion has no
+    knowledge verdict, is left out."""
+    in_mc = {sample_id: (key, recognized) for sample_id, key, recognized in _recognition(mc)}
+    found: dict[bool, list[str]] = {True: [], False: []}
+    for sample_id, key, recognized in _recognition(open_):
+        if sample_id in in_mc and in_mc[sample_id][1] and not recognized and key in knowledge:
+            found[knowledge[key]].append(sample_id)
+    return {knows: sorted(ids) for knows, ids in found.items()}
+
+
+def _mc_but_not_open(model: str, knowledge: dict[str, bool], runs: dict[tuple[str, str, str, str], EvalLog]) -> list[str]:
+    lines = []
+    for (owner, task, dataset, mode), open_ in sorted(runs.items()):
+        mc = runs.get((model, "allusion_mc", dataset, ""))
+        if owner != model or task != "allusion_open" or mc is None:
+            continue
+        found = mc_right_open_wrong(knowledge, mc, open_)
+        for knows, heading in ((True, "knows the allusion, right in MC, wrong open-ended (Section 4)"),
+                               (False, "does not know it, right in MC, wrong open-ended (Appendix B)")):
+            lines.append(f"\n{model}: {heading} ({dataset}, judge {mode}): {len(found[knows])} texts")
+            lines += [f"  {sample_id}" for sample_id in found[knows]]
     return lines
