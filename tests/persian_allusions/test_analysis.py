@@ -84,3 +84,21 @@ def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: P
     ids = [str(sample.id) for sample in mc.samples]
     assert f"right in MC, wrong open-ended (Section 4) (perspoems, judge gt): 1 texts\n  {ids[0]}\n" in text
     assert f"wrong open-ended (Appendix B) (perspoems, judge gt): 1 texts\n  {ids[2]}" in text
+
+
+def test_accuracy_and_text_count_per_theme_in_table_2_order(tmp_path: Path):
+    from figeval.benchmarks.persian_allusions.analysis import theme_accuracy
+
+    mc = logged_outcomes(tmp_path / "mc", [
+        Outcome("1", DecidedBy.PARSER, target="1"),  # religious + quranic: right
+        Outcome("2", DecidedBy.PARSER, target="1"),  # religious: wrong
+        Outcome.unparsed(DecidedBy.PARSER, "no option", "1"),  # quranic: unparsed counts as wrong
+        Outcome("1", DecidedBy.PARSER, target="1"),  # mystical listed twice: right, counted once
+    ], OPTION_LABELS, [{"allusion": "A", "themes": ["religious", "quranic"]}, {"allusion": "B", "themes": ["religious"]},
+                       {"allusion": "C", "themes": ["quranic"]}, {"allusion": "D", "themes": ["mystical", "mystical"]}],
+        "allusion_mc")
+    # religious 1 of 2, quranic 1 of 2, mystical 1 of 1; themes no text has are absent
+    assert theme_accuracy(mc) == {"religious": (0.5, 2), "quranic": (0.5, 2), "mystical": (1.0, 1)}
+    row = next(line for line in allusion_report([mc]) if line.startswith("mockllm/model") and "allusion_mc" in line)
+    # model, task, dataset (the MC run has no judge mode), then the six themes
+    assert row.split()[3:] == ["0.500", "(", "2)", "0.500", "(", "2)", "-", "-", "1.000", "(", "1)", "-"]

@@ -7,7 +7,8 @@
 - per model, dataset and judge mode, every text the model knows the allusion of and gets right in MC but wrong
   open-ended (the cases of Section 4's qualitative analysis), and the texts it gets right in MC, wrong open-ended
   without knowing the allusion (Appendix B).
-Per-theme accuracy is a metric of each run already (`accuracy/theme_<theme>`).
+- per run, accuracy and the number of texts per theme in Table 2's order (a text counts in each of its themes,
+  so on PersPoems the n column is Table 2's distribution).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 from inspect_ai.log import EvalLog, EvalSample
 
-from figeval.benchmarks.persian_allusions.dataset import allusion_key
+from figeval.benchmarks.persian_allusions.dataset import THEMES, allusion_key
 from figeval.benchmarks.persian_allusions.scorer import (
     KNOWLEDGE_POLICIES,
     MC_POLICIES,
@@ -79,11 +80,25 @@ def _knowledge(log: EvalLog) -> dict[str, bool]:
 def _recognition(log: EvalLog) -> list[tuple[str, str, bool]]:
     """(sample id, allusion key, recognized) for each counted text sample of an MC run (the right option) or an
     open run (judged correct), by the accuracy's unparsed policy."""
+    return [(str(sample.id), allusion_key(sample.metadata["allusion"]), recognized)
+            for sample, recognized in _recognized_samples(log)]
+
+
+def _recognized_samples(log: EvalLog) -> list[tuple[EvalSample, bool]]:
     mc = _task(log) == "allusion_mc"
     _, policy = (MC_POLICIES if mc else OPEN_POLICIES)["accuracy"]
-    return [(str(sample.id), allusion_key(sample.metadata["allusion"]),
-             label is not None and label == (outcome.target if mc else OpenLabel.CORRECT.value))
+    return [(sample, label is not None and label == (outcome.target if mc else OpenLabel.CORRECT.value))
             for sample, outcome, label in _counted(log, policy)]
+
+
+def theme_accuracy(log: EvalLog) -> dict[str, tuple[float, int]]:
+    """Per theme (Table 2's order), (accuracy, number of texts) of an MC or open run, counted as the run's
+    accuracy counts them; a text with several themes counts in each of them once."""
+    per_theme: dict[str, list[bool]] = defaultdict(list)
+    for sample, recognized in _recognized_samples(log):
+        for theme in dict.fromkeys(sample.metadata.get("themes") or []):
+            per_theme[theme].append(recognized)
+    return {theme: (sum(found) / len(found), len(found)) for theme in THEMES if (found := per_theme.get(theme))}
 
 
 def _judge_mode(log: EvalLog) -> str:
@@ -119,6 +134,13 @@ def allusion_report(logs: list[EvalLog]) -> list[str]:
     drops = [(model, task, mode, accuracy[(model, task, "perspoems", mode)], accuracy[(model, task, "generated", mode)])
              for model, task, dataset, mode in sorted(accuracy)
              if dataset == "perspoems" and (model, task, "generated", mode) in accuracy]
+    lines += ["", "Persian allusions: accuracy per theme (n = texts with the theme; Table 2's order)",
+              f"{'model':<40} {'task':<16} {'dataset':<10} {'judge':<6} " + " ".join(f"{t[:11]:>15}" for t in THEMES)]
+    for (model, task, dataset, mode), log in sorted(runs.items()):
+        if task != "allusion_knowledge":
+            by_theme = theme_accuracy(log)
+            cells = [f"{by_theme[t][0]:.3f} ({by_theme[t][1]:>3})" if t in by_theme else "-" for t in THEMES]
+            lines.append(f"{model:<40} {task:<16} {dataset:<10} {mode:<6} " + " ".join(f"{c:>15}" for c in cells))
     if drops:
         lines += ["", "Persian allusions: PersPoems -> LLM-Generated accuracy",
                   f"{'model':<40} {'task':<16} {'judge':<6} {'poems':>6} {'gen.':>6} {'drop':>6}"]

@@ -40,7 +40,7 @@ UPSTREAM_COLUMN = {
 
 # The six themes (Section 2). Distractors (Section 3): religious and Quranic allusions get distractors of their
 # own theme; the other four share one pool.
-THEMES = ("religious", "quranic", "mythical-historical", "mystical", "romantic", "other")
+THEMES = ("religious", "quranic", "mythical-historical", "romantic", "mystical", "other")  # Table 2's order
 OWN_POOL_THEMES = ("religious", "quranic")
 _THEME_SEPARATORS = re.compile(r"\s*[,،|;]\s*")
 # The themes as a Persian file labels them (Table 1 prints "مذهبی (religious)"); compared after Persian
