@@ -21,6 +21,7 @@ from figeval.benchmarks.perhallueval import perhallueval_qa, perhallueval_summar
 from figeval.benchmarks.persian_allusions import allusion_knowledge, allusion_mc, allusion_open
 from figeval.benchmarks.turkish_idioms import tr_idiom_detection, tr_idiom_entailment
 from figeval.errors import FigevalError
+from figeval.reporting.tables import Column, TableSpec
 
 BENCHMARKS = (ffe_hallu, turkish_idioms, persian_allusions, perhallueval)
 
@@ -30,6 +31,10 @@ TASKS: dict[str, Callable[..., Task]] = {task.__name__: task for package in BENC
 ANNOTATED: dict[str, AnnotationSpec] = {
     task.__name__: spec for package in BENCHMARKS for task, spec in package.ANNOTATED.items()
 }
+
+# The papers' results tables and each task's headline (the leaderboard's columns), for `figeval report`.
+TABLES: tuple[TableSpec, ...] = tuple(spec for package in BENCHMARKS for spec in package.TABLES)
+HEADLINES: tuple[Column, ...] = tuple(column for package in BENCHMARKS for column in package.HEADLINES)
 
 
 def annotation_spec(task: str) -> AnnotationSpec:

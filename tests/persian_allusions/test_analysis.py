@@ -1,12 +1,20 @@
-"""The knowledge x recognition table reads outcomes, counting each as its task's unparsed policy says."""
+"""Section 4's analyses read outcomes, counting each as its task's unparsed policy says, one run per model, task,
+dataset and judge mode."""
 
-import re
 from pathlib import Path
 
-from figeval.benchmarks.persian_allusions.analysis import allusion_report
+from figeval.benchmarks.persian_allusions.analysis import allusion_tables
 from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, OPTION_LABELS
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
 from tests.metric_values import logged_outcomes
+
+
+def tables_by_key(logs):
+    return {table.key: table for table in allusion_tables(logs)}
+
+
+def values(row):
+    return {key: cell.value for key, cell in row.cells.items()}
 
 
 def test_knowledge_crossed_with_mc_recognition(tmp_path: Path):
@@ -22,11 +30,9 @@ def test_knowledge_crossed_with_mc_recognition(tmp_path: Path):
         Outcome.unparsed(DecidedBy.PARSER, "no option", "1"),  # C missed (unparsed counts as wrong)
         Outcome("0", DecidedBy.PARSER, target="3"),  # D: no knowledge verdict, left out of the table
     ], OPTION_LABELS, [{"allusion": name} for name in "ABCD"], "allusion_mc")
-    lines = allusion_report([knowledge, mc])
-    # rows such as "  knows, recognized                  1   e.g. s1"
-    table = {m.group(1): int(m.group(2)) for line in lines if (m := re.match(r"^  (\S.*?)\s{2,}(\d+)", line))}
-    assert table == {"knows, recognized": 1, "knows, missed": 0, "does not know, recognized": 1,
-                     "does not know, missed": 1}
+    cross = tables_by_key([knowledge, mc])["persian-allusions/knowledge-x-recognition"]
+    assert {key: cell.value for key, cell in cross.rows[0].cells.items()} == {
+        "knows/recognized": 1, "knows/missed": 0, "not/recognized": 1, "not/missed": 1}
 
 
 def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
@@ -52,13 +58,14 @@ def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
         run("no-gt", "allusion_open", [incorrect, incorrect], OPEN_LABELS.values, opened, dataset_variant="perspoems",
             judge_mode="no_gt"),
     ]
-    lines = allusion_report(logs)
-    rows = [line.split()[1:] for line in lines if line.startswith("mockllm/model")]
-    # gap: MC 1.000 (the newest MC run) minus open 0.500 (gt) and 0.000 (no_gt)
-    assert ["perspoems", "gt", "1.000", "0.500", "+0.500"] in rows
-    assert ["perspoems", "no_gt", "1.000", "0.000", "+1.000"] in rows
-    # drop: MC 1.000 on PersPoems, 0.500 on LLM-Generated
-    assert ["allusion_mc", "1.000", "0.500", "+0.500"] in rows
+    tables = tables_by_key(logs)
+    gap = {(r.identity["dataset"], r.identity["judge_mode"]): values(r) for r in tables["persian-allusions/gap"].rows}
+    # gap: MC 1.0 (the newest MC run) minus open 0.5 (gt) and 0.0 (no_gt); the generated MC run has no open run
+    assert gap == {("perspoems", "gt"): {"mc": 1.0, "open": 0.5, "gap": 0.5},
+                   ("perspoems", "no_gt"): {"mc": 1.0, "open": 0.0, "gap": 1.0}}
+    # drop: MC 1.0 on PersPoems, 0.5 on LLM-Generated
+    [drop] = tables["persian-allusions/drop"].rows
+    assert drop.identity == {"task": "allusion_mc"} and values(drop) == {"perspoems": 1.0, "generated": 0.5, "drop": 0.5}
 
 
 def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: Path):
@@ -80,10 +87,11 @@ def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: P
         Outcome.unparsed(DecidedBy.PARSER, "empty"),  # s2: unparsed counts as wrong -> Appendix B listing
         Outcome("incorrect", DecidedBy.JUDGE),  # s3: wrong in MC -> not listed
     ], OPEN_LABELS.values, allusions, "allusion_open", task_metadata={"judge_mode": "gt"})
-    text = "\n".join(allusion_report([knowledge, mc, open_]))
+    [row] = tables_by_key([knowledge, mc, open_])["persian-allusions/mc-not-open"].rows
     ids = [str(sample.id) for sample in mc.samples]
-    assert f"right in MC, wrong open-ended (Section 4) (perspoems, judge gt): 1 texts\n  {ids[0]}\n" in text
-    assert f"wrong open-ended (Appendix B) (perspoems, judge gt): 1 texts\n  {ids[2]}" in text
+    assert row.identity == {"dataset": "perspoems", "judge_mode": "gt"}
+    assert (row.cells["knows"].value, row.cells["knows"].label) == (1, ids[0])
+    assert (row.cells["not"].value, row.cells["not"].label) == (1, ids[2])
 
 
 def test_accuracy_and_text_count_per_theme_in_table_2_order(tmp_path: Path):
@@ -99,6 +107,8 @@ def test_accuracy_and_text_count_per_theme_in_table_2_order(tmp_path: Path):
         "allusion_mc")
     # religious 1 of 2, quranic 1 of 2, mystical 1 of 1; themes no text has are absent
     assert theme_accuracy(mc) == {"religious": (0.5, 2), "quranic": (0.5, 2), "mystical": (1.0, 1)}
-    row = next(line for line in allusion_report([mc]) if line.startswith("mockllm/model") and "allusion_mc" in line)
-    # model, task, dataset (the MC run has no judge mode), then the six themes
-    assert row.split()[3:] == ["0.500", "(", "2)", "0.500", "(", "2)", "-", "-", "1.000", "(", "1)", "-"]
+    table = tables_by_key([mc])["persian-allusions/themes"]
+    assert [column.key for column in table.columns] == ["religious", "quranic", "mythical-historical", "romantic",
+                                                         "mystical", "other"]  # Table 2's order
+    assert {key: (cell.value, cell.n) for key, cell in table.rows[0].cells.items()} == {
+        "religious": (0.5, 2), "quranic": (0.5, 2), "mystical": (1.0, 1)}

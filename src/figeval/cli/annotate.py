@@ -24,7 +24,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     column: a judged task's parsed answers, or the answers a parser could not read."""
     from figeval._registry import annotation_spec
     from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
-    from figeval.report import read_logs
+    from figeval.reporting.runs import read_logs
 
     runs = read_logs(logs)
     tasks = sorted({task_name(log) for log in runs})
@@ -73,7 +73,7 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
     beside them each run's own rates over the same answers (LOGS: .eval files or log dirs of that task)."""
     from figeval._registry import annotation_spec
     from figeval.annotation import human_rates, read_task_labels, run_rates, task_name
-    from figeval.report import read_logs
+    from figeval.reporting.runs import read_logs
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme

@@ -31,7 +31,7 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
     from figeval._registry import annotation_spec
     from figeval.annotation import annotator_agreement, read_task_labels, task_name
     from figeval.annotation import judge_agreement as agreement_of
-    from figeval.report import read_logs
+    from figeval.reporting.runs import read_logs
 
     task, humans, annotators = read_task_labels(human, annotation_spec)
     scheme = annotation_spec(task).scheme

@@ -1,40 +1,63 @@
-"""`figeval report`: the results of the runs in a log directory."""
+"""`figeval report`: the papers' tables, figures and a leaderboard from the runs in a log directory."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from figeval.errors import FigevalError
 
+FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
+
 
 @click.command()
 @click.argument("log_dir", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help='Print {"runs": [...]} instead of tables.')
-def report(log_dir: Path, as_json: bool) -> None:
-    """Print one table per task and model for the successful runs in LOG_DIR (and, for Persian allusion runs,
-    the MC-minus-open gap and the knowledge x recognition tables)."""
-    from inspect_ai.log import read_eval_log
+@click.option("--task", "tasks", multiple=True, help="Only this task's runs (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--out", type=click.Path(path_type=Path), help="Write DIR/report.<ext> instead of printing.")
+@click.option("--figures", type=click.Path(path_type=Path), help="Also draw the papers' figures (PNG and SVG) in DIR.")
+@click.option("--paper/--no-paper", default=None,
+              help="The papers' published numbers as reference rows (default: on for html and markdown).")
+@click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")
+def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, figures: Path | None,
+           paper: bool | None, leaderboard: bool) -> None:
+    """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and
+    units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
+    task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
+    from figeval.reporting.render import RENDERERS
+    from figeval.reporting.report import build_report
 
-    from figeval.benchmarks.persian_allusions.analysis import TASKS as ALLUSION_TASKS
-    from figeval.benchmarks.persian_allusions.analysis import allusion_report
-    from figeval.report import format_table, read_runs
+    fmt = "json" if as_json else fmt
+    with_paper = paper if paper is not None else fmt in ("html", "markdown")
+    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard)
+    drawn: list[Path] = []
+    if figures is not None:
+        from figeval.reporting.figures import draw_figures
 
-    if not log_dir.is_dir():
-        raise FigevalError(f"no log directory at '{log_dir}'; pass the --log-dir a run wrote to (default: logs).")
-    runs, skipped = read_runs(log_dir)
-    if as_json:
-        click.echo(json.dumps({"runs": [run.as_json() for run in runs]}, ensure_ascii=False, indent=2))
+        drawn = draw_figures(result, _output_dir(figures))
+    if fmt == "html":
+        from figeval.reporting.html import render_html
+
+        extension, text = "html", render_html(result)
     else:
-        for run_summary in runs:
-            click.echo(format_table(run_summary))
-            click.echo(f"log: {run_summary.log}\n")
-        allusion_logs = [read_eval_log(run.log) for run in runs if run.task in ALLUSION_TASKS]
-        for line in allusion_report(allusion_logs):
-            click.echo(line)
-    if not runs:
+        extension, render = RENDERERS[fmt]
+        text = render(result)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        path = _output_dir(out) / f"report.{extension}"
+        path.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {path}")
+    for path in drawn:
+        click.echo(f"wrote {path}")
+    if not result.runs:
         click.echo(f"no successful runs in {log_dir}", err=True)
-    if skipped:
-        click.echo(f"skipped {skipped} unfinished or failed log(s) in {log_dir}", err=True)
+
+
+def _output_dir(path: Path) -> Path:
+    if path.exists() and not path.is_dir():
+        raise FigevalError(f"'{path}' is a file; --out and --figures name a folder to write into.")
+    path.mkdir(parents=True, exist_ok=True)
+    return path

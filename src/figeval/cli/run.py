@@ -49,7 +49,7 @@ def run(
     from figeval._compat import preload_inspect_modules
     from figeval._registry import make_task, takes_answer_mode
     from figeval.models.gguf import DEFAULT_MODEL
-    from figeval.report import format_table, newest_log, summarize
+    from figeval.reporting.runs import format_table, newest_log, summarize
 
     model = model or DEFAULT_MODEL
     args = parse_pairs(task_args, "-T")

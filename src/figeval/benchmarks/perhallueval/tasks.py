@@ -30,6 +30,7 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
         unparsed_policies={name: unparsed for name in STATISTICS},
         provenance={"data_file": data, "data_sha256": sha256_of(path) if path else None},
         answer_mode=mode,
+        unparsed=unparsed,
     )
 
 

@@ -26,6 +26,7 @@ from figeval.benchmarks.persian_allusions.scorer import (
     KnowledgeLabel,
     OpenLabel,
 )
+from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 from figeval.scoring.metrics import counted_label
 from figeval.scoring.outcome import Outcome
 from figeval.scoring.reducer import sample_outcomes
@@ -116,36 +117,57 @@ def _newest(runs: list[EvalLog]) -> dict[tuple[str, str, str, str], EvalLog]:
     return chosen
 
 
-def allusion_report(logs: list[EvalLog]) -> list[str]:
-    """Lines of text for the allusion runs among `logs` (full logs), one run per model, task, dataset and judge
-    mode (the newest): the MC-minus-open-ended gap per judge mode, the PersPoems -> LLM-Generated drop (Section
-    4), and per model the knowledge x recognition tables, each text counted once."""
+SECTION_4 = "Persian allusions Section 4"
+
+
+def _row(model: str, **identity: str) -> Row:
+    return Row(model, {k: v for k, v in identity.items() if v}, {})
+
+
+def allusion_tables(logs: list[EvalLog]) -> list[Table]:
+    """Section 4's analyses over the allusion runs among `logs` (full logs), one run per model, task, dataset and
+    judge mode (the newest): the MC-minus-open-ended gap per judge mode, accuracy and text count per theme
+    (Table 2's themes), the PersPoems -> LLM-Generated drop, knowledge x recognition per model (each text once),
+    and the texts right in MC but wrong open-ended."""
     runs = _newest([log for log in logs if _task(log) in TASKS and log.status == "success"])
     if not runs:
         return []
     accuracy = {key: acc for key, log in runs.items() if (acc := _metric(log, "accuracy")) is not None}
-    lines = ["Persian allusions: MC minus open-ended accuracy",
-             f"{'model':<40} {'dataset':<10} {'judge':<6} {'MC':>6} {'open':>6} {'gap':>6}"]
+    gap = Table("persian-allusions/gap", "MC minus open-ended accuracy", SECTION_4, "percent",
+                [ColumnHead("mc", "MC"), ColumnHead("open", "Open-ended"), ColumnHead("gap", "Gap")],
+                identity_keys=["dataset", "judge_mode"])
     for model, task, dataset, mode in sorted(accuracy):
         mc = accuracy.get((model, "allusion_mc", dataset, ""))
         if task == "allusion_open" and mc is not None:
             open_ = accuracy[(model, task, dataset, mode)]
-            lines.append(f"{model:<40} {dataset:<10} {mode:<6} {mc:>6.3f} {open_:>6.3f} {mc - open_:>+6.3f}")
-    drops = [(model, task, mode, accuracy[(model, task, "perspoems", mode)], accuracy[(model, task, "generated", mode)])
-             for model, task, dataset, mode in sorted(accuracy)
-             if dataset == "perspoems" and (model, task, "generated", mode) in accuracy]
-    lines += ["", "Persian allusions: accuracy per theme (n = texts with the theme; Table 2's order)",
-              f"{'model':<40} {'task':<16} {'dataset':<10} {'judge':<6} " + " ".join(f"{t[:11]:>15}" for t in THEMES)]
+            row = _row(model, dataset=dataset, judge_mode=mode)
+            row.cells = {"mc": Cell(mc), "open": Cell(open_), "gap": Cell(mc - open_)}
+            gap.rows.append(row)
+    themes = Table("persian-allusions/themes", "Accuracy per theme (n: texts with the theme; on PersPoems the counts "
+                   "are Table 2)", SECTION_4, "percent", [ColumnHead(theme, theme) for theme in THEMES],
+                   identity_keys=["task", "dataset", "judge_mode"], cell_n=True)
     for (model, task, dataset, mode), log in sorted(runs.items()):
         if task != "allusion_knowledge":
-            by_theme = theme_accuracy(log)
-            cells = [f"{by_theme[t][0]:.3f} ({by_theme[t][1]:>3})" if t in by_theme else "-" for t in THEMES]
-            lines.append(f"{model:<40} {task:<16} {dataset:<10} {mode:<6} " + " ".join(f"{c:>15}" for c in cells))
-    if drops:
-        lines += ["", "Persian allusions: PersPoems -> LLM-Generated accuracy",
-                  f"{'model':<40} {'task':<16} {'judge':<6} {'poems':>6} {'gen.':>6} {'drop':>6}"]
-        lines += [f"{model:<40} {task:<16} {mode:<6} {poems:>6.3f} {gen:>6.3f} {poems - gen:>+6.3f}"
-                  for model, task, mode, poems, gen in drops]
+            row = _row(model, task=task, dataset=dataset, judge_mode=mode)
+            row.cells = {theme: Cell(acc, n=n) for theme, (acc, n) in theme_accuracy(log).items()}
+            themes.rows.append(row)
+    drop = Table("persian-allusions/drop", "PersPoems -> LLM-Generated accuracy", SECTION_4, "percent",
+                 [ColumnHead("perspoems", "PersPoems"), ColumnHead("generated", "LLM-Generated"),
+                  ColumnHead("drop", "Drop")], identity_keys=["task", "judge_mode"])
+    for model, task, dataset, mode in sorted(accuracy):
+        if dataset == "perspoems" and (model, task, "generated", mode) in accuracy:
+            poems, generated = accuracy[(model, task, dataset, mode)], accuracy[(model, task, "generated", mode)]
+            row = _row(model, task=task, judge_mode=mode)
+            row.cells = {"perspoems": Cell(poems), "generated": Cell(generated), "drop": Cell(poems - generated)}
+            drop.rows.append(row)
+    cross = Table("persian-allusions/knowledge-x-recognition", "Knowledge (complete explanation) x recognition: texts, "
+                  "with example ids", SECTION_4, "count",
+                  [ColumnHead(f"{k}/{r}", f"{'knows' if k == 'knows' else 'does not know'}, {r}")
+                   for k in ("knows", "not") for r in ("recognized", "missed")],
+                  identity_keys=["task", "dataset", "judge_mode"])
+    listing = Table("persian-allusions/mc-not-open", "Texts right in MC but wrong open-ended", SECTION_4, "count",
+                    [ColumnHead("knows", "knows the allusion (Section 4)"),
+                     ColumnHead("not", "does not know it (Appendix B)")], identity_keys=["dataset", "judge_mode"])
     for model in sorted({key[0] for key in runs}):
         knowledge = {}
         for (owner, task, _, _), log in runs.items():
@@ -156,22 +178,23 @@ def allusion_report(logs: list[EvalLog]) -> list[str]:
         for (owner, task, dataset, mode), log in sorted(runs.items()):
             if owner != model or task == "allusion_knowledge":
                 continue
-            table = CrossTable()
+            counted = CrossTable()
             for sample_id, key, recognized in _recognition(log):
                 if key in knowledge:
-                    table.add(knowledge[key], recognized, sample_id)
-            if not table.counts:
-                continue
-            judged = f", judge {mode}" if mode else ""
-            lines.append(f"\n{model}: knowledge x {task.removeprefix('allusion_')} recognition ({dataset}{judged})")
-            for knows in (True, False):
-                for recognized in (True, False):
-                    cell = (knows, recognized)
-                    label = f"{'knows' if knows else 'does not know'}, {'recognized' if recognized else 'missed'}"
-                    examples = ", ".join(table.examples[cell])
-                    lines.append(f"  {label:<32} {table.counts[cell]:>4}" + (f"   e.g. {examples}" if examples else ""))
-        lines += _mc_but_not_open(model, knowledge, runs)
-    return lines
+                    counted.add(knowledge[key], recognized, sample_id)
+            if counted.counts:
+                row = _row(model, task=task, dataset=dataset, judge_mode=mode)
+                row.cells = {f"{'knows' if k else 'not'}/{'recognized' if r else 'missed'}":
+                             Cell(counted.counts[(k, r)], label=", ".join(counted.examples[(k, r)]))
+                             for k in (True, False) for r in (True, False)}
+                cross.rows.append(row)
+            mc = runs.get((model, "allusion_mc", dataset, ""))
+            if task == "allusion_open" and mc is not None:
+                found = mc_right_open_wrong(knowledge, mc, log)
+                row = _row(model, dataset=dataset, judge_mode=mode)
+                row.cells = {"knows" if knows else "not": Cell(len(ids), label=", ".join(ids)) for knows, ids in found.items()}
+                listing.rows.append(row)
+    return [table for table in (gap, themes, drop, cross, listing) if table.rows]
 
 
 def mc_right_open_wrong(knowledge: dict[str, bool], mc: EvalLog, open_: EvalLog) -> dict[bool, list[str]]:
@@ -184,17 +207,3 @@ def mc_right_open_wrong(knowledge: dict[str, bool], mc: EvalLog, open_: EvalLog)
         if sample_id in in_mc and in_mc[sample_id][1] and not recognized and key in knowledge:
             found[knowledge[key]].append(sample_id)
     return {knows: sorted(ids) for knows, ids in found.items()}
-
-
-def _mc_but_not_open(model: str, knowledge: dict[str, bool], runs: dict[tuple[str, str, str, str], EvalLog]) -> list[str]:
-    lines = []
-    for (owner, task, dataset, mode), open_ in sorted(runs.items()):
-        mc = runs.get((model, "allusion_mc", dataset, ""))
-        if owner != model or task != "allusion_open" or mc is None:
-            continue
-        found = mc_right_open_wrong(knowledge, mc, open_)
-        for knows, heading in ((True, "knows the allusion, right in MC, wrong open-ended (Section 4)"),
-                               (False, "does not know it, right in MC, wrong open-ended (Appendix B)")):
-            lines.append(f"\n{model}: {heading} ({dataset}, judge {mode}): {len(found[knows])} texts")
-            lines += [f"  {sample_id}" for sample_id in found[knows]]
-    return lines

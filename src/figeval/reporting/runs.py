@@ -1,4 +1,5 @@
-"""Tables of results read from Inspect `.eval` logs: the summary `figeval run` ends with and `figeval report`."""
+"""Runs read from Inspect `.eval` logs: the summary `figeval run` ends with, and the runs `figeval report` tabulates
+(one per task, model and identity: the newest)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from figeval.errors import FigevalError
 
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
 IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
-                 "dataset_variant", "prompt_lang", "answer_mode", "controls", "balanced")
+                 "dataset_variant", "prompt_lang", "answer_mode", "controls", "balanced", "unparsed")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class RunSummary:
     errors: int = 0
     identity: dict[str, str] | None = None
     """The run's settings that change its numbers: prompt version, judge and judge prompt, meaning source..."""
+    created: str = ""
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -41,7 +43,8 @@ def summarize(log: EvalLog) -> RunSummary:
             metrics.update({name: metric.value for name, metric in score.metrics.items()})
     task = log.eval.task.split("/")[-1]  # "figeval/ffe_detection" -> "ffe_detection"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
-    return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log))
+    return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
+                      log.eval.created)
 
 
 def run_identity(log: EvalLog) -> dict[str, str]:
@@ -50,11 +53,15 @@ def run_identity(log: EvalLog) -> dict[str, str]:
     identity = {key: str(metadata[key]) for key in IDENTITY_KEYS if metadata.get(key) is not None}
     grader = (log.eval.model_roles or {}).get("grader")
     graders = grader if isinstance(grader, list) else [grader] if grader is not None else []
-    judge = metadata.get("judge") or ", ".join(config.model for config in graders)
+    # the judge: recorded by the task, given as its `judge` argument, or Inspect's grader role
+    judge = metadata.get("judge") or (log.eval.task_args or {}).get("judge") or ", ".join(c.model for c in graders)
     if judge:
         identity["judge"] = str(judge)
     if log.eval.config.epochs and log.eval.config.epochs > 1:
         identity["epochs"] = str(log.eval.config.epochs)
+    if metadata.get("data_file"):
+        # a user's data file: its name and checksum, so runs on two versions of it never share a row
+        identity["data"] = f"{Path(str(metadata['data_file'])).name}@{str(metadata.get('data_sha256') or '')[:8]}"
     return identity
 
 
@@ -71,17 +78,37 @@ def format_table(run: RunSummary) -> str:
     return "\n".join(lines)
 
 
-def read_runs(log_dir: Path) -> tuple[list[RunSummary], int]:
-    """Summaries of the successful runs in a log directory (oldest first), and how many logs were skipped."""
-    runs, skipped = [], 0
+def read_runs(log_dir: Path) -> tuple[list[RunSummary], list[RunSummary]]:
+    """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
+    error, cancelled), each sorted by task, model and time."""
+    done, other = [], []
     for info in list_eval_logs(str(log_dir), recursive=True):
-        log = read_eval_log(info, header_only=True)
-        if log.status == "success" and log.results is not None:
-            runs.append(summarize(log))
-        else:
-            skipped += 1
-    runs.sort(key=lambda run: (run.task, run.model, run.log))
-    return runs, skipped
+        run = summarize(read_eval_log(info, header_only=True))
+        (done if run.status == "success" and run.metrics else other).append(run)
+    return sorted(done, key=_order), sorted(other, key=_order)
+
+
+def _order(run: RunSummary) -> tuple[str, str, str]:
+    return run.task, run.model, run.created
+
+
+@dataclass(frozen=True)
+class Superseded:
+    run: RunSummary
+    by: RunSummary
+
+
+def newest_runs(runs: Sequence[RunSummary]) -> tuple[list[RunSummary], list[Superseded]]:
+    """One run per (task, model, identity): the newest. Returns the runs kept and, for every older run with the
+    same identity, the run that replaced it (so a report can say which log it used)."""
+    kept: dict[tuple, RunSummary] = {}
+    older: list[tuple[RunSummary, tuple]] = []
+    for run in sorted(runs, key=lambda run: run.created):
+        key = (run.task, run.model, tuple(sorted((run.identity or {}).items())))
+        if key in kept:
+            older.append((kept[key], key))
+        kept[key] = run
+    return sorted(kept.values(), key=_order), [Superseded(run, kept[key]) for run, key in older]
 
 
 def newest_log(log_dir: Path) -> str:

@@ -1,0 +1,67 @@
+"""PerHalluEval's results (Table 2, Figures 3-5 and 8 as tables, with the 95% intervals the paper prints) and the
+leaderboard headlines, for `figeval report`. Table 4 (the best model per family) is derived from Figures 3-4 in
+`figeval.reporting`; Table 1 (generator shares) is printed by `figeval build perhallueval`."""
+
+from figeval.reporting.tables import Column, TableSpec
+
+_ROWS = ("answer_mode", "unparsed", "data", "prompt_version")
+_TASK = {"qa": "perhallueval_qa", "summarization": "perhallueval_summarization"}
+
+TABLE_2 = TableSpec(
+    "perhallueval/table-2", "perhallueval", "Table 2", "Hamming score with 95% confidence intervals", "fraction",
+    tuple(Column(f"{kind}/hamming_score", f"{'QA' if kind == 'qa' else 'TS'} Hamming", task, "hamming_score",
+                 better="higher") for kind, task in _TASK.items()),
+    ("answer_mode", "unparsed"), intervals=True,
+)
+
+
+def _recalls(kind: str, figure: str) -> TableSpec:
+    task = _TASK[kind]
+    return TableSpec(
+        f"perhallueval/figure-{figure[-1]}", "perhallueval", figure,
+        f"{'QA' if kind == 'qa' else 'Summarization'}: factual recall, hallucinated recall, Hamming score", "percent",
+        (Column("factual_recall", "Factual Recall", task, "factual_recall", better="higher"),
+         Column("hallucinated_recall", "Hallucinated Recall", task, "hallucinated_recall", better="higher"),
+         Column("hamming_score", "Hamming Score", task, "hamming_score", better="higher"),
+         Column("unparsed", "Unparsed", task, "unparsed_rate", ours=True)),
+        _ROWS, intervals=True,
+    )
+
+
+FIGURE_3 = _recalls("qa", "Figure 3")
+FIGURE_4 = _recalls("summarization", "Figure 4")
+
+FIGURE_5 = TableSpec(
+    "perhallueval/figure-5", "perhallueval", "Figure 5", "QA Hamming score, Persian-specific vs generic items",
+    "fraction",
+    (Column("persian_specific", "Persian-specific", "perhallueval_qa", "hamming_score/persian_specific", better="higher"),
+     Column("generic", "Generic", "perhallueval_qa", "hamming_score/generic", better="higher"),
+     Column("persian_specific_share", "Persian-specific share", "perhallueval_qa", "persian_specific_share", ours=True)),
+    _ROWS, intervals=True,
+)
+
+FIGURE_8 = TableSpec(
+    "perhallueval/figure-8", "perhallueval", "Figure 8", "Precision, recall ('Y' is the positive) and F1",
+    "fraction",
+    tuple(column for kind, task in _TASK.items() for column in (
+        Column(f"{kind}/precision", f"{'QA' if kind == 'qa' else 'TS'} Precision", task, "precision", better="higher"),
+        Column(f"{kind}/recall", f"{'QA' if kind == 'qa' else 'TS'} Recall", task, "factual_recall", better="higher"),
+        Column(f"{kind}/f1", f"{'QA' if kind == 'qa' else 'TS'} F1", task, "f1", better="higher"))),
+    ("answer_mode", "unparsed"),
+)
+
+TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8)
+
+HEADLINES = tuple(Column(task, f"PerHalluEval {'QA' if kind == 'qa' else 'TS'} Hamming", task, "hamming_score",
+                         better="higher") for kind, task in _TASK.items())
+
+# Table 4: per family, task and statistic, the best model and its value (derived from Figures 3-4's runs).
+TABLE_4 = TableSpec(
+    "perhallueval/table-4", "perhallueval", "Table 4", "Best model per family (family: the organisation in the model "
+    "name, e.g. openai/gpt-4.1 -> openai)", "fraction",
+    tuple(Column(f"{kind}/{metric}", f"{'QA' if kind == 'qa' else 'TS'} {header}", task, metric, better="higher")
+          for kind, task in _TASK.items()
+          for metric, header in (("hamming_score", "Hamming"), ("factual_recall", "Factual Recall"),
+                                 ("hallucinated_recall", "Hallucinated Recall"))),
+    (), cell_labels=True,
+)

@@ -1,0 +1,50 @@
+"""The papers' own numbers (paper_numbers.csv, entered from the four papers' results tables, one line per number
+with its paper, table, row and column) as reference rows beside a user's models."""
+
+from __future__ import annotations
+
+import csv
+from functools import cache
+from importlib.resources import files
+
+from figeval.reporting.tables import Cell, Row, Table, TableSpec
+
+CI_SUFFIXES = ("/ci_low", "/ci_high")
+
+
+@cache
+def paper_numbers() -> tuple[dict[str, str], ...]:
+    """Every line of paper_numbers.csv (paper, table, row, column, value, unit, note)."""
+    text = files("figeval.reporting").joinpath("paper_numbers.csv").read_text(encoding="utf-8")
+    return tuple(csv.DictReader(text.splitlines()))
+
+
+def _as_stored(value: str, unit: str) -> float:
+    """A printed number in the unit reports keep (rates in [0, 1]; counts as they are)."""
+    return float(value) / 100 if unit == "percent" else float(value)
+
+
+def reference_rows(spec: TableSpec, table: Table) -> list[Row]:
+    """The paper's rows of the spec's table, in the paper's order, with the columns the table shows."""
+    keys = {column.key for column in spec.columns}
+    rows: dict[str, dict[str, dict[str, float]]] = {}
+    labels: dict[tuple[str, str], str] = {}
+    for line in paper_numbers():
+        if line["paper"] != spec.paper or line["table"] != spec.source:
+            continue
+        column, part = line["column"], "value"
+        for suffix in CI_SUFFIXES:
+            if column.endswith(suffix):
+                column, part = column.removesuffix(suffix), suffix.removeprefix("/ci_")
+        if column in keys:
+            rows.setdefault(line["row"], {}).setdefault(column, {})[part] = _as_stored(line["value"], line["unit"])
+            labels[(line["row"], column)] = line["note"] if spec.cell_labels else ""
+    return [Row(name, {}, {key: Cell(parts.get("value"), parts.get("low"), parts.get("high"), label=labels[(name, key)])
+                           for key, parts in cells.items()}, reference=table.source) for name, cells in rows.items()]
+
+
+def count_row(paper: str, source: str, row: str) -> Row:
+    """A paper's row of counts (Persian allusions Table 2: texts per theme) as cells with n only."""
+    cells = {line["column"]: Cell(None, n=int(line["value"])) for line in paper_numbers()
+             if (line["paper"], line["table"], line["row"]) == (paper, source, row)}
+    return Row(row, {}, cells, reference=f"{paper} {source}")

@@ -1,0 +1,227 @@
+"""A report in each format: text (aligned columns), Markdown, CSV (one line per cell), LaTeX (booktabs), JSON.
+HTML is `figeval.reporting.html`.
+
+Every format shows the same cells: values in the table's unit (percent where the paper prints percent), the 95%
+interval where the paper prints intervals or the run is small (n < 100), the papers' rows marked as such, a
+direction arrow on the paper's columns (higher / lower is better) and a `*` on figeval's own columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+
+from figeval import __version__
+from figeval.reporting.report import Report
+from figeval.reporting.runs import RunSummary
+from figeval.reporting.tables import SMALL_N, Cell, ColumnHead, Row, Table
+
+ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
+MISSING = "-"
+
+
+def scaled(value: float | None, unit: str) -> float | None:
+    return None if value is None else value * 100 if unit == "percent" else value
+
+
+def number(value: float, unit: str) -> str:
+    if unit == "percent":
+        return f"{value * 100:.1f}"
+    if unit == "count":
+        return f"{value:g}"
+    return f"{value:.3f}"
+
+
+def shows_interval(table: Table, cell: Cell) -> bool:
+    return cell.low is not None and cell.high is not None and (table.intervals or (cell.n or SMALL_N) < SMALL_N)
+
+
+def cell_text(table: Table, cell: Cell | None) -> str:
+    """"60.5", "0.620 [0.600, 0.640]", "0.640 (model)", "(n=112)" for a count with no value; "-" when missing."""
+    if cell is None:
+        return MISSING
+    if cell.value is None:
+        text = f"(n={cell.n})" if cell.n is not None else MISSING
+    elif isinstance(cell.value, str):
+        text = cell.value
+    else:
+        text = number(cell.value, table.unit)
+        if shows_interval(table, cell):
+            text += f" [{number(cell.low, table.unit)}, {number(cell.high, table.unit)}]"
+        if table.cell_n and cell.n is not None:
+            text += f" (n={cell.n})"
+    if cell.label:
+        text += f" ({cell.label})"
+    return text
+
+
+def header_text(column: ColumnHead) -> str:
+    return f"{column.header}{ARROWS[column.better]}{' *' if column.ours else ''}"
+
+
+def row_label(row: Row) -> str:
+    return f"{row.label} (paper)" if row.reference else row.label
+
+
+def row_n(table: Table, row: Row) -> str:
+    """The row's sample count(s): each run's number of samples ("800", or "12/13" across tasks); blank where
+    cells show their own n."""
+    if table.cell_n:
+        return ""
+    return "/".join(str(n) for n in dict.fromkeys(c.n for c in row.cells.values() if c.n is not None))
+
+
+def grid(table: Table) -> list[list[str]]:
+    """The table as rows of strings, header first: label, settings, n, one column per table column."""
+    head = ["model", *table.identity_keys, "n", *(header_text(c) for c in table.columns)]
+    body = [[row_label(row), *(row.identity.get(key, "") for key in table.identity_keys), row_n(table, row),
+             *(cell_text(table, row.cells.get(c.key)) for c in table.columns)] for row in table.rows]
+    return [head, *body]
+
+
+def _fixed_columns(table: Table) -> int:
+    """Label, settings and n: the left-aligned columns before the values."""
+    return 2 + len(table.identity_keys)
+
+
+def title_line(table: Table) -> str:
+    return f"{table.source}: {table.title}" if table.source else table.title
+
+
+def _notes(table: Table) -> list[str]:
+    return [f"note: {note}" for note in table.notes]
+
+
+def text_table(table: Table) -> str:
+    rows = grid(table)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    fixed = _fixed_columns(table)
+    lines = [title_line(table)]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(w) if i < fixed else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    return "\n".join(lines + _notes(table))
+
+
+def run_lines(report: Report) -> list[str]:
+    """Which log each run came from, which were replaced by newer ones, and which did not finish."""
+    lines = ["runs used:"] + [f"  {run.task} {run.model} {_settings(run)} n={run.samples}: {run.log}" for run in report.runs]
+    lines += [f"replaced by a newer run with the same settings: {s.run.log} (by {s.by.log})" for s in report.superseded]
+    lines += [f"not used ({run.status}): {run.task} {run.model} {run.log}" for run in report.not_successful]
+    return lines
+
+
+def _settings(run: RunSummary) -> str:
+    return ", ".join(f"{k}={v}" for k, v in (run.identity or {}).items())
+
+
+def render_text(report: Report) -> str:
+    return "\n\n".join([*(text_table(table) for table in report.tables), "\n".join(run_lines(report))]) + "\n"
+
+
+def _markdown_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown_table(table: Table) -> str:
+    rows = grid(table)
+    lines = [f"### {_markdown_escape(title_line(table))}", "",
+             "| " + " | ".join(map(_markdown_escape, rows[0])) + " |",
+             "|" + "|".join(["---"] * _fixed_columns(table) + ["---:"] * len(table.columns)) + "|"]
+    for row, values in zip(table.rows, rows[1:]):
+        values = [f"*{v}*" if row.reference and v != MISSING and v else v for v in map(_markdown_escape, values)]
+        lines.append("| " + " | ".join(values) + " |")
+    return "\n".join(lines + ["", *(f"- {_markdown_escape(n)}" for n in table.notes)]).rstrip()
+
+
+def render_markdown(report: Report) -> str:
+    parts = [markdown_table(table) for table in report.tables]
+    parts.append("\n".join(f"- {_markdown_escape(line.strip())}" for line in run_lines(report)))
+    return "\n\n".join(parts) + "\n\n↑/↓: higher/lower is better; *: figeval's column, not the paper's; " \
+                                "[a, b]: 95% interval; (paper): the paper's published number.\n"
+
+
+CSV_HEADER = ["table", "source", "row", "paper", "settings", "column", "header", "unit", "value", "ci_low", "ci_high",
+              "n", "label", "log"]
+
+
+def render_csv(report: Report) -> str:
+    """One line per cell, values in the table's unit (percent as 0-100)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for table in report.tables:
+        for row in table.rows:
+            for column in table.columns:
+                cell = row.cells.get(column.key)
+                if cell is None:
+                    continue
+                numeric = not isinstance(cell.value, str)
+                writer.writerow([table.key, table.source, row.label, row.reference,
+                                 ";".join(f"{k}={v}" for k, v in row.identity.items()), column.key, column.header,
+                                 table.unit, scaled(cell.value, table.unit) if numeric else cell.value,
+                                 _blank(scaled(cell.low, table.unit)), _blank(scaled(cell.high, table.unit)),
+                                 _blank(cell.n), cell.label, cell.log or ""])
+    return out.getvalue()
+
+
+def _blank(value: object) -> object:
+    return "" if value is None else value
+
+
+LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+                 "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "↑": r"$\uparrow$",
+                 "↓": r"$\downarrow$"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def latex_table(table: Table) -> str:
+    rows = grid(table)
+    align = "l" * _fixed_columns(table) + "r" * len(table.columns)
+    lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{align}}}", r"\toprule",
+             " & ".join(latex_escape(h) for h in rows[0]) + r" \\", r"\midrule"]
+    for row, values in zip(table.rows, rows[1:]):
+        cells = [latex_escape(v) for v in values]
+        lines.append(" & ".join(rf"\textit{{{c}}}" if row.reference and c else c for c in cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(title_line(table))}}}",
+              rf"\label{{tab:{table.key.replace('/', '-')}}}", r"\end{table}"]
+    return "\n".join(lines + [f"% {latex_escape(n)}" for n in table.notes])
+
+
+def render_latex(report: Report) -> str:
+    return "% figeval report; needs \\usepackage{booktabs}\n" + "\n\n".join(latex_table(t) for t in report.tables) + "\n"
+
+
+def table_json(table: Table) -> dict[str, object]:
+    return {
+        "key": table.key, "title": table.title, "source": table.source, "unit": table.unit,
+        "intervals": table.intervals, "identity_keys": table.identity_keys, "notes": table.notes,
+        "columns": [{"key": c.key, "header": c.header, "better": c.better or None, "ours": c.ours} for c in table.columns],
+        "rows": [{"label": row.label, "reference": row.reference or None, "identity": row.identity,
+                  "cells": {key: {"value": cell.value, "ci_low": cell.low, "ci_high": cell.high, "n": cell.n,
+                                  "label": cell.label or None, "log": cell.log} for key, cell in row.cells.items()}}
+                 for row in table.rows],
+    }
+
+
+def render_json(report: Report) -> str:
+    """Values as the metrics give them (rates in [0, 1], whatever the table's display unit)."""
+    document = {
+        "figeval_version": __version__,
+        "tables": [table_json(table) for table in report.tables],
+        "runs": [run.as_json() for run in report.runs],
+        "superseded": [{"log": s.run.log, "by": s.by.log} for s in report.superseded],
+        "not_successful": [{"task": r.task, "model": r.model, "status": r.status, "log": r.log}
+                           for r in report.not_successful],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+RENDERERS: dict[str, tuple[str, Callable[[Report], str]]] = {
+    "text": ("txt", render_text), "markdown": ("md", render_markdown), "csv": ("csv", render_csv),
+    "latex": ("tex", render_latex), "json": ("json", render_json),
+}

@@ -1,0 +1,100 @@
+"""`figeval report`: the papers' tables (or a leaderboard) from the runs in a log directory, with the papers' own
+numbers as reference rows on request, the runs used, the runs replaced by newer ones with the same settings, and
+the runs that did not finish."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from figeval.errors import FigevalError
+from figeval.reporting.paper import count_row, reference_rows
+from figeval.reporting.runs import RunSummary, Superseded, newest_runs, read_runs
+from figeval.reporting.tables import Cell, Row, Table, TableSpec, build_table, metric_cell
+
+
+@dataclass
+class Report:
+    tables: list[Table]
+    runs: list[RunSummary]
+    """The runs the tables read (the newest per task, model and settings)."""
+    superseded: list[Superseded] = field(default_factory=list)
+    not_successful: list[RunSummary] = field(default_factory=list)
+
+
+def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False) -> Report:
+    """The report over a log directory's runs (of `tasks` only, when given).
+
+    Raises:
+        FigevalError: the directory does not exist, or a task name is unknown.
+    """
+    from figeval._registry import HEADLINES, TABLES, TASKS
+    from figeval.benchmarks.perhallueval.tables import TABLE_4 as PERHALLUEVAL_TABLE_4
+
+    if not log_dir.is_dir():
+        raise FigevalError(f"no log directory at '{log_dir}'; pass the --log-dir a run wrote to (default: logs).")
+    unknown = sorted(set(tasks) - set(TASKS))
+    if unknown:
+        raise FigevalError(f"unknown task {', '.join(unknown)} in --task; known tasks: {', '.join(sorted(TASKS))}.")
+    done, other = read_runs(log_dir)
+    if tasks:
+        done, other = [r for r in done if r.task in tasks], [r for r in other if r.task in tasks]
+    runs, superseded = newest_runs(done)
+    present = {run.task for run in runs}
+    if leaderboard:
+        spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
+                         tuple(c for c in HEADLINES if c.task in present or not tasks), ())
+        tables = [build_table(spec, runs)]
+    else:
+        tables = []
+        for spec in TABLES:
+            if spec.tasks & present:
+                table = build_table(spec, runs)
+                if paper:
+                    table.rows += reference_rows(spec, table)
+                tables.append(table)
+        if PERHALLUEVAL_TABLE_4.tasks & present:
+            table = best_per_family(PERHALLUEVAL_TABLE_4, runs)
+            if paper:
+                table.rows += reference_rows(PERHALLUEVAL_TABLE_4, table)
+            tables.append(table)
+        for table in _allusion_tables([run for run in runs if run.task.startswith("allusion_")]):
+            if paper and table.key == "persian-allusions/themes":
+                table.rows.append(count_row("persian-allusions", "Table 2", "PersPoems"))
+            tables.append(table)
+    return Report(tables, runs, superseded, other)
+
+
+def model_family(model: str) -> str:
+    """The organisation in a model name: "openai/gpt-4.1" -> "openai", "vllm/meta-llama/Llama-3.3-70B" ->
+    "meta-llama"; a name with no organisation is its own provider ("gguf/gemma-3-270m" -> "gguf")."""
+    parts = model.split("/")
+    return parts[-2] if len(parts) > 2 else parts[0]
+
+
+def best_per_family(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
+    """PerHalluEval Table 4: per family and column, the highest value among the family's runs and its model
+    (ties: the first model by name)."""
+    table = build_table(spec, [])
+    best: dict[str, dict[str, Cell]] = {}
+    for column in spec.columns:
+        for run in sorted(runs, key=lambda run: run.model):
+            cell = metric_cell(run, column.metric) if run.task == column.task else None
+            family = best.setdefault(model_family(run.model), {})
+            if cell is not None and (column.key not in family or cell.value > family[column.key].value):
+                family[column.key] = Cell(cell.value, cell.low, cell.high, cell.n, cell.log, label=run.model)
+    table.rows = [Row(family, {}, cells) for family, cells in sorted(best.items()) if cells]
+    return table
+
+
+def _allusion_tables(runs: Sequence[RunSummary]) -> list[Table]:
+    if not runs:
+        return []
+    from inspect_ai.log import read_eval_log
+
+    from figeval.benchmarks.persian_allusions.analysis import allusion_tables
+
+    return allusion_tables([read_eval_log(run.log) for run in runs])
+
+

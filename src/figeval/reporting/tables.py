@@ -1,0 +1,168 @@
+"""Result tables: the shape every report format renders, and how a paper's table is built from runs.
+
+A `TableSpec` names a paper's table and its columns (task, metric, the run settings a column needs); `build_table`
+fills it from runs: one row per model and the run settings that split it, each cell from the newest matching run.
+A run that lacks a row setting (an MC run has no judge) fills every row of its model it is compatible with, so the
+columns of several tasks line up; when two different runs compete for one cell, the newest is used and the table
+says so in a note, never silently.
+
+Values are kept as the metrics give them (rates in [0, 1]); a table's `unit` says how to show them (percent where
+the paper prints percent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from figeval.reporting.runs import RunSummary
+
+# Below this many samples a rate's 95% interval is shown even where the paper prints none.
+SMALL_N = 100
+Z_95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A value (a rate, a count, or text), its 95% interval, the run's sample count and the log it came from."""
+
+    value: float | str | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    log: str | None = None
+    label: str = ""
+    """Text shown with the value (the best model of a family in PerHalluEval's Table 4)."""
+
+
+@dataclass(frozen=True)
+class ColumnHead:
+    key: str
+    header: str
+    better: str = ""
+    """'higher', 'lower' or '' (no direction)."""
+    ours: bool = False
+    """Not a column of the paper's table (figeval's addition, marked as such)."""
+
+
+@dataclass
+class Row:
+    label: str
+    """The model (or, for reference rows, the paper's row name)."""
+    identity: dict[str, str]
+    cells: dict[str, Cell]
+    reference: str = ""
+    """For the papers' own numbers: their source ("FFE-HALLU Table 4"); empty for the user's runs."""
+
+
+@dataclass
+class Table:
+    key: str
+    title: str
+    source: str
+    unit: str
+    """'percent', 'fraction' or 'count': how values are shown."""
+    columns: list[ColumnHead]
+    rows: list[Row] = field(default_factory=list)
+    identity_keys: list[str] = field(default_factory=list)
+    intervals: bool = False
+    """The paper prints intervals: show them for every cell (else only where n < SMALL_N)."""
+    notes: list[str] = field(default_factory=list)
+    cell_n: bool = False
+    """Each cell shows its own n (per-theme accuracy: the texts with the theme)."""
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    """The column's key in the papers' numbers file (paper_numbers.csv)."""
+    header: str
+    task: str
+    metric: str
+    where: Mapping[str, str] = field(default_factory=dict)
+    """Run settings the column needs (meaning=human, dataset_variant=generated)."""
+    better: str = ""
+    ours: bool = False
+    complement: bool = False
+    """Shows 1 - metric (Figure 1's accuracy from a hallucination rate)."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    key: str
+    paper: str
+    """The paper's id in paper_numbers.csv (ffe-hallu, turkish-idioms, persian-allusions, perhallueval)."""
+    source: str
+    """"Table 4", "Figure 1"."""
+    title: str
+    unit: str
+    columns: tuple[Column, ...]
+    row_keys: tuple[str, ...]
+    """Run settings that make separate rows (run identity keys)."""
+    intervals: bool = False
+    cell_labels: bool = False
+    """The paper's cells carry a name (paper_numbers.csv's note: PerHalluEval Table 4's best variant)."""
+
+    @property
+    def tasks(self) -> set[str]:
+        return {column.task for column in self.columns}
+
+
+def metric_cell(run: RunSummary, metric: str, complement: bool = False) -> Cell | None:
+    """A run's metric with its 95% interval: the metric's own `/ci_low`, `/ci_high` when it has them (bootstrap),
+    else value +- 1.96 standard errors from its `/stderr`, clipped to [0, 1]; None if the run lacks the metric."""
+    value = run.metrics.get(metric)
+    if value is None:
+        return None
+    low, high = run.metrics.get(f"{metric}/ci_low"), run.metrics.get(f"{metric}/ci_high")
+    stderr = run.metrics.get(f"{metric}/stderr")
+    if (low is None or high is None) and stderr is not None:
+        low, high = max(0.0, value - Z_95 * stderr), min(1.0, value + Z_95 * stderr)
+    if complement:
+        value, low, high = 1 - value, None if high is None else 1 - high, None if low is None else 1 - low
+    return Cell(value, low, high, run.samples, run.log)
+
+
+def _settings(run: RunSummary, keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    identity = run.identity or {}
+    return tuple((key, identity[key]) for key in keys if key in identity)
+
+
+def _matches(run: RunSummary, column: Column) -> bool:
+    identity = run.identity or {}
+    return run.task == column.task and all(identity.get(k) == v for k, v in column.where.items())
+
+
+def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
+    """The spec's table from runs (already one per task, model and identity). Rows are sorted by model."""
+    table = Table(spec.key, spec.title, f"{_PAPER_NAMES.get(spec.paper, spec.paper)} {spec.source}".strip(), spec.unit,
+                  [ColumnHead(c.key, c.header, c.better, c.ours) for c in spec.columns], intervals=spec.intervals)
+    used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
+    by_model: dict[str, set[tuple]] = {}
+    for _, run in used:
+        by_model.setdefault(run.model, set()).add(_settings(run, spec.row_keys))
+    for model in sorted(by_model):
+        partial = by_model[model]
+        # a run's settings that another run's settings extend do not make a row of their own
+        row_settings = [s for s in partial if not any(set(s) < set(other) for other in partial)] or [()]
+        for settings in sorted(row_settings):
+            row = Row(model, dict(settings), {})
+            for column in spec.columns:
+                candidates = [run for c, run in used if c is column and run.model == model
+                              and set(_settings(run, spec.row_keys)) <= set(settings)]
+                if not candidates:
+                    continue
+                newest = max(candidates, key=lambda run: run.created)
+                cell = metric_cell(newest, column.metric, column.complement)
+                if cell is not None:
+                    row.cells[column.key] = cell
+                if len(candidates) > 1:
+                    table.notes.append(f"{model} {column.header}: {len(candidates)} runs with other settings; the "
+                                       f"newest is used ({newest.log}).")
+            table.rows.append(row)
+    table.identity_keys = [key for key in spec.row_keys if any(key in row.identity for row in table.rows)]
+    return table
+
+
+_PAPER_NAMES = {"ffe-hallu": "FFE-HALLU", "turkish-idioms": "Turkish idioms", "persian-allusions": "Persian allusions",
+                "perhallueval": "PerHalluEval", "": ""}
