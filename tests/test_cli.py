@@ -61,7 +61,11 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     assert has_row(ran.stdout, "samples", "400")
 
     tables = figeval("report", str(logs))
-    assert tables.returncode == 0 and has_row(tables.stdout, "halluc_rate_avg/word_perturbation", "0.400")
+    assert tables.returncode == 0, tables.stderr
+    # Table 4 in percent: fake-q 15.0, real-q 5.0, average 10.0, agreement 90.0, unparsed 2.5 (ours); no controls
+    table_4 = tables.stdout.split("FFE-HALLU Table 4", 1)[1].split("\n\n", 1)[0]
+    row = next(line for line in table_4.splitlines() if line.startswith(f"replay/{replay}"))
+    assert row.split()[-6:] == ["15.0", "5.0", "10.0", "90.0", "2.5", "-"]
     [run] = json.loads(figeval("report", str(logs), "--json").stdout)["runs"]
     assert run["task"] == "ffe_detection" and run["model"] == f"replay/{replay}" and run["samples"] == 400
     assert run["metrics"]["halluc_rate_avg"] == pytest.approx(0.1)  # (0.15 + 0.05) / 2

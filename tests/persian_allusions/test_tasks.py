@@ -223,7 +223,12 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     report = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True, text=True)
     assert report.returncode == 0, report.stderr
     gap_line = next(line for line in report.stdout.splitlines() if line.startswith(f"replay/{model}") and "perspoems" in line)
-    assert gap_line.split()[-3:] == ["1.000", "0.500", "+0.500"]  # MC 2/2, open 1/2
-    assert "knows, recognized                   1   e.g. perspoems-001" in report.stdout
-    assert "does not know, missed               1   e.g. perspoems-002" in report.stdout  # open
-    assert "does not know, recognized           1   e.g. perspoems-002" in report.stdout  # MC: lexical overlap case
+    assert gap_line.split()[-3:] == ["100.0", "50.0", "50.0"]  # MC 2/2, open 1/2 (percent, as Table 3)
+    as_json = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), "--format", "json"],
+                             capture_output=True, text=True)
+    tables = {table["key"]: table for table in json.loads(as_json.stdout)["tables"]}
+    cross = {row["identity"]["task"]: row["cells"] for row in tables["persian-allusions/knowledge-x-recognition"]["rows"]}
+    assert (cross["allusion_open"]["knows/recognized"]["value"], cross["allusion_open"]["knows/recognized"]["label"]) == (
+        1, "perspoems-001")
+    assert cross["allusion_open"]["not/missed"]["label"] == "perspoems-002"  # open
+    assert cross["allusion_mc"]["not/recognized"]["label"] == "perspoems-002"  # MC: lexical overlap case
