@@ -14,8 +14,10 @@ def _judged(task: str, prefix: str = "", **where: str) -> tuple[Column, ...]:
 
 TABLE_3 = TableSpec(
     "ffe-hallu/table-3", "ffe-hallu", "Table 3", "Task 1, FFE generation from meaning (judge labels)", "percent",
-    (*_judged("ffe_generation", "human", meaning="human"), *_judged("ffe_generation", "paraphrased", meaning="paraphrased"),
-     Column("unparsed", "Unparsed(%)", "ffe_generation", "unparsed_rate", ours=True)),
+    tuple(column for meaning in ("human", "paraphrased") for column in (
+        *_judged("ffe_generation", meaning, meaning=meaning),
+        Column(f"{meaning}/unparsed", f"{meaning} Unparsed(%)", "ffe_generation", "unparsed_rate", {"meaning": meaning},
+               ours=True))),
     ("judge", "judge_prompt", "prompt_version", "answer_mode"),
 )
 

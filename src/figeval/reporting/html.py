@@ -1,0 +1,51 @@
+"""The report as one self-contained HTML file: every table, every figure inline as SVG, no script, no stylesheet
+or font fetched from anywhere, so it opens offline and can be mailed as is."""
+
+from __future__ import annotations
+
+from html import escape
+
+from figeval import __version__
+from figeval.reporting.render import MISSING, grid, run_lines, title_line
+from figeval.reporting.report import Report
+from figeval.reporting.tables import Table
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0 2em; font-size: 0.9em; }
+caption { text-align: left; font-weight: bold; padding-bottom: 0.4em; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; }
+td.value { text-align: right; font-variant-numeric: tabular-nums; }
+tr.reference td { font-style: italic; color: #555; background: #f6f6f6; }
+figure { margin: 1em 0 2em; } figure svg { max-width: 100%; height: auto; }
+.notes { font-size: 0.85em; color: #555; }
+"""
+
+
+def html_table(table: Table) -> str:
+    rows = grid(table)
+    fixed = len(rows[0]) - len(table.columns)
+    head = "".join(f"<th>{escape(h)}</th>" for h in rows[0])
+    body = []
+    for row, values in zip(table.rows, rows[1:]):
+        cells = "".join(f'<td dir="auto">{escape(v)}</td>' if i < fixed else f'<td class="value">{escape(v)}</td>'
+                        for i, v in enumerate(values))
+        body.append(f'<tr class="{"reference" if row.reference else "run"}">{cells}</tr>')
+    notes = "".join(f"<li>{escape(note)}</li>" for note in table.notes)
+    return (f'<table id="{escape(table.key)}"><caption>{escape(title_line(table))}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            + (f'<ul class="notes">{notes}</ul>' if notes else ""))
+
+
+def render_html(report: Report) -> str:
+    from figeval.reporting.figures import figures, svg_text
+
+    drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}<figcaption>{escape(f.title)}</figcaption></figure>'
+                    for f in figures(report))
+    runs = "".join(f"<li>{escape(line.strip())}</li>" for line in run_lines(report))
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>figeval report</title>'
+            f"<style>{STYLE}</style></head><body><h1>figeval report</h1>"
+            f"<p>figeval {escape(__version__)}. ↑/↓: higher/lower is better; *: figeval's column, not the paper's; "
+            f"[a, b]: 95% interval; (paper), in italics: the paper's published number; {MISSING}: no run.</p>"
+            + "".join(html_table(table) for table in report.tables) + drawn
+            + f'<h2>Runs</h2><ul class="notes">{runs}</ul></body></html>\n')

@@ -1,0 +1,353 @@
+"""`figeval report` over logs of three models across the benchmarks: every table's cells against hand-derived
+values, newest-run-wins, unfinished runs listed, the papers' numbers, each export format read back, the figures
+read back from their SVG, and the HTML parsed.
+
+Logs are real Inspect logs: one written by Inspect (a scored run), copied per task and model with the metrics and
+settings each case needs, so that every expected value below is known by construction. The allusion runs are
+scored from outcomes, as their analyses read samples.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
+
+from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, KNOWLEDGE_POLICIES, MC_POLICIES, OPEN_LABELS, OPEN_POLICIES, OPTION_LABELS
+from figeval.reporting.report import build_report, model_family
+from figeval.scoring.metrics import policy_metrics
+from figeval.scoring.outcome import DecidedBy, Outcome
+from tests.metric_values import logged_outcomes
+
+A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"
+CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")
+
+
+def detection(fake_q: float, real_q: float, agreement: float, fake_q_stderr: float = 0.02) -> dict[str, float]:
+    """Table 4's metrics; per category, fake-q rates 0.1, 0.2, 0.3, 0.4 and real-q 0.0 for every model."""
+    metrics = {"halluc_rate_fake_q": fake_q, "halluc_rate_fake_q/stderr": fake_q_stderr, "halluc_rate_real_q": real_q,
+               "halluc_rate_avg": (fake_q + real_q) / 2, "agreement": agreement, "unparsed_rate": 0.01,
+               "false_rejection_rate": 0.05}
+    for i, category in enumerate(CATEGORIES, start=1):
+        metrics |= {f"halluc_rate_fake_q/{category}": i / 10, f"halluc_rate_real_q/{category}": 0.0}
+    return metrics
+
+
+def perhallueval(hamming: float, factual: float, hallucinated: float, precision: float, f1: float) -> dict[str, float]:
+    metrics = {"hamming_score": hamming, "hamming_score/ci_low": hamming - 0.02, "hamming_score/ci_high": hamming + 0.01,
+               "factual_recall": factual, "factual_recall/ci_low": factual - 0.02, "factual_recall/ci_high": factual + 0.02,
+               "hallucinated_recall": hallucinated, "hallucinated_recall/ci_low": hallucinated - 0.02,
+               "hallucinated_recall/ci_high": hallucinated + 0.02, "unparsed_rate": 0.0, "precision": precision, "f1": f1,
+               "hamming_score/persian_specific": hamming + 0.05, "hamming_score/persian_specific/ci_low": hamming,
+               "hamming_score/persian_specific/ci_high": hamming + 0.1, "hamming_score/generic": hamming - 0.05,
+               "hamming_score/generic/ci_low": hamming - 0.1, "hamming_score/generic/ci_high": hamming,
+               "persian_specific_share": 0.38}
+    return metrics
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("report")
+    template = logged_outcomes(tmp / "template", [Outcome("x", DecidedBy.PARSER)], ["x"])
+    out = tmp / "logs"
+    out.mkdir()
+    count = iter(range(1000))
+
+    def run(task, model, metrics, samples=800, status="success", hour=12, **metadata):
+        log = template.model_copy(deep=True)
+        log.eval.task, log.eval.model, log.status = f"figeval/{task}", model, status
+        log.eval.created = f"2026-11-01T{hour:02d}:{next(count) % 60:02d}:00+00:00"
+        log.eval.metadata = metadata
+        log.eval.task_args = {}
+        log.results.total_samples = log.results.completed_samples = samples
+        log.results.scores = [EvalScore(name="scorer", scorer="scorer",
+                                        metrics={k: EvalMetric(name=k, value=v) for k, v in metrics.items()})]
+        write_eval_log(log, str(out / f"{task}-{next(count)}.eval"))
+
+    detection_settings = {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": True}
+    run("ffe_detection", A, detection(0.5, 0.5, 0.5), hour=9, **detection_settings)  # replaced by the newer A run
+    run("ffe_detection", A, detection(0.215, 0.075, 0.86), **detection_settings)
+    run("ffe_detection", B, detection(0.785, 0.45, 0.635), **detection_settings)
+    run("ffe_detection", C, detection(0.945, 0.72, 0.755), **detection_settings)
+    run("ffe_detection", C, {}, status="cancelled", **detection_settings)  # listed, never used
+    generation = {"prompt_version": "ffe-generation-v3+ffe-judge-v2", "judge_prompt": "paper"}
+    judged = {"correct_rate": 0.605, "incorrect_rate": 0.19, "hallucinated_rate": 0.205, "unparsed_rate": 0.0}
+    run("ffe_generation", A, judged, samples=200, meaning="human", judge="openai/gpt-4.1", **generation)
+    run("ffe_generation", A, {"correct_rate": 0.595, "incorrect_rate": 0.235, "hallucinated_rate": 0.17},
+        samples=200, meaning="paraphrased", judge="openai/gpt-4.1", **generation)
+    run("ffe_generation", B, {"correct_rate": 0.5, "incorrect_rate": 0.35, "hallucinated_rate": 0.15}, samples=200,
+        meaning="human", judge="google/gemini-2.5-pro", **generation)
+    # 50 samples: below 100, so the interval is shown (0.3 +- 1.959964 * 0.0655 = [0.1716, 0.4284])
+    run("ffe_translation", C, {"correct_rate": 0.3, "correct_rate/stderr": 0.0655, "incorrect_rate": 0.1,
+                               "hallucinated_rate": 0.6}, samples=50, judge="openai/gpt-4.1", judge_prompt="paper")
+    turkish = {"prompt_version": "tr-idioms-v2", "prompt_lang": "en", "answer_mode": "generate"}
+    run("tr_idiom_detection", A, {"accuracy": 0.594, "yes_rate": 0.8, "unparsed_rate": 0.0}, samples=400, **turkish)
+    run("tr_idiom_entailment", A, {"accuracy": 0.52, "entailment_rate": 0.3, "unparsed_rate": 0.02}, samples=400, **turkish)
+    run("tr_idiom_entailment", B, {"accuracy": 0.545, "entailment_rate": 0.6}, samples=400, **turkish)
+    qa = {"prompt_version": "perhallueval-v3", "answer_mode": "generate", "unparsed": "as_wrong"}
+    run("perhallueval_qa", A, perhallueval(0.64, 0.47, 0.81, 0.7, 0.56), samples=8000, **qa)
+    run("perhallueval_qa", B, perhallueval(0.57, 0.8, 0.34, 0.55, 0.66), samples=8000, **qa)
+    run("perhallueval_qa", C, perhallueval(0.52, 0.9, 0.14, 0.5, 0.65), samples=8000, **qa)
+    run("perhallueval_summarization", A, perhallueval(0.9, 0.92, 0.88, 0.88, 0.9), samples=8000, **qa)
+
+    # Allusions: one model, scored from outcomes (its analyses read samples). MC 2 of 2 right, open 1 of 2.
+    allusions = [{"allusion": a, "themes": [theme]} for a, theme in (("A", "religious"), ("B", "quranic"))]
+    right = Outcome("1", DecidedBy.PARSER, target="1")
+    settings = {"prompt_version": "allusions-v3", "prompt_lang": "en", "dataset_variant": "perspoems"}
+    for name, outcomes, labels, policies, task, extra in (
+        ("k", [Outcome("complete", DecidedBy.JUDGE), Outcome("partial", DecidedBy.JUDGE)], KNOWLEDGE_LABELS.values,
+         KNOWLEDGE_POLICIES, "allusion_knowledge", {"judge": "openai/gpt-4o"}),
+        ("mc", [right, right], OPTION_LABELS, MC_POLICIES, "allusion_mc", {}),
+        ("open", [Outcome("correct", DecidedBy.JUDGE), Outcome("incorrect", DecidedBy.JUDGE)], OPEN_LABELS.values,
+         OPEN_POLICIES, "allusion_open", {"judge": "openai/gpt-4o", "judge_mode": "gt"}),
+    ):
+        log = logged_outcomes(tmp / name, outcomes, labels, allusions, task,
+                              task_metadata={**settings, **extra}, metrics=policy_metrics(policies))
+        log.eval.model = B
+        write_eval_log(log, str(out / f"{task}.eval"))
+    return out
+
+
+def by_key(report):
+    return {table.key: table for table in report.tables}
+
+
+def cells(table, label, **identity):
+    """{column: value} of the row for a model (and settings), values in [0, 1] as the metrics give them."""
+    [row] = [r for r in table.rows if r.label == label and not r.reference
+             and all(r.identity.get(k) == v for k, v in identity.items())]
+    return {key: round(cell.value, 4) for key, cell in row.cells.items()}
+
+
+def test_every_table_from_the_runs(logs: Path):
+    report = build_report(logs)
+    tables = by_key(report)
+    # Table 4: the newer of A's two runs; B and C as logged
+    table_4 = tables["ffe-hallu/table-4"]
+    assert [row.label for row in table_4.rows] == [B, A, C]  # sorted by model name
+    assert cells(table_4, A) == {"fake_q": 0.215, "real_q": 0.075, "avg": 0.145, "agreement": 0.86, "unparsed": 0.01,
+                                 "false_rejection": 0.05}
+    assert cells(table_4, C)["avg"] == 0.8325  # (0.945 + 0.72) / 2
+    # Figure 1: accuracy = 1 - hallucination rate: fake-q 0.9, 0.8, 0.7, 0.6 by category; real-q 1.0
+    figure_1 = cells(tables["ffe-hallu/figure-1"], B)
+    assert [figure_1[f"fake_q/{c}"] for c in CATEGORIES] == [0.9, 0.8, 0.7, 0.6]
+    assert {figure_1[f"real_q/{c}"] for c in CATEGORIES} == {1.0}
+    # Table 3: A's human and paraphrased runs share a row (same judge); B's other judge is its own row
+    table_3 = tables["ffe-hallu/table-3"]
+    assert cells(table_3, A) == {"human/correct": 0.605, "human/incorrect": 0.19, "human/hallucinated": 0.205,
+                                 "paraphrased/correct": 0.595, "paraphrased/incorrect": 0.235,
+                                 "paraphrased/hallucinated": 0.17, "human/unparsed": 0.0}
+    assert cells(table_3, B, judge="google/gemini-2.5-pro") == {"human/correct": 0.5, "human/incorrect": 0.35,
+                                                                "human/hallucinated": 0.15}
+    # Table 5: C only, with its interval
+    [row] = tables["ffe-hallu/table-5"].rows
+    assert (row.label, round(row.cells["correct"].low, 4), round(row.cells["correct"].high, 4)) == (C, 0.1716, 0.4284)
+    # Turkish Table 2: detection and entailment of A on one row; B has entailment only
+    turkish = tables["turkish-idioms/table-2"]
+    assert cells(turkish, A) == {"detection": 0.594, "entailment": 0.52, "yes_rate": 0.8, "entailment_rate": 0.3,
+                                 "detection_unparsed": 0.0, "entailment_unparsed": 0.02}
+    assert cells(turkish, B) == {"entailment": 0.545, "entailment_rate": 0.6}
+    # Allusions Table 3: knowledge 1 of 2 complete, MC 2 of 2, open (GT judge) 1 of 2, all on one row
+    assert cells(tables["persian-allusions/table-3"], B) == {"knowledge": 0.5, "perspoems/mc": 1.0, "perspoems/open": 0.5}
+    assert cells(tables["persian-allusions/gap"], B) == {"mc": 1.0, "open": 0.5, "gap": 0.5}
+    # PerHalluEval: Table 2 (QA and TS of A on one row), Figures 3, 5, 8, Table 4 by family
+    assert cells(tables["perhallueval/table-2"], A) == {"qa/hamming_score": 0.64, "summarization/hamming_score": 0.9}
+    assert tables["perhallueval/table-2"].rows[0].cells["qa/hamming_score"].low is not None
+    assert cells(tables["perhallueval/figure-3"], C) == {"factual_recall": 0.9, "hallucinated_recall": 0.14,
+                                                         "hamming_score": 0.52, "unparsed": 0.0}
+    assert cells(tables["perhallueval/figure-5"], A) == {"persian_specific": 0.69, "generic": 0.59,
+                                                         "persian_specific_share": 0.38}
+    assert cells(tables["perhallueval/figure-8"], A) == {"qa/precision": 0.7, "qa/recall": 0.47, "qa/f1": 0.56,
+                                                         "summarization/precision": 0.88, "summarization/recall": 0.92,
+                                                         "summarization/f1": 0.9}
+    family = {row.label: row for row in tables["perhallueval/table-4"].rows}
+    assert set(family) == {"openai", "anthropic", "google"}  # vllm/google/gemma-3-27b -> google
+    assert (family["google"].cells["qa/factual_recall"].value, family["google"].cells["qa/factual_recall"].label) == (
+        0.9, C)
+
+
+def test_newest_run_wins_and_unfinished_runs_are_listed(logs: Path):
+    report = build_report(logs)
+    [replaced] = report.superseded
+    assert replaced.run.model == A and replaced.run.metrics["halluc_rate_fake_q"] == 0.5
+    assert replaced.by.metrics["halluc_rate_fake_q"] == 0.215
+    [cancelled] = report.not_successful
+    assert (cancelled.task, cancelled.model, cancelled.status) == ("ffe_detection", C, "cancelled")
+    text = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True, text=True).stdout
+    assert f"replaced by a newer run with the same settings: {replaced.run.log}" in text
+    assert f"not used (cancelled): ffe_detection {C}" in text
+
+
+def test_task_filter_and_leaderboard(logs: Path):
+    only = build_report(logs, tasks=["tr_idiom_entailment"])
+    assert [t.key for t in only.tables] == ["turkish-idioms/table-2"]
+    assert {row.label for row in only.tables[0].rows} == {A, B}
+    [board] = build_report(logs, leaderboard=True).tables
+    assert [row.label for row in board.rows] == [B, A, C]
+    # one headline per task; missing cells stay missing (A has no allusion runs; C no Turkish)
+    assert cells(board, A) == {"ffe_generation": 0.605, "ffe_detection": 0.145, "tr_idiom_detection": 0.594,
+                               "tr_idiom_entailment": 0.52, "perhallueval_qa": 0.64, "perhallueval_summarization": 0.9}
+    assert cells(board, C) == {"ffe_detection": 0.8325, "ffe_translation": 0.3, "perhallueval_qa": 0.52}
+    assert [c.better for c in board.columns if c.key == "ffe_detection"] == ["lower"]
+
+
+def test_paper_rows_are_the_papers_numbers(logs: Path):
+    tables = by_key(build_report(logs, paper=True))
+    reference = {row.label: row for row in tables["ffe-hallu/table-4"].rows if row.reference}
+    # FFE-HALLU Table 4, GPT-4.1: 21.50 / 7.50 / 14.50 / 86.00 (percent in the paper, stored as rates)
+    assert {k: round(c.value, 4) for k, c in reference["GPT-4.1"].cells.items()} == {
+        "fake_q": 0.215, "real_q": 0.075, "avg": 0.145, "agreement": 0.86}
+    assert reference["GPT-4.1"].reference == "FFE-HALLU Table 4"
+    # PerHalluEval Table 2, Claude Sonnet 4 QA: 0.64 (0.62-0.64)
+    claude = next(r for r in tables["perhallueval/table-2"].rows if r.label == "Claude Sonnet 4")
+    cell = claude.cells["qa/hamming_score"]
+    assert (cell.value, cell.low, cell.high) == (0.64, 0.62, 0.64)
+    # Allusions Table 3 has no LLM-Generated numbers for Claude; Table 2's theme counts sit under the theme table
+    claude_35 = next(r for r in tables["persian-allusions/table-3"].rows if r.label == "Claude 3.5-Sonnet")
+    assert "generated/open" not in claude_35.cells and claude_35.cells["knowledge"].value == 1.0
+    counts = next(r for r in tables["persian-allusions/themes"].rows if r.reference)
+    assert {k: c.n for k, c in counts.cells.items()} == {"religious": 112, "quranic": 58, "mythical-historical": 31,
+                                                         "romantic": 19, "mystical": 12, "other": 2}
+    # Table 4 by family keeps the paper's best variant as the cell's label
+    gemini = next(r for r in tables["perhallueval/table-4"].rows if r.reference and r.label == "Gemini")
+    assert (gemini.cells["summarization/hamming_score"].value, gemini.cells["summarization/hamming_score"].label) == (
+        0.90, "Gemini 2.0 Flash / Gemini 1.5 Flash")
+
+
+def test_paper_numbers_match_the_papers_text():
+    """A sample of the entered numbers, each found in its paper's table line."""
+    from figeval.reporting.paper import paper_numbers
+    from tests.conftest import paper_text
+
+    lines = {(n["paper"], n["table"], n["row"], n["column"]): n["value"] for n in paper_numbers()}
+    checks = [
+        ("ffe-hallu.md", ("ffe-hallu", "Table 3", "Qwen3-235B", "human/hallucinated"), "Qwen3-235B\t"),
+        ("ffe-hallu.md", ("ffe-hallu", "Table 6", "Claude 3.7", "translation/gemini-2.5-pro/kappa"), "Claude 3.7\t71.5"),
+        ("turkish-idioms.md", ("turkish-idioms", "Table 2", "GPT-4o", "entailment"), "GPT-4o\t"),
+        ("persian-allusions.md", ("persian-allusions", "Table 4", "o1-mini", "kappa"), "o1-mini\t0.91"),
+        ("perhallueval.md", ("perhallueval", "Table 2", "Dorna", "summarization/hamming_score/ci_high"), "\tTS\t0.96"),
+    ]
+    for paper, key, line_start in checks:
+        text = paper_text(paper).replace("<b>", "").replace("</b>", "")
+        value = lines[key]
+        assert any(line.startswith(line_start) or line_start in line
+                   for line in text.splitlines() if re.search(rf"(^|\s|–){re.escape(value)}(\s|$|–)", line)), (key, value)
+    # hand-read: Table 3 Qwen3-235B human hallucination 69.5; Table 6 Claude 3.7 translation Gemini kappa 0.41;
+    # Turkish GPT-4o entailment 0.520; allusions Table 4 o1-mini kappa 0.81; PerHalluEval Dorna TS CI 0.95-0.96
+    assert [lines[key] for _, key, _ in checks] == ["69.5", "0.41", "0.520", "0.81", "0.96"]
+
+
+def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
+    def report(*args):
+        result = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), *args], capture_output=True,
+                                text=True)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    document = json.loads(report("--format", "json"))
+    assert set(document) == {"figeval_version", "tables", "runs", "superseded", "not_successful"}
+    table_4 = next(t for t in document["tables"] if t["key"] == "ffe-hallu/table-4")
+    assert set(table_4) == {"key", "title", "source", "unit", "intervals", "identity_keys", "notes", "columns", "rows"}
+    a_row = next(r for r in table_4["rows"] if r["label"] == A)
+    assert a_row["cells"]["fake_q"]["value"] == 0.215 and a_row["cells"]["fake_q"]["n"] == 800
+    assert a_row["identity"] == {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": "True"}
+    # the allusion analyses are in the JSON too
+    assert {"persian-allusions/gap", "persian-allusions/themes"} <= {t["key"] for t in document["tables"]}
+
+    # CSV: one line per cell, in the table's unit: every JSON cell once, percent tables x 100
+    rows = list(csv.DictReader(io.StringIO(report("--format", "csv"))))
+    from_json = {(t["key"], r["label"], ";".join(f"{k}={v}" for k, v in r["identity"].items()), key): (t["unit"], c)
+                 for t in document["tables"] for r in t["rows"] for key, c in r["cells"].items()}
+    from_csv = {(r["table"], r["row"], r["settings"], r["column"]): r for r in rows}
+    assert from_csv.keys() == from_json.keys() and len(rows) == len(from_json)
+    for key, (unit, cell) in from_json.items():
+        line, scale = from_csv[key], 100 if unit == "percent" else 1
+        if cell["value"] is None:
+            assert line["value"] == "" and int(line["n"]) == cell["n"], key
+        elif isinstance(cell["value"], str):
+            assert line["value"] == cell["value"], key
+        else:
+            assert float(line["value"]) == pytest.approx(cell["value"] * scale), key
+            if cell["ci_low"] is not None:
+                assert float(line["ci_low"]) == pytest.approx(cell["ci_low"] * scale), key
+
+    # Markdown: the text table's cells, row for row
+    markdown = report("--format", "markdown", "--no-paper")
+    section = markdown.split("### FFE-HALLU Table 4", 1)[1].split("\n\n###", 1)[0]
+    md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(f"| {A}")]
+    assert md_rows == [[A, "ffe-detection-v3", "generate", "True", "800", "21.5", "7.5", "14.5", "86.0", "1.0", "5.0"]]
+    # LaTeX: one tabular per table, the same row, escaped
+    latex = report("--format", "latex")
+    assert latex.count(r"\begin{tabular}") == len(document["tables"])
+    assert rf"{A} & ffe-detection-v3 & generate & True & 800 & 21.5 & 7.5 & 14.5 & 86.0 & 1.0 & 5.0 \\" in latex
+    assert r"Unparsed(\%) *" in latex
+    # --out writes a file and never over a log; text names the file it wrote
+    written = report("--format", "markdown", "--out", str(tmp_path / "out"))
+    assert written.strip() == f"wrote {tmp_path / 'out' / 'report.md'}"
+
+
+def test_figures_and_html(logs: Path, tmp_path: Path):
+    result = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), "--figures", str(tmp_path / "fig"),
+                             "--format", "html", "--out", str(tmp_path / "html")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    files = {path.name: path for path in (tmp_path / "fig").iterdir()}
+    for path in files.values():
+        assert path.stat().st_size > 1000
+    svg = {name.removesuffix(".svg"): path.read_text(encoding="utf-8") for name, path in files.items() if name.endswith(".svg")}
+    assert {name.removesuffix(".png") for name in files if name.endswith(".png")} == set(svg)
+
+    def ids(name, prefix):
+        return re.findall(rf'id="({prefix}-[^"]+)"', svg[name])
+
+    # Figure 1 (fake-q): 4 categories x 3 models
+    assert len(ids("ffe-hallu-figure-1-fake-q", "bar")) == 12
+    # Turkish label preference: A has both shares, B entailment only
+    assert len(ids("turkish-idioms-label-preference", "bar")) == 3
+    # PerHalluEval Figure 3: 3 statistics x 3 models; Figure 4: A only; Figure 5: 2 splits x 3 models
+    assert len(ids("perhallueval-figure-3", "bar")) == 9
+    assert len(ids("perhallueval-figure-4", "bar")) == 3
+    assert len(ids("perhallueval-figure-5", "bar")) == 6
+    # Figure 8: A on QA and TS, B and C on QA
+    assert len(ids("perhallueval-figure-8", "point")) == 4
+    # allusions per theme: MC and open rows x their themes (MC: religious and quranic; open: the same two)
+    assert len(ids("persian-allusions-themes", "bar")) == 4
+
+    page = (tmp_path / "html" / "report.html").read_text(encoding="utf-8")
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.ids = [], set()
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.ids |= {value for name, value in attrs if name == "id"}
+
+    parser = Collect()
+    parser.feed(page)
+    tables = by_key(build_report(logs))
+    assert set(tables) <= parser.ids  # every table, by its key
+    assert set(svg) <= parser.ids  # every figure, inline
+    assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page  # nothing fetched
+
+
+def test_persian_labels_are_shaped_and_ordered():
+    from figeval.reporting.figures import rtl
+
+    shaped = rtl("مذهبی")
+    # م ذ ه ب ی joined: meem initial (U+FEE3), thal final (U+FEAC: it never joins leftwards), heh initial (U+FEEB),
+    # beh medial (U+FE92), Farsi yeh final (U+FBFD); drawn left to right, so the word's last letter comes first
+    assert shaped == "\ufbfd\ufe92\ufeeb\ufeac\ufee3"
+    assert rtl("religious") == "religious"
+
+
+def test_model_family_is_the_organisation():
+    assert [model_family(m) for m in (A, C, "gguf/gemma-3-270m")] == ["openai", "google", "gguf"]
