@@ -6,8 +6,8 @@ Only the user's runs are drawn (the papers' numbers are in the tables). Every ba
 (`bar-...`, `point-...`) so that a figure can be checked by reading its SVG back.
 
 Persian text: matplotlib neither joins Arabic-script letters nor orders right-to-left text, so labels are shaped
-(arabic-reshaper) and put in visual order (python-bidi) first, and drawn with the Vazirmatn font that ships inside
-figeval's dependencies (no system font needed).
+(arabic-reshaper) and put in visual order (python-bidi) first, and drawn with Noto Sans Arabic, which a pip
+dependency ships (fontpkg-noto-sans-arabic; no system font needed).
 """
 
 from __future__ import annotations
@@ -62,10 +62,11 @@ def _pyplot():
 
 
 def persian_font_path() -> Path:
-    """The TTF of a font with Persian glyphs, from an installed Python package."""
-    from importlib.resources import files
+    """The TTF of Noto Sans Arabic (Persian glyphs) from its pip package."""
+    import fontpkg_noto_sans_arabic
 
-    return Path(str(files("figeval.reporting").joinpath("fonts", "Vazirmatn-Regular.ttf")))
+    [font] = sorted((fontpkg_noto_sans_arabic.ROOT / "files").glob("*.ttf"))
+    return font
 
 
 def _user_rows(table: Table) -> list[Row]:
@@ -93,7 +94,7 @@ def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list], ], scale
                             fmt="none", ecolor="black", capsize=2, linewidth=0.8)
     ax.set_xticks(range(len(groups)), [rtl(g) for g in groups], rotation=20, ha="right")
     if series:
-        ax.legend(fontsize=7, frameon=False)
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
 
 def _bars_by_row(table: Table, columns: Iterable[str], title: str, name: str, ylabel: str, errors: bool = False) -> Figure:
@@ -102,7 +103,7 @@ def _bars_by_row(table: Table, columns: Iterable[str], title: str, name: str, yl
     keys = list(columns)
     heads = {c.key: c.header for c in table.columns}
     scale = 100 if table.unit == "percent" else 1
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.4 * len(keys) + 2), 3.6))
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.4 * len(keys) + 2) + 3.0, 3.6))  # + the legend on the right
     series = [(_row_name(table, row), [row.cells.get(k) for k in keys]) for row in _user_rows(table)]
     _grouped_bars(ax, [heads[k] for k in keys], series, scale, errors, name)
     ax.set_ylabel(ylabel)
@@ -135,7 +136,7 @@ def figures(report: Report) -> list[Figure]:
     for key, figure in (("perhallueval/figure-3", "QA"), ("perhallueval/figure-4", "summarization")):
         if (table := by_key.get(key)) and _user_rows(table):
             found.append(_bars_by_row(table, ["factual_recall", "hallucinated_recall", "hamming_score"],
-                                      f"PerHalluEval {table.source}: {figure} (95% CI)", key.replace("/", "-"), "%",
+                                      f"{table.source}: {figure} (95% CI)", key.replace("/", "-"), "%",
                                       errors=True))
     if (table := by_key.get("perhallueval/figure-5")) and _user_rows(table):
         found.append(_bars_by_row(table, ["persian_specific", "generic"], "PerHalluEval Figure 5: QA Hamming score, "
@@ -151,7 +152,7 @@ def _precision_recall(table: Table) -> Figure:
     import numpy as np
 
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(5.0, 4.2))
+    fig, ax = plt.subplots(figsize=(8.0, 4.2))
     recall = np.linspace(0.01, 1, 200)
     for f1 in (0.2, 0.4, 0.6, 0.8):
         precision = f1 * recall / (2 * recall - f1)
@@ -172,14 +173,14 @@ def _precision_recall(table: Table) -> Figure:
     ax.set_xlabel("recall (factual)")
     ax.set_ylabel("precision")
     ax.set_title("PerHalluEval Figure 8: precision-recall, iso-F1", fontsize=10)
-    ax.legend(fontsize=6, frameon=False)
+    ax.legend(fontsize=6, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), markerscale=0.4)
     fig.tight_layout()
     return Figure("perhallueval-figure-8", "PerHalluEval Figure 8: precision-recall with iso-F1 curves", fig)
 
 
 def svg_text(figure) -> str:
     out = StringIO()
-    figure.savefig(out, format="svg")
+    figure.savefig(out, format="svg", metadata={"Date": None})
     text = out.getvalue()
     return text[text.index("<svg"):]
 
@@ -191,7 +192,7 @@ def draw_figures(report: Report, out_dir: Path) -> list[Path]:
     for found in figures(report):
         for extension in ("png", "svg"):
             path = out_dir / f"{found.name}.{extension}"
-            found.figure.savefig(path, format=extension)
+            found.figure.savefig(path, format=extension, metadata={"Date": None} if extension == "svg" else None)
             written.append(path)
         plt.close(found.figure)
     return written
