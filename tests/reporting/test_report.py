@@ -342,13 +342,29 @@ def test_figures_and_html(logs: Path, tmp_path: Path):
 
 
 def test_persian_labels_are_shaped_and_ordered():
-    from figeval.reporting.figures import rtl
+    """The figures' font lays Persian out joined and right to left: matplotlib's own layout of "مذهبی" (م ذ ه ب ی),
+    read glyph by glyph (a private matplotlib helper; matplotlib is bounded to 3.x in pyproject)."""
+    from matplotlib import _text_helpers
+    from matplotlib.font_manager import FontProperties, findfont, get_font
 
-    shaped = rtl("مذهبی")
-    # م ذ ه ب ی joined: meem initial (U+FEE3), thal final (U+FEAC: it never joins leftwards), heh initial (U+FEEB),
-    # beh medial (U+FE92), Farsi yeh final (U+FBFD); drawn left to right, so the word's last letter comes first
-    assert shaped == "\ufbfd\ufe92\ufeeb\ufeac\ufee3"
-    assert rtl("religious") == "religious"
+    from figeval.reporting.figures import _pyplot, persian_font_path
+
+    plt = _pyplot()
+    assert Path(findfont(FontProperties(family=plt.rcParams["font.family"]))) == persian_font_path()
+    font = get_font(str(persian_font_path()))
+    font.set_size(12, 72)
+    glyphs = list(_text_helpers.layout("مذهبی", font))
+    # visual order, left to right: the word's last letter first (a letter may add a dot glyph of its own)
+    assert "".join(dict.fromkeys(g.char for g in glyphs)) == "یبهذم"
+    first_x = {}
+    for g in glyphs:
+        first_x.setdefault(g.char, g.x)
+    assert list(first_x.values()) == sorted(first_x.values())
+    # joined forms, not the isolated letters: final Farsi yeh (U+FBFD), initial heh (U+FEEB), initial meem (U+FEE3)
+    charmap = font.get_charmap()
+    drawn = {g.char: g.glyph_index for g in glyphs}
+    assert (drawn["ی"], drawn["ه"], drawn["م"]) == (charmap[0xFBFD], charmap[0xFEEB], charmap[0xFEE3])
+    assert drawn["ی"] != charmap[0x06CC] and drawn["م"] != charmap[0x0645]
 
 
 def test_model_family_is_the_organisation():

@@ -5,9 +5,9 @@ interval error bars) and Figure 8 (precision-recall with iso-F1 curves).
 Only the user's runs are drawn (the papers' numbers are in the tables). Every bar and point carries an SVG id
 (`bar-...`, `point-...`) so that a figure can be checked by reading its SVG back.
 
-Persian text: matplotlib neither joins Arabic-script letters nor orders right-to-left text, so labels are shaped
-(arabic-reshaper) and put in visual order (python-bidi) first, and drawn with Noto Sans Arabic, which a pip
-dependency ships (fontpkg-noto-sans-arabic; no system font needed).
+Persian text: matplotlib (3.11 and later) shapes and orders right-to-left text itself (HarfBuzz and a bidi
+algorithm inside its font engine), so labels are passed as plain strings (shaping them beforehand would reverse
+them), drawn with Noto Sans Arabic, which a pip dependency ships (fontpkg-noto-sans-arabic; no system font).
 """
 
 from __future__ import annotations
@@ -34,17 +34,6 @@ class Figure:
     """A matplotlib Figure."""
 
 
-def rtl(text: str) -> str:
-    """Persian (or any Arabic-script) text as matplotlib must draw it: letters in their joined forms, in visual
-    (left-to-right) order. Text without Arabic script is returned unchanged."""
-    if not any("\u0600" <= ch <= "\u06ff" or "\ufb50" <= ch <= "\ufeff" for ch in text):
-        return text
-    import arabic_reshaper
-    from bidi.algorithm import get_display
-
-    return get_display(arabic_reshaper.reshape(text))
-
-
 @cache
 def _pyplot():
     import matplotlib
@@ -56,7 +45,8 @@ def _pyplot():
     font = persian_font_path()
     font_manager.fontManager.addfont(str(font))
     family = font_manager.FontProperties(fname=str(font)).get_name()
-    plt.rcParams.update({"font.family": ["DejaVu Sans", family], "svg.fonttype": "none", "figure.dpi": 100,
+    # Noto Sans Arabic first: it has Latin too, and Persian must not fall to a font with partial Arabic coverage
+    plt.rcParams.update({"font.family": [family, "DejaVu Sans"], "svg.fonttype": "none", "figure.dpi": 100,
                          "axes.spines.top": False, "axes.spines.right": False})
     return plt
 
@@ -92,7 +82,7 @@ def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list], ], scale
             if errors and cell.low is not None and cell.high is not None:
                 ax.errorbar(x, cell.value * scale, yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
                             fmt="none", ecolor="black", capsize=2, linewidth=0.8)
-    ax.set_xticks(range(len(groups)), [rtl(g) for g in groups], rotation=20, ha="right")
+    ax.set_xticks(range(len(groups)), groups, rotation=20, ha="right")
     if series:
         ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
