@@ -26,7 +26,9 @@ def copies(source: Path, folder: Path) -> None:
     assert log.results is not None and len(log.samples or []) == 800, "needs a finished log of 800 samples"
     for i in range(COPIES):
         log.eval.model = f"provider/model-{i:03d}"
-        write_eval_log(log, str(folder / f"run-{i:03d}.eval"))
+        # Inspect's file-name pattern (time_task_id): names that do not follow it make Inspect's listing open
+        # every log to find its task
+        write_eval_log(log, str(folder / f"2026-11-22T00-{i // 60:02d}-{i % 60:02d}-00-00_ffe-detection_copy{i:03d}.eval"))
 
 
 def timed(step) -> float:

@@ -141,6 +141,20 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert "Fleiss' kappa, all 3:" in agreement.stdout
     assert "judge \\ human" in agreement.stdout
 
+    # The same numbers as report tables (FFE-HALLU Tables 6 and 7), the paper's Table 7 rows beside them
+    report = figeval("report", str(judged_log.parent), "--human", str(labels), "--format", "json", "--paper")
+    assert report.returncode == 0, report.stderr
+    tables = {table["key"]: table for table in json.loads(report.stdout)["tables"]}
+    judged = {row["identity"]["judge"]: row["cells"] for row in tables["judge-agreement/ffe_generation"]["rows"]}
+    assert [(cells["agreement"]["value"], cells["agreement"]["n"]) for cells in judged.values()] == [(1.0, 4), (1.0, 5)]
+    assert list(judged)[1] == "with figeval's rules"
+    people = tables["annotator-agreement/ffe_generation"]
+    pair = next(row["cells"] for row in people["rows"] if row["identity"].get("annotators") == "ann1 vs ann2"
+                and row["label"] == "all models")
+    assert (pair["agreement"]["value"], round(pair["kappa"]["value"], 3)) == (0.6, 0.375)
+    gpt = next(row for row in people["rows"] if row["label"] == "GPT-4.1")
+    assert gpt["reference"] == "FFE-HALLU Table 7" and gpt["cells"]["agreement"]["value"] == 0.915
+
 
 def test_label_studio_export(judged_log: Path, tmp_path: Path):
     tasks_file = tmp_path / "tasks.json"

@@ -264,7 +264,8 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
 
     # CSV: one line per cell, in the table's unit: every JSON cell once, percent tables x 100
     rows = list(csv.DictReader(io.StringIO(report("--format", "csv"))))
-    from_json = {(t["key"], r["label"], ";".join(f"{k}={v}" for k, v in r["identity"].items()), key): (t["unit"], c)
+    from_json = {(t["key"], r["label"], ";".join(f"{k}={v}" for k, v in r["identity"].items()), key):
+                 (next(column["unit"] for column in t["columns"] if column["key"] == key), c)
                  for t in document["tables"] for r in t["rows"] for key, c in r["cells"].items()}
     from_csv = {(r["table"], r["row"], r["settings"], r["column"]): r for r in rows}
     assert from_csv.keys() == from_json.keys() and len(rows) == len(from_json)

@@ -21,8 +21,10 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 @click.option("--paper/--no-paper", default=None,
               help="The papers' published numbers as reference rows (default: on for html and markdown).")
 @click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")
+@click.option("--human", multiple=True, type=click.Path(path_type=Path),
+              help="Labels from `figeval annotate import`: adds judge-vs-people and annotator agreement (repeatable).")
 def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, figures: Path | None,
-           paper: bool | None, leaderboard: bool) -> None:
+           paper: bool | None, leaderboard: bool, human: tuple[Path, ...]) -> None:
     """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
@@ -31,7 +33,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
 
     fmt = "json" if as_json else fmt
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
-    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard)
+    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human)
     drawn: list[Path] = []
     if figures is not None:
         from figeval.reporting.figures import draw_figures

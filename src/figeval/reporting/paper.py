@@ -26,11 +26,15 @@ def _as_stored(value: str, unit: str) -> float:
 
 def reference_rows(spec: TableSpec, table: Table) -> list[Row]:
     """The paper's rows of the spec's table, in the paper's order, with the columns the table shows."""
-    keys = {column.key for column in spec.columns}
+    return paper_rows(spec.paper, spec.source, {column.key for column in spec.columns}, table.source, spec.cell_labels)
+
+
+def paper_rows(paper: str, source: str, keys: set[str], shown_as: str, cell_labels: bool = False) -> list[Row]:
+    """A paper's rows of one table ("Table 4") for the column keys given; `shown_as` names the source on each."""
     rows: dict[str, dict[str, dict[str, float]]] = {}
     labels: dict[tuple[str, str], str] = {}
     for line in paper_numbers():
-        if line["paper"] != spec.paper or line["table"] != spec.source:
+        if line["paper"] != paper or line["table"] != source:
             continue
         column, part = line["column"], "value"
         for suffix in CI_SUFFIXES:
@@ -38,9 +42,9 @@ def reference_rows(spec: TableSpec, table: Table) -> list[Row]:
                 column, part = column.removesuffix(suffix), suffix.removeprefix("/ci_")
         if column in keys:
             rows.setdefault(line["row"], {}).setdefault(column, {})[part] = _as_stored(line["value"], line["unit"])
-            labels[(line["row"], column)] = line["note"] if spec.cell_labels else ""
+            labels[(line["row"], column)] = line["note"] if cell_labels else ""
     return [Row(name, {}, {key: Cell(parts.get("value"), parts.get("low"), parts.get("high"), label=labels[(name, key)])
-                           for key, parts in cells.items()}, reference=table.source) for name, cells in rows.items()]
+                           for key, parts in cells.items()}, reference=shown_as) for name, cells in rows.items()]
 
 
 def count_row(paper: str, source: str, row: str) -> Row:

@@ -38,8 +38,13 @@ def shows_interval(table: Table, cell: Cell) -> bool:
     return cell.low is not None and cell.high is not None and (table.intervals or (cell.n or SMALL_N) < SMALL_N)
 
 
-def cell_text(table: Table, cell: Cell | None) -> str:
+def unit_of(table: Table, column: ColumnHead) -> str:
+    return column.unit or table.unit
+
+
+def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
     """"60.5", "0.620 [0.600, 0.640]", "0.640 (model)", "(n=112)" for a count with no value; "-" when missing."""
+    unit = unit or table.unit
     if cell is None:
         return MISSING
     if cell.value is None:
@@ -47,9 +52,9 @@ def cell_text(table: Table, cell: Cell | None) -> str:
     elif isinstance(cell.value, str):
         text = cell.value
     else:
-        text = number(cell.value, table.unit)
+        text = number(cell.value, unit)
         if shows_interval(table, cell):
-            text += f" [{number(cell.low, table.unit)}, {number(cell.high, table.unit)}]"
+            text += f" [{number(cell.low, unit)}, {number(cell.high, unit)}]"
         if table.cell_n and cell.n is not None:
             text += f" (n={cell.n})"
     if cell.label:
@@ -77,7 +82,7 @@ def grid(table: Table) -> list[list[str]]:
     """The table as rows of strings, header first: label, settings, n, one column per table column."""
     head = ["model", *table.identity_keys, "n", *(header_text(c) for c in table.columns)]
     body = [[row_label(row), *(row.identity.get(key, "") for key in table.identity_keys), row_n(table, row),
-             *(cell_text(table, row.cells.get(c.key)) for c in table.columns)] for row in table.rows]
+             *(cell_text(table, row.cells.get(c.key), unit_of(table, c)) for c in table.columns)] for row in table.rows]
     return [head, *body]
 
 
@@ -157,11 +162,11 @@ def render_csv(report: Report) -> str:
                 cell = row.cells.get(column.key)
                 if cell is None:
                     continue
-                numeric = not isinstance(cell.value, str)
+                numeric, unit = not isinstance(cell.value, str), unit_of(table, column)
                 writer.writerow([table.key, table.source, row.label, row.reference,
                                  ";".join(f"{k}={v}" for k, v in row.identity.items()), column.key, column.header,
-                                 table.unit, scaled(cell.value, table.unit) if numeric else cell.value,
-                                 _blank(scaled(cell.low, table.unit)), _blank(scaled(cell.high, table.unit)),
+                                 unit, scaled(cell.value, unit) if numeric else cell.value,
+                                 _blank(scaled(cell.low, unit)), _blank(scaled(cell.high, unit)),
                                  _blank(cell.n), cell.label, cell.log or ""])
     return out.getvalue()
 
@@ -200,7 +205,8 @@ def table_json(table: Table) -> dict[str, object]:
     return {
         "key": table.key, "title": table.title, "source": table.source, "unit": table.unit,
         "intervals": table.intervals, "identity_keys": table.identity_keys, "notes": table.notes,
-        "columns": [{"key": c.key, "header": c.header, "better": c.better or None, "ours": c.ours} for c in table.columns],
+        "columns": [{"key": c.key, "header": c.header, "better": c.better or None, "ours": c.ours,
+                     "unit": unit_of(table, c)} for c in table.columns],
         "rows": [{"label": row.label, "reference": row.reference or None, "identity": row.identity,
                   "cells": {key: {"value": cell.value, "ci_low": cell.low, "ci_high": cell.high, "n": cell.n,
                                   "label": cell.label or None, "log": cell.log} for key, cell in row.cells.items()}}

@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from inspect_ai.log import read_eval_log
+
 from figeval.errors import FigevalError
+from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.paper import count_row, reference_rows
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs, read_runs
 from figeval.reporting.tables import Cell, Row, Table, TableSpec, build_table, metric_cell
@@ -23,8 +26,10 @@ class Report:
     not_successful: list[RunSummary] = field(default_factory=list)
 
 
-def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False) -> Report:
-    """The report over a log directory's runs (of `tasks` only, when given).
+def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False,
+                 human: Sequence[Path] = ()) -> Report:
+    """The report over a log directory's runs (of `tasks` only, when given); with `human` label files (from
+    `figeval annotate import`), the judge-vs-people and annotator agreement tables of their tasks.
 
     Raises:
         FigevalError: the directory does not exist, or a task name is unknown.
@@ -63,6 +68,8 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
             if paper and table.key == "persian-allusions/themes":
                 table.rows.append(count_row("persian-allusions", "Table 2", "PersPoems"))
             tables.append(table)
+        for labels in human:
+            tables += agreement_tables(labels, [read_eval_log(run.log) for run in runs], paper)
     return Report(tables, runs, superseded, other)
 
 
@@ -91,8 +98,6 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
 def _allusion_tables(runs: Sequence[RunSummary]) -> list[Table]:
     if not runs:
         return []
-    from inspect_ai.log import read_eval_log
-
     from figeval.benchmarks.persian_allusions.analysis import allusion_tables
 
     return allusion_tables([read_eval_log(run.log) for run in runs])

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log._file import read_eval_log_headers  # reads the headers concurrently; not exported in 0.3.285
 
 from figeval.errors import FigevalError
 
@@ -82,8 +83,8 @@ def read_runs(log_dir: Path) -> tuple[list[RunSummary], list[RunSummary]]:
     """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
     error, cancelled), each sorted by task, model and time."""
     done, other = [], []
-    for info in list_eval_logs(str(log_dir), recursive=True):
-        run = summarize(read_eval_log(info, header_only=True))
+    for log in read_eval_log_headers(list_eval_logs(str(log_dir), recursive=True)):
+        run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
     return sorted(done, key=_order), sorted(other, key=_order)
 

@@ -43,6 +43,8 @@ class ColumnHead:
     """'higher', 'lower' or '' (no direction)."""
     ours: bool = False
     """Not a column of the paper's table (figeval's addition, marked as such)."""
+    unit: str = ""
+    """The column's own unit where it differs from the table's (Cohen's kappa beside a percent agreement)."""
 
 
 @dataclass

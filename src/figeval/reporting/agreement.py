@@ -1,0 +1,90 @@
+"""Judge-vs-human and annotator agreement as report tables, from the label files `figeval annotate import` writes:
+FFE-HALLU Table 6 (each judge against the resolved human labels, per generator model) and Tables 7-8 (the
+annotators against each other), Persian allusions Table 4 (the judge against people: exact match and Cohen's kappa).
+The numbers are those `figeval judge agreement` prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from inspect_ai.log import EvalLog
+
+from figeval.reporting.paper import paper_rows
+from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+from figeval.stats import AgreementRow
+
+# task -> (source of the judge table, source of the annotators' table, the agreement column's unit)
+SOURCES = {
+    "ffe_generation": ("FFE-HALLU Table 6 (Task 1)", "FFE-HALLU Table 7", "percent"),
+    "ffe_translation": ("FFE-HALLU Table 6 (Task 3)", "FFE-HALLU Table 8", "percent"),
+    "allusion_open": ("Persian allusions Table 4", "", "fraction"),
+}
+# The papers' rows that share these tables' columns: (paper, table) per source. Table 6 prints one column pair
+# per judge model, which a row per model and judge cannot hold: its numbers are not repeated here.
+PAPER_TABLES = {"FFE-HALLU Table 7": ("ffe-hallu", "Table 7"), "FFE-HALLU Table 8": ("ffe-hallu", "Table 8"),
+                "Persian allusions Table 4": ("persian-allusions", "Table 4")}
+
+
+def _columns(unit: str) -> list[ColumnHead]:
+    # allusions Table 4 calls percent agreement "EM", as a fraction; FFE-HALLU Tables 6-8 "Agr." in percent
+    agreement = ColumnHead("em", "EM", "higher") if unit == "fraction" else ColumnHead("agreement", "Agreement(%)", "higher")
+    return [agreement, ColumnHead("kappa", "Cohen's kappa", "higher", unit="fraction")]
+
+
+def _cells(row: AgreementRow, agreement_key: str) -> dict[str, Cell]:
+    cells = {agreement_key: Cell(row.percent, n=row.n)} if row.n else {}
+    if row.kappa is not None:
+        cells["kappa"] = Cell(row.kappa.estimate, row.kappa.low, row.kappa.high, row.n)
+    return cells
+
+
+def agreement_tables(labels: Path, logs: Sequence[EvalLog], paper: bool = False) -> list[Table]:
+    """The judge table for the runs in `logs` of the task `labels` labels, and the annotators' table when two or
+    more people labelled.
+
+    Raises:
+        FigevalError: the labels file is unreadable or of a task with no annotation scheme.
+    """
+    from figeval._registry import annotation_spec
+    from figeval.annotation import judge_agreement, read_task_labels, task_name
+
+    task, humans, annotators = read_task_labels(labels, annotation_spec)
+    judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
+    columns = _columns(unit)
+    key = columns[0].key
+    judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
+                   identity_keys=["judge"], intervals=True)
+    for log in logs:
+        if task_name(log) == task:
+            for found in judge_agreement(log, humans, annotation_spec(task).scheme):
+                model, _, judge = found.row.group.partition(" | ")
+                judged.rows.append(Row(model, {"judge": judge.removeprefix("judge ")}, _cells(found.row, key)))
+    tables = [judged] if judged.rows else []
+    tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
+    if paper:
+        for table in tables:
+            if table.source in PAPER_TABLES:
+                table.rows += paper_rows(*PAPER_TABLES[table.source], {c.key for c in table.columns}, table.source)
+    return tables
+
+
+def _annotator_table(task, humans, annotators, labels: Path, source: str, unit: str) -> Table | None:
+    from figeval.annotation import annotator_agreement
+
+    columns = _columns(unit)
+    key = columns[0].key
+    if len(annotators) < 2:
+        return None
+    rows, fleiss = annotator_agreement(humans, annotators)
+    people = Table(f"annotator-agreement/{task}", f"{task}: annotators ({labels.name})", source, unit, columns,
+                   identity_keys=["annotators"], intervals=True)
+    for row in rows:
+        pair, _, model = row.group.partition(": ")
+        people.rows.append(Row(model, {"annotators": pair}, _cells(row, key)))
+    if isinstance(fleiss, str):
+        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: n/a ({fleiss})")
+    elif fleiss is not None:
+        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {fleiss.estimate:.3f} "
+                            f"[{fleiss.low:.3f}, {fleiss.high:.3f}]")
+    return people
