@@ -49,7 +49,7 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
     present = {run.task for run in runs}
     if leaderboard:
         spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
-                         tuple(c for c in HEADLINES if c.task in present or not tasks), ())
+                         tuple(c for c in HEADLINES if c.task in present or not tasks), (), intervals=True)
         tables = [build_table(spec, runs)]
     else:
         tables = []
