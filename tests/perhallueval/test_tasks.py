@@ -121,6 +121,13 @@ def test_qa_end_to_end(tmp_path: Path):
     assert log.eval.metadata["unparsed_policies"] == {name: "as_wrong" for name in
                                                       ("factual_recall", "hallucinated_recall", "hamming_score")}
 
+    # Table 1 from the file's generator column: model-a wrote q1, q3, q6, model-b q2, q5, model-c q4 (of 6)
+    from figeval.reporting.report import build_report
+
+    [table_1] = [t for t in build_report(tmp_path / "logs").tables if t.key == "perhallueval/table-1"]
+    assert {row.label: row.cells["qa/share"].value for row in table_1.rows} == {
+        "model-a": 3 / 6, "model-b": 2 / 6, "model-c": 1 / 6}
+
 
 def test_logprob_mode_reads_y_and_n_variants(tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {

@@ -35,6 +35,7 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
         FigevalError: the directory does not exist, or a task name is unknown.
     """
     from figeval._registry import HEADLINES, TABLES, TASKS
+    from figeval.benchmarks.perhallueval.tables import TABLE_1 as PERHALLUEVAL_TABLE_1
     from figeval.benchmarks.perhallueval.tables import TABLE_4 as PERHALLUEVAL_TABLE_4
 
     if not log_dir.is_dir():
@@ -59,6 +60,10 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
                 if paper:
                     table.rows += reference_rows(spec, table)
                 tables.append(table)
+        if PERHALLUEVAL_TABLE_1.tasks & present and (table := generator_shares(PERHALLUEVAL_TABLE_1, runs)).rows:
+            if paper:
+                table.rows += reference_rows(PERHALLUEVAL_TABLE_1, table)
+            tables.append(table)
         if PERHALLUEVAL_TABLE_4.tasks & present:
             table = best_per_family(PERHALLUEVAL_TABLE_4, runs)
             if paper:
@@ -92,6 +97,30 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
             if cell is not None and (column.key not in family or cell.value > family[column.key].value):
                 family[column.key] = Cell(cell.value, cell.low, cell.high, cell.n, cell.log, label=run.model)
     table.rows = [Row(family, {}, cells) for family, cells in sorted(best.items()) if cells]
+    return table
+
+
+def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
+    """PerHalluEval Table 1 from the items of the newest run of each task: per generator (the data file's
+    `generator` column), the share of items whose hallucinated version it wrote. No rows when the file does not
+    name generators."""
+    table = build_table(spec, [])
+    shares: dict[str, dict[str, Cell]] = {}
+    for column in spec.columns:
+        found = [run for run in runs if run.task == column.task]
+        if not found:
+            continue
+        newest = max(found, key=lambda run: run.created)
+        generator_of = {sample.metadata.get("item"): sample.metadata.get("generator")
+                        for sample in read_eval_log(newest.log).samples or []}
+        named = [g for g in generator_of.values() if g]
+        for generator in sorted(set(named)):
+            shares.setdefault(generator, {})[column.key] = Cell(named.count(generator) / len(generator_of),
+                                                                n=len(generator_of), log=newest.log)
+        if named:
+            table.notes.append(f"{column.header}: items of {newest.log}" + (
+                f"; {len(generator_of) - len(named)} items name no generator" if len(named) < len(generator_of) else ""))
+    table.rows = [Row(generator, {}, cells) for generator, cells in sorted(shares.items())]
     return table
 
 

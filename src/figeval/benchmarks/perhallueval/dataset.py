@@ -39,6 +39,8 @@ class BenchmarkItem:
     correct: str
     hallucinated: str
     persian_specific: bool | None
+    generator: str | None = None
+    """The model that wrote the hallucinated version (Table 1), when the file says."""
 
 
 def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
@@ -63,7 +65,8 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
         if task == "qa" and not row.cells["question"]:
             raise DataError(f"{path.name}: row {row.number}, column 'question' is empty; a QA item needs its question.")
         items.append(BenchmarkItem(row.cells["id"], row.cells["context"], row.cells["question"], row.cells["correct"],
-                                   row.cells["hallucinated"], affirmative(flag) if flag else None))
+                                   row.cells["hallucinated"], affirmative(flag) if flag else None,
+                                   row.cells["generator"].strip() or None))
     return items
 
 
@@ -83,6 +86,6 @@ def item_samples(items: list[BenchmarkItem], task: str) -> list[Sample]:
                 input=prompt,
                 target=target,
                 metadata={"item": item.id, "version": version, "persian_specific": item.persian_specific,
-                          "subset": SUBSETS.get(item.persian_specific)},
+                          "subset": SUBSETS.get(item.persian_specific), "generator": item.generator},
             ))
     return samples

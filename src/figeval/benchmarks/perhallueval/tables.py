@@ -1,6 +1,7 @@
 """PerHalluEval's results (Table 2, Figures 3-5 and 8 as tables, with the 95% intervals the paper prints) and the
 leaderboard headlines, for `figeval report`. Table 4 (the best model per family) is derived from Figures 3-4 in
-`figeval.reporting`; Table 1 (generator shares) is printed by `figeval build perhallueval`."""
+`figeval.reporting`, and so is Table 1 (the share of items each generator wrote) from the data file's `generator`
+column (`figeval build perhallueval` prints it too)."""
 
 from figeval.reporting.tables import Column, TableSpec
 
@@ -64,4 +65,12 @@ TABLE_4 = TableSpec(
           for metric, header in (("hamming_score", "Hamming"), ("factual_recall", "Factual Recall"),
                                  ("hallucinated_recall", "Hallucinated Recall"))),
     (), cell_labels=True,
+)
+
+# Table 1: per generator, the share of the benchmark's items whose hallucinated version it wrote (derived from the
+# samples of the newest run of each task).
+TABLE_1 = TableSpec(
+    "perhallueval/table-1", "perhallueval", "Table 1", "Source-model share of selected hallucinations", "percent",
+    tuple(Column(f"{kind}/share", f"{'QA' if kind == 'qa' else 'TS'} Share (%)", task, "") for kind, task in _TASK.items()),
+    (),
 )
