@@ -20,10 +20,12 @@ SOURCES = {
     "ffe_translation": ("FFE-HALLU Table 6 (Task 3)", "FFE-HALLU Table 8", "percent"),
     "allusion_open": ("Persian allusions Table 4", "", "fraction"),
 }
-# The papers' rows that share these tables' columns: (paper, table) per source. Table 6 prints one column pair
-# per judge model, which a row per model and judge cannot hold: its numbers are not repeated here.
+# The papers' rows that share these tables' columns: (paper, table) per source.
 PAPER_TABLES = {"FFE-HALLU Table 7": ("ffe-hallu", "Table 7"), "FFE-HALLU Table 8": ("ffe-hallu", "Table 8"),
                 "Persian allusions Table 4": ("persian-allusions", "Table 4")}
+# Table 6 prints one column pair per judge ("generation/gpt-4.1/agreement"): a row per model and judge here.
+TABLE_6_TASKS = {"FFE-HALLU Table 6 (Task 1)": "generation", "FFE-HALLU Table 6 (Task 3)": "translation"}
+TABLE_6_JUDGES = ("gpt-4.1", "gemini-2.5-pro")
 
 
 def _columns(unit: str) -> list[ColumnHead]:
@@ -66,7 +68,20 @@ def agreement_tables(labels: Path, logs: Sequence[EvalLog], paper: bool = False)
         for table in tables:
             if table.source in PAPER_TABLES:
                 table.rows += paper_rows(*PAPER_TABLES[table.source], {c.key for c in table.columns}, table.source)
+            elif table.source in TABLE_6_TASKS:
+                table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
     return tables
+
+
+def _table_6_rows(kind: str, source: str) -> list[Row]:
+    """FFE-HALLU Table 6's numbers for one task, one row per generator model and judge."""
+    rows = []
+    for judge in TABLE_6_JUDGES:
+        keys = {f"{kind}/{judge}/agreement", f"{kind}/{judge}/kappa"}
+        for row in paper_rows("ffe-hallu", "Table 6", keys, source):
+            cells = {key.rsplit("/", 1)[1]: cell for key, cell in row.cells.items()}
+            rows.append(Row(row.label, {"judge": judge}, cells, reference=source))
+    return rows
 
 
 def _annotator_table(task, humans, annotators, labels: Path, source: str, unit: str) -> Table | None:
