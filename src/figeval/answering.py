@@ -23,13 +23,19 @@ DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=512)
 TOP_LOGPROBS = 20
 
 
+# "Never expires", written as a period: Inspect keys cache entries on the expiry, and a log cannot carry
+# `expiry=None` (it is dropped when written and read back as the one-week default), so a run resumed with
+# `inspect eval-retry` used other keys than the run it resumed, and paid again for what that run had cached.
+NO_EXPIRY = "100Y"
+
+
 def response_cache(model_name: str, enabled: bool = True) -> CachePolicy | bool:
-    """Inspect's response cache for a model's calls: on, without expiry (a re-run of the same prompts with the
-    same model and settings never pays again), except for replay, whose answers are keyed by sample id: a
+    """Inspect's response cache for a model's calls: on, and kept (a re-run or a resume of the same prompts with
+    the same model and settings never pays again), except for replay, whose answers are keyed by sample id: a
     prompt-keyed cache could give one sample another's recorded answer."""
     if not enabled or model_name.startswith("replay/"):
         return False
-    return CachePolicy(expiry=None)
+    return CachePolicy(expiry=NO_EXPIRY)
 
 
 class AnswerMode(str, Enum):
