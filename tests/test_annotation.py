@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from figeval.annotation import Resolution, combine, read_labels, read_sheet, resolve
+from figeval.annotation import Resolution, combine, read_annotators, read_labels, read_sheet, resolve
 from figeval._registry import ANNOTATED, annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
+from tests.test_cli import assert_one_line_error
 from tests.ffe_hallu.test_tasks import write_replay
 
 H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
@@ -185,14 +186,15 @@ def sheet_with(tmp_path: Path, rows: str, name: str = "ann.csv") -> Path:
 
 def test_unknown_label_is_named(tmp_path: Path):
     path = sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,maybe\n")
-    with pytest.raises(DataError, match=r"ann.csv: row 2 has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
+    # the spreadsheet's own row: the instruction line is row 1, the header row 2, so the second answer is row 4
+    with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003' of m\) has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
         read_sheet(path, annotation_spec)
 
 
 def test_empty_label_and_duplicate_row_are_named(tmp_path: Path):
-    with pytest.raises(DataError, match=r"row 1 has no label"):
+    with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001' of m\) has no label"):
         read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,\n"), annotation_spec)
-    with pytest.raises(DataError, match=r"row 2 repeats sample 'ffe-gen-001' of m"):
+    with pytest.raises(DataError, match=r"row 4 repeats sample 'ffe-gen-001' of m"):
         read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-001,x,y,z,2\n"), annotation_spec)
 
 
@@ -202,8 +204,46 @@ def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
                     'ffe_generation,m,ffe-gen-001,x,y,"line one\n# not a comment",1\n', encoding="utf-8-sig")
     assert read_sheet(path, annotation_spec)[1] == {("m", "ffe-gen-001"): C}
     path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001\n", encoding="utf-8-sig")
-    with pytest.raises(DataError, match=r"row 1 does not have one cell per column"):
+    with pytest.raises(DataError, match=r"row 2 does not have one cell per column"):  # no instructions: header is row 1
         read_sheet(path, annotation_spec)
+
+
+def test_annotators_are_named_and_never_two_of_one_name(tmp_path: Path):
+    """Sheets with one file name from different folders were three annotators "ann" in agreement with themselves."""
+    rows = "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,0\n"
+    for name in ("alice", "bob"):
+        (tmp_path / name).mkdir()
+    first, second = sheet_with(tmp_path / "alice", rows), sheet_with(tmp_path / "bob", rows)
+    labels = tmp_path / "labels.csv"
+    same = figeval("annotate", "import", str(first), str(second), "--out", str(labels))
+    assert_one_line_error(same, "two sheets are both annotator 'ann'", "--annotator NAME")
+    assert not labels.exists()
+    named = figeval("annotate", "import", str(first), str(second), "--annotator", "alice", "--annotator", "bob",
+                    "--out", str(labels))
+    assert named.returncode == 0, named.stderr
+    assert read_labels(labels, annotation_spec)[1] == ["alice", "bob"]
+    assert_one_line_error(figeval("annotate", "import", str(first), str(second), "--annotator", "alice",
+                                  "--out", str(labels)), "1 --annotator names for 2 sheets")
+    assert_one_line_error(figeval("annotate", "import", str(first), "--out", str(first)), "is one of the sheets")
+
+
+def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
+    tasks = [{"data": {"task": "ffe_generation", "model": "m", "sample_id": sample},
+              "annotations": [{"completed_by": {"id": 1, "email": "a@lab"}, "result": [{"value": {"choices": [first]}}]},
+                              {"completed_by": 2, "result": [{"value": {"choices": [second]}}]}]}
+             for sample, first, second in (("ffe-gen-001", "correct", "correct"), ("ffe-gen-003", "incorrect", "correct"))]
+    export = tmp_path / "project.json"
+    export.write_text(json.dumps(tasks), encoding="utf-8")
+    task, by_annotator = read_annotators(export, annotation_spec)
+    assert task == "ffe_generation" and list(by_annotator) == ["a@lab", "2"]
+    assert by_annotator["2"] == {("m", "ffe-gen-001"): C, ("m", "ffe-gen-003"): C}
+    with pytest.raises(DataError, match="holds the labels of 2 annotators"):
+        read_sheet(export, annotation_spec)
+    labels = tmp_path / "labels.csv"
+    imported = figeval("annotate", "import", str(export), "--out", str(labels))
+    assert imported.returncode == 0, imported.stderr
+    assert "2 answers: 1 agreed, 1 unresolved" in imported.stdout
+    assert read_labels(labels, annotation_spec)[1] == ["project/a@lab", "project/2"]
 
 
 def test_a_sheet_missing_a_row_is_named(tmp_path: Path):

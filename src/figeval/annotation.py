@@ -218,11 +218,22 @@ def _task_of(path: Path, tasks: set[str], spec_of: SpecOf) -> tuple[str, Annotat
 
 
 def read_sheet(path: Path, spec_of: SpecOf) -> tuple[str, Labels]:
-    """One annotator's task and labels, from a CSV sheet or a Label Studio JSON export.
+    """One annotator's task and labels, from a CSV sheet or a Label Studio JSON export of one annotator.
 
     Raises:
-        DataError: unknown or empty label, duplicate row, missing columns (naming the file and row).
+        DataError: unknown or empty label, duplicate row, missing columns (naming the file, the spreadsheet's row
+            and the sample), or an export holding several annotators (`read_annotators` reads those).
     """
+    task, by_annotator = read_annotators(path, spec_of)
+    if len(by_annotator) != 1:
+        raise DataError(f"{path.name}: holds the labels of {len(by_annotator)} annotators ({', '.join(by_annotator)}); "
+                        "import it with `figeval annotate import`, which keeps each of them.")
+    return task, next(iter(by_annotator.values()))
+
+
+def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]]:
+    """A sheet's task and labels per annotator: a CSV sheet is one annotator (named "" here: the caller names
+    it); a Label Studio export has one per person who annotated (`completed_by`), every one of them kept."""
     if path.suffix.lower() == ".json":
         return _read_label_studio(path, spec_of)
     try:
@@ -230,22 +241,26 @@ def read_sheet(path: Path, spec_of: SpecOf) -> tuple[str, Labels]:
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: cannot be read as UTF-8 ({error}).") from None
     lines = text.splitlines(keepends=True)
+    comments = 0
     while lines and lines[0].startswith(COMMENT):  # the instructions on top; a '#' inside a cell is data
         lines.pop(0)
+        comments += 1
     rows = list(csv.DictReader(io.StringIO("".join(lines), newline="")))
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:
         raise DataError(f"{path.name}: no rows, or missing columns {missing}; export a fresh sheet.")
-    for number, row in enumerate(rows, start=1):
+    # the row number a spreadsheet shows: instruction lines, then the header, then the rows
+    first_row = comments + 2
+    for number, row in enumerate(rows, start=first_row):
         if None in row.values() or None in row:
             raise DataError(f"{path.name}: row {number} does not have one cell per column; was the sheet edited "
                             "outside a spreadsheet? Export a fresh one.")
     task, spec = _task_of(path, {row["task"] for row in rows}, spec_of)
     labels: Labels = {}
-    for number, row in enumerate(rows, start=1):
+    for number, row in enumerate(rows, start=first_row):
         key = _checked_key(path, number, (row["model"], row["sample_id"]), labels)
-        labels[key] = _parse_label(path, number, row["label"], spec.scheme)
-    return task, labels
+        labels[key] = _parse_label(path, number, key, row["label"], spec.scheme)
+    return task, {"": labels}
 
 
 def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> tuple[str, str]:
@@ -254,34 +269,46 @@ def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> t
     return key
 
 
-def _parse_label(path: Path, number: int, value: str, scheme: LabelScheme) -> Enum:
+def _parse_label(path: Path, number: int, key: tuple[str, str], value: str, scheme: LabelScheme) -> Enum:
+    where = f"{path.name}: row {number} (sample '{key[1]}' of {key[0]})"
     if not value.strip():
-        raise DataError(f"{path.name}: row {number} has no label; label every row (see the instructions on top).")
+        raise DataError(f"{where} has no label; label every row (see the instructions on top).")
     label = scheme.read(value)
     if label is None:
         allowed = ", ".join(f"{code} ({label.value})" for code, label in scheme.codes.items())
-        raise DataError(f"{path.name}: row {number} has label {value!r}; use one of {allowed}.")
+        raise DataError(f"{where} has label {value!r}; use one of {allowed}.")
     return label
 
 
-def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, Labels]:
+def _annotator_of(annotation: dict, position: int) -> str:
+    """Who made a Label Studio annotation: the export's `completed_by` (an id, or a user with an email)."""
+    person = annotation.get("completed_by")
+    if isinstance(person, dict):
+        person = person.get("email") or person.get("id")
+    return str(person) if person not in (None, "") else f"annotator {position}"
+
+
+def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]]:
     try:
         tasks = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: not a Label Studio JSON export ({error}).") from None
+    if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
+        raise DataError(f"{path}: not a Label Studio JSON export (a list of tasks); export the project as JSON.")
     task, spec = _task_of(path, {t.get("data", {}).get("task", "") for t in tasks}, spec_of)
-    labels: Labels = {}
+    by_annotator: dict[str, Labels] = {}
     for number, item in enumerate(tasks, start=1):
         data = item.get("data", {})
-        key = _checked_key(path, number, (data.get("model", ""), data.get("sample_id", "")), labels)
-        choices = [
-            choice
-            for annotation in item.get("annotations", [])[:1]
-            for result in annotation.get("result", [])
-            for choice in result.get("value", {}).get("choices", [])
-        ]
-        labels[key] = _parse_label(path, number, choices[0] if choices else "", spec.scheme)
-    return task, labels
+        key = (data.get("model", ""), data.get("sample_id", ""))
+        for position, annotation in enumerate(item.get("annotations", []), start=1):
+            labels = by_annotator.setdefault(_annotator_of(annotation, position), {})
+            choices = [choice for result in annotation.get("result", [])
+                       for choice in result.get("value", {}).get("choices", [])]
+            labels[_checked_key(path, number, key, labels)] = _parse_label(path, number, key,
+                                                                          choices[0] if choices else "", spec.scheme)
+    if not by_annotator:
+        raise DataError(f"{path.name}: no annotations in the export; label the tasks in Label Studio first.")
+    return task, by_annotator
 
 
 def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
@@ -352,10 +379,11 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")
     annotators = fields[len(LABELS_COLUMNS):]
     labels = []
-    for number, row in enumerate(reader, start=1):
+    for number, row in enumerate(reader, start=2):  # the spreadsheet's row: the header is row 1
         scheme = spec_of(row["task"]).scheme
+        key = (row["model"], row["sample_id"])
         # the third annotator may have labelled only the disagreements
-        given = tuple(None if i >= 2 and not row[name].strip() else _parse_label(path, number, row[name], scheme)
+        given = tuple(None if i >= 2 and not row[name].strip() else _parse_label(path, number, key, row[name], scheme)
                       for i, name in enumerate(annotators))
         label = scheme.read(row["label"]) if row["label"] else None
         try:

@@ -49,12 +49,30 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
 @annotate.command("import")
 @click.argument("sheets", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The resolved labels file to write.")
-def annotate_import(sheets: tuple[Path, ...], out: Path) -> None:
-    """Read 1-3 annotators' SHEETS (the third adjudicates) and write the resolved labels."""
+@click.option("--annotator", "annotators", multiple=True,
+              help="Who filled each sheet, in the order of SHEETS (default: each sheet's file name).")
+def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, ...]) -> None:
+    """Read 1-3 annotators' SHEETS (the third adjudicates) and write the resolved labels. A Label Studio export
+    with several people's annotations counts as each of them."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import Resolution, combine, read_sheet, write_labels
+    from figeval.annotation import Resolution, combine, read_annotators, write_labels
 
-    named = [(sheet.stem, *read_sheet(sheet, annotation_spec)) for sheet in sheets]
+    if annotators and len(annotators) != len(sheets):
+        raise FigevalError(f"{len(annotators)} --annotator names for {len(sheets)} sheets; give one name per sheet, "
+                           "in the same order.")
+    named = []
+    for position, sheet in enumerate(sheets):
+        if sheet.resolve() == out.resolve():
+            raise FigevalError(f"--out {out} is one of the sheets; write the labels to another file.")
+        task, by_annotator = read_annotators(sheet, annotation_spec)
+        base = annotators[position] if annotators else sheet.stem
+        for person, labels in by_annotator.items():
+            named.append((f"{base}/{person}" if person else base, task, labels))
+    names = [name for name, _, _ in named]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise FigevalError(f"two sheets are both annotator {repeated[0]!r} (same file name?); name each annotator "
+                           "with --annotator NAME, once per sheet in order.")
     labels = combine(named)
     write_labels(labels, [name for name, _, _ in named], out)
     counts = Counter(label.resolution for label in labels)
