@@ -167,7 +167,11 @@ def test_label_studio_export(judged_log: Path, tmp_path: Path):
     assert figeval("annotate", "export", str(judged_log), "--out", str(tasks_file), "--format", "labelstudio").returncode == 0
     tasks = json.loads(tasks_file.read_text(encoding="utf-8"))
     assert len(tasks) == 5 and tasks[0]["data"]["sample_id"].startswith("ffe-gen-")
-    assert '<Choice value="hallucinated"/>' in tasks_file.with_suffix(".xml").read_text(encoding="utf-8")
+    config = tasks_file.with_suffix(".xml").read_text(encoding="utf-8")
+    assert '<Choice value="hallucinated"/>' in config
+    # Persian answers right to left; the sheet's instructions are in the tool too
+    assert 'value="$output" style="direction: rtl"' in config
+    assert '<Header value="FFE-HALLU: label each model output' in config
     # A Label Studio export of those tasks, annotated, reads back like a sheet.
     for task in tasks:
         task["annotations"] = [{"result": [{"value": {"choices": ["correct"]}}]}]
@@ -208,6 +212,13 @@ def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
         read_sheet(path, annotation_spec)
 
 
+def test_turkish_answers_are_left_to_right_in_label_studio(tmp_path: Path):
+    from figeval.annotation import write_label_studio
+
+    config = write_label_studio([], tmp_path / "tasks.json", annotation_spec("tr_idiom_detection")).read_text(encoding="utf-8")
+    assert 'value="$output" style="direction: ltr"' in config and "rtl" not in config
+
+
 def test_annotators_are_named_and_never_two_of_one_name(tmp_path: Path):
     """Sheets with one file name from different folders were three annotators "ann" in agreement with themselves."""
     rows = "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,0\n"
@@ -224,7 +235,9 @@ def test_annotators_are_named_and_never_two_of_one_name(tmp_path: Path):
     assert read_labels(labels, annotation_spec)[1] == ["alice", "bob"]
     assert_one_line_error(figeval("annotate", "import", str(first), str(second), "--annotator", "alice",
                                   "--out", str(labels)), "1 --annotator names for 2 sheets")
-    assert_one_line_error(figeval("annotate", "import", str(first), "--out", str(first)), "is one of the sheets")
+    assert_one_line_error(figeval("annotate", "import", str(first), "--out", str(first)),
+                          "is one of the command's inputs")
+    assert first.read_text(encoding="utf-8-sig").count("ffe-gen-") == 2  # untouched
 
 
 def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):

@@ -13,6 +13,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
+from html import escape
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
@@ -21,6 +22,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.errors import DataError
+from figeval.output import atomic_open, write_text
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import AS_WRONG, counted_label
@@ -51,6 +53,8 @@ class AnnotationSpec:
     answers: str = "parsed"
     """Which answers annotators get: `parsed` (to check a judge), `unparsed` (what the parser could not read,
     to label by hand) or `all` (every output, as the paper's annotators labelled them)."""
+    direction: str = "rtl"
+    """The direction of the answers' script in annotation tools: `rtl` (Persian) or `ltr` (Turkish)."""
 
 
 SpecOf = Callable[[str], AnnotationSpec]
@@ -141,33 +145,34 @@ def judges_of(log: EvalLog) -> list[str]:
 
 def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Sequence[str]) -> None:
     """A CSV sheet: instruction lines starting with '#', then the columns, label left empty."""
-    buffer = io.StringIO()
-    for line in instructions:
-        buffer.write(f"{COMMENT} {line}\n")
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SHEET_COLUMNS)
-    for item in items:
-        writer.writerow([item.task, item.model, item.sample_id, item.input, item.reference, item.output, ""])
     # The byte-order mark tells spreadsheet programs the file is UTF-8 (without it Excel shows mojibake).
-    path.write_text(buffer.getvalue(), encoding="utf-8-sig")
+    with atomic_open(path, "utf-8-sig", newline="") as handle:
+        for line in instructions:
+            handle.write(f"{COMMENT} {line}\n")
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(SHEET_COLUMNS)
+        for item in items:
+            writer.writerow([item.task, item.model, item.sample_id, item.input, item.reference, item.output, ""])
 
 
-def write_label_studio(items: Sequence[AnnotationItem], path: Path, label_names: Sequence[str]) -> Path:
-    """Label Studio task JSON, plus its labelling config beside it (`<name>.xml`); returns the config path."""
+def write_label_studio(items: Sequence[AnnotationItem], path: Path, spec: AnnotationSpec) -> Path:
+    """Label Studio task JSON, plus its labelling config beside it (`<name>.xml`: the instructions, the texts in
+    their script's direction, the labels); returns the config path."""
     tasks = [{"data": {"task": i.task, "model": i.model, "sample_id": i.sample_id, "input": i.input,
                        "reference": i.reference, "output": i.output}} for i in items]
-    path.write_text(json.dumps(tasks, ensure_ascii=False, indent=1), encoding="utf-8")
-    choices = "\n".join(f'    <Choice value="{name}"/>' for name in label_names)
+    write_text(path, json.dumps(tasks, ensure_ascii=False, indent=1))
+    choices = "\n".join(f'    <Choice value="{escape(name)}"/>' for name in spec.scheme.values)
+    instructions = "\n".join(f'  <Header value="{escape(line, quote=True)}" size="6"/>' for line in spec.instructions)
+    style = f"direction: {spec.direction}"
     config = path.with_suffix(".xml")
-    config.write_text(
-        "<View>\n"
-        '  <Text name="input" value="$input"/>\n'
-        '  <Text name="reference" value="$reference"/>\n'
-        '  <Text name="output" value="$output" style="direction: rtl"/>\n'
-        f'  <Choices name="label" toName="output" choice="single" required="true">\n{choices}\n  </Choices>\n'
-        "</View>\n",
-        encoding="utf-8",
-    )
+    write_text(config,
+               "<View>\n"
+               f"{instructions}\n"
+               f'  <Text name="input" value="$input" style="{style}"/>\n'
+               f'  <Text name="reference" value="$reference" style="{style}"/>\n'
+               f'  <Text name="output" value="$output" style="{style}"/>\n'
+               f'  <Choices name="label" toName="output" choice="single" required="true">\n{choices}\n  </Choices>\n'
+               "</View>\n")
     return config
 
 
@@ -360,7 +365,7 @@ LABELS_COLUMNS = ["task", "model", "sample_id", "label", "resolution"]
 def write_labels(labels: Sequence[HumanLabel], annotators: Sequence[str], path: Path) -> None:
     """The resolved labels with each annotator's own (for `figeval judge agreement --human`, or a task's
     `manual_labels`)."""
-    with path.open("w", encoding="utf-8-sig", newline="") as handle:
+    with atomic_open(path, "utf-8-sig", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow([*LABELS_COLUMNS, *annotators])
         for item in labels:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
-import os
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TypeVar
+
+from figeval.output import atomic_open
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -65,14 +66,12 @@ def fill_sheet(
             await asyncio.gather(*(one(item) for item in todo))
 
         asyncio.run(run_all())
-    ordered = out.with_suffix(".tmp")
-    with ordered.open("w", encoding="utf-8-sig", newline="") as handle:
+    with atomic_open(out, "utf-8-sig", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
         for key in order:
             if key in rows:
                 writer.writerow([rows[key][name] for name in header])
-    os.replace(ordered, out)
 
 
 def read_jsonl(path: Path) -> dict[str, dict]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from figeval.errors import FigevalError
+from figeval.output import refuse_input
 
 
 @click.group()
@@ -26,6 +27,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
     from figeval.reporting.runs import read_logs
 
+    refuse_input(out, [path for path in logs if path.is_file()])
     runs = read_logs(logs)
     tasks = sorted({task_name(log) for log in runs})
     if len(tasks) != 1:
@@ -41,7 +43,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
         write_sheet(items, out, spec.instructions)
         click.echo(f"{len(items)} {kind} written to {out} ({skipped} others left out)")
     else:
-        config = write_label_studio(items, out, spec.scheme.values)
+        config = write_label_studio(items, out, spec)
         click.echo(f"{len(items)} {kind} written to {out} as Label Studio tasks, labelling config in {config} "
                    f"({skipped} others left out)")
 
@@ -60,10 +62,9 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     if annotators and len(annotators) != len(sheets):
         raise FigevalError(f"{len(annotators)} --annotator names for {len(sheets)} sheets; give one name per sheet, "
                            "in the same order.")
+    refuse_input(out, sheets)
     named = []
     for position, sheet in enumerate(sheets):
-        if sheet.resolve() == out.resolve():
-            raise FigevalError(f"--out {out} is one of the sheets; write the labels to another file.")
         task, by_annotator = read_annotators(sheet, annotation_spec)
         base = annotators[position] if annotators else sheet.stem
         for person, labels in by_annotator.items():

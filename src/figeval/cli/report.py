@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from figeval.errors import FigevalError
+from figeval.output import write_text
 
 FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 
@@ -50,7 +51,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
         click.echo(text, nl=False)
     else:
         path = _output_dir(out) / f"report.{extension}"
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         click.echo(f"wrote {path}")
     for path in drawn:
         click.echo(f"wrote {path}")

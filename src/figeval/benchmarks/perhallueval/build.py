@@ -40,6 +40,7 @@ from figeval.benchmarks.perhallueval.selection import (
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
+from figeval.output import atomic_open, refuse_input, write_text
 from figeval.parsing import strip_reasoning
 from figeval.scoring.readers import next_token_top_logprobs
 from figeval.stats import UndefinedStatistic, fleiss_kappa, gwet_ac1
@@ -83,7 +84,7 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
         check_shares(table)
     else:
         chosen = length_stratified_sample(items, n, seed)
-    with path.open("w", encoding="utf-8") as handle:
+    with atomic_open(path) as handle:
         for item in chosen:
             handle.write(json.dumps({"key": item.id, **asdict(item)}, ensure_ascii=False) + "\n")
     return chosen
@@ -196,12 +197,12 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     record = {"seed": seed, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
               "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
                                                                for item, tied in sorted(ties.items())}}
-    (out / "build_record.json").write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_text(out / "build_record.json", json.dumps(record, ensure_ascii=False, indent=1))
     shares = Counter(candidates[key]["generator"] for _, key in best.values())
     for name in names:
         report(f"  kept from {name}: {shares[name] / max(1, len(best)):.1%}")
     sheet = out / "kept.csv"
-    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+    with atomic_open(sheet, "utf-8-sig", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(KEPT_HEADER)
         for item_id, (score, key) in sorted(best.items()):
@@ -229,6 +230,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv."""
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
+    refuse_input(out / "final.csv", sheets, "--out DIR/final.csv")
     per_sheet = []
     for sheet in sheets:
         rows = {}
@@ -257,7 +259,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
         report(f"agreement: n/a ({error})")
     final = out / "final.csv"
     kept = 0
-    with final.open("w", encoding="utf-8", newline="") as handle:
+    with atomic_open(final, "utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["id", "source", "context", "question", "correct", "hallucinated", "generator",
                          "verifier_score", "persian_specific"])

@@ -81,6 +81,7 @@ def annotation_spec(task: str) -> AnnotationSpec:
         instructions=tuple(line.format(labels=names) for line in ANNOTATION_INSTRUCTIONS),
         input_key="question",
         answers="unparsed",
+        direction="ltr",  # Turkish: Latin script
     )
 
 
