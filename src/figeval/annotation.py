@@ -13,9 +13,9 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
-from html import escape
 from dataclasses import dataclass
 from enum import Enum
+from html import escape
 from itertools import combinations
 from pathlib import Path
 
