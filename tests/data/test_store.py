@@ -129,3 +129,48 @@ def test_a_stored_file_changed_later_is_refused_on_load(ffe_hallu_imported: Path
 def test_unknown_dataset_lists_known_ones():
     with pytest.raises(DataError, match=r"unknown dataset 'ffe'; known: ffe-hallu"):
         get_source("ffe")
+
+
+TURKISH_FIXTURE = Path(__file__).parents[1] / "turkish_idioms" / "fixtures" / "idioms.tsv"
+
+
+@pytest.mark.parametrize("bad, why", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00binary", "binary"),
+    (TURKISH_FIXTURE.read_text(encoding="utf-8").encode("utf-16"), "UTF-16"),
+    (b"id,title,article,summary\n1,a,b,c\n", "another table"),
+])
+def test_an_unpinned_file_the_benchmark_cannot_read_is_not_stored_nor_trusted(tmp_path: Path, bad: bytes, why: str):
+    import figeval._registry  # noqa: F401  (registers each dataset's reader)
+
+    source = get_source("turkish-idioms")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "idioms.tsv").write_bytes(bad)
+    with pytest.raises(DataError, match="Nothing was stored|nothing was stored"):
+        import_folder(source, folder)
+    assert [s.state for s in file_statuses(source)] == [FileState.MISSING]
+    assert not (dataset_dir(source)).exists() or not any(dataset_dir(source).iterdir())
+    # the right file is still accepted afterwards: nothing bad was recorded as trusted
+    shutil.copyfile(TURKISH_FIXTURE, folder / "idioms.tsv")
+    import_folder(source, folder)
+    assert [s.state for s in file_statuses(source)] == [FileState.OK]
+
+
+def test_a_new_version_of_an_unpinned_file_needs_replace_and_says_both_hashes(tmp_path: Path):
+    import figeval._registry  # noqa: F401
+
+    source = get_source("turkish-idioms")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    shutil.copyfile(TURKISH_FIXTURE, folder / "idioms.tsv")
+    import_folder(source, folder)
+    first = file_statuses(source)[0].sha256
+    # the same file with one more trailing newline: readable, but not the file first recorded
+    (folder / "idioms.tsv").write_text(TURKISH_FIXTURE.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="import or fetch it again with --replace"):
+        import_folder(source, folder)
+    said: list[str] = []
+    import_folder(source, folder, replace=True, report=said.append)
+    second = file_statuses(source)[0].sha256
+    assert second != first and said == [f"idioms.tsv: replacing the recorded sha256 {first} with {second}"]
+    assert file_statuses(source)[0].state is FileState.OK

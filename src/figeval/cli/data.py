@@ -32,26 +32,35 @@ def data_list() -> None:
             click.echo(f"    {status.file.name}: {status.state.value}")
 
 
+def _register_readers() -> None:
+    """Import the benchmarks, which register each dataset's reader with the store (run before storing)."""
+    import figeval._registry  # noqa: F401
+
+
 @data.command("fetch")
 @click.argument("name")
-def data_fetch(name: str) -> None:
-    """Download NAME from its pinned source, verify sha256, store it."""
+@click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
+def data_fetch(name: str, replace: bool) -> None:
+    """Download NAME from its pinned source, read it with its benchmark's reader, verify sha256, store it."""
     from figeval.data.registry import get_source
     from figeval.data.store import fetch
 
-    target = fetch(get_source(name), report=click.echo)
+    _register_readers()
+    target = fetch(get_source(name), report=click.echo, replace=replace)
     click.echo(f"{name}: stored and verified in {target}")
 
 
 @data.command("import")
 @click.argument("name")
 @click.argument("folder", type=click.Path(path_type=Path))
-def data_import(name: str, folder: Path) -> None:
-    """Copy NAME's files from a local FOLDER (offline machines), verified like a fetch."""
+@click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
+def data_import(name: str, folder: Path, replace: bool) -> None:
+    """Copy NAME's files from a local FOLDER (offline machines), read and verified like a fetch."""
     from figeval.data.registry import get_source
     from figeval.data.store import import_folder
 
-    target = import_folder(get_source(name), folder)
+    _register_readers()
+    target = import_folder(get_source(name), folder, replace=replace, report=click.echo)
     click.echo(f"{name}: imported from {folder}, verified, stored in {target}")
 
 

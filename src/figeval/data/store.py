@@ -89,29 +89,59 @@ def file_statuses(source: DatasetSource) -> list[FileStatus]:
     return statuses
 
 
-def _store_verified(source: DatasetSource, produce: Callable[[DataFile, Path], None], origin: str) -> Path:
-    """Write every file of `source` into a staging dir with `produce`, check all hashes, then move them in."""
+# Each dataset's own reader, run on the files before anything is stored (a benchmark registers it when its
+# dataset module is imported): a file that the benchmark cannot read is never stored nor its hash trusted.
+DataCheck = Callable[[dict[str, Path]], None]
+CHECKS: dict[str, DataCheck] = {}
+
+
+def register_check(dataset: str, check: DataCheck) -> None:
+    CHECKS[dataset] = check
+
+
+def _run_check(source: DatasetSource, staged: dict[str, Path], origin: str) -> None:
+    check = CHECKS.get(source.name)
+    if check is None:
+        return
+    try:
+        check(staged)
+    except DataError as error:
+        raise DataError(f"{origin}: {error} Nothing was stored.") from None
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as error:  # a layout the reader did not expect
+        raise DataError(f"{origin}: the files are not in the layout {source.name} has ({type(error).__name__}: "
+                        f"{error}); nothing was stored. Upstream: {source.pin}.") from None
+
+
+def _store_verified(source: DatasetSource, produce: Callable[[DataFile, Path], None], origin: str,
+                    replace: bool = False, report: Callable[[str], None] = lambda _: None) -> Path:
+    """Write every file of `source` into a staging dir with `produce`, read them with the dataset's own reader,
+    check all hashes, then move them in. `replace` trusts files of an unpinned dataset whose hashes differ from
+    those first recorded (they passed the reader); a pinned file must match its pin."""
     target = dataset_dir(source)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{source.name}-") as staging_name:
         staging = Path(staging_name)
+        for file in source.files:
+            produce(file, staging / file.name)
+        _run_check(source, {file.name: staging / file.name for file in source.files}, origin)
         hashes: dict[str, str] = {}
         for file in source.files:
-            staged = staging / file.name
-            produce(file, staged)
-            actual = sha256_of(staged)
+            actual = sha256_of(staging / file.name)
             expected = expected_sha256(source, file)
             if expected is not None and actual != expected:
-                how = "is pinned to" if file.sha256 else "was first stored with"
-                what = (
-                    f"The file is not the pinned upstream version ({source.pin})."
-                    if file.sha256
-                    else f"Upstream changed since; to trust the new version, delete {target} and fetch again."
-                )
-                raise DataError(
-                    f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} {how} {expected}; "
-                    f"nothing was stored. {what}"
-                )
+                if file.sha256 is None and replace:
+                    report(f"{file.name}: replacing the recorded sha256 {expected} with {actual}")
+                else:
+                    how = "is pinned to" if file.sha256 else "was first stored with"
+                    what = (
+                        f"The file is not the pinned upstream version ({source.pin})."
+                        if file.sha256
+                        else "If this file is the one to use, import or fetch it again with --replace."
+                    )
+                    raise DataError(
+                        f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} {how} {expected}; "
+                        f"nothing was stored. {what}"
+                    )
             hashes[file.name] = actual
         target.mkdir(exist_ok=True)
         for file in source.files:
@@ -131,7 +161,7 @@ def _download_failed(source: DatasetSource, url: str, reason: str) -> str:
     )
 
 
-def fetch(source: DatasetSource, report: Callable[[str], None] = lambda _: None) -> Path:
+def fetch(source: DatasetSource, report: Callable[[str], None] = lambda _: None, replace: bool = False) -> Path:
     """Download every file of the dataset from its pinned URL, verify and store it.
 
     Raises:
@@ -150,10 +180,11 @@ def fetch(source: DatasetSource, report: Callable[[str], None] = lambda _: None)
             raise DataError(_download_failed(source, url, str(getattr(error, "reason", error)))) from None
 
 
-    return _store_verified(source, download, origin=source.base_url)
+    return _store_verified(source, download, origin=source.base_url, replace=replace, report=report)
 
 
-def import_folder(source: DatasetSource, folder: Path) -> Path:
+def import_folder(source: DatasetSource, folder: Path, replace: bool = False,
+                  report: Callable[[str], None] = lambda _: None) -> Path:
     """Copy the dataset's files from a local folder (for offline machines), verified like a fetch.
 
     Raises:
@@ -169,7 +200,7 @@ def import_folder(source: DatasetSource, folder: Path) -> Path:
             )
         shutil.copyfile(origin, destination)
 
-    return _store_verified(source, copy, origin=str(folder))
+    return _store_verified(source, copy, origin=str(folder), replace=replace, report=report)
 
 
 def require(source: DatasetSource) -> dict[str, Path]:

@@ -22,7 +22,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_USER_PROMPT,
 )
 from figeval.data.registry import get_source
-from figeval.data.store import provenance, require
+from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, affirmative, read_table
 from figeval.errors import DataError, FigevalError
 
@@ -249,3 +249,11 @@ def translation_samples(pairs: list[TranslationPair]) -> list[Sample]:
         )
         for pair in pairs
     ]
+
+
+def _check_files(paths: dict[str, Path]) -> None:
+    load_authentic(paths["Authentic FFEs.csv"])
+    load_fake(paths["Fake FFEs.csv"])
+
+
+register_check("ffe-hallu", _check_files)

@@ -17,7 +17,7 @@ from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.persian_allusions.prompts import KNOWLEDGE_PROMPT, MC_PROMPT, OPEN_PROMPT
 from figeval.data.registry import get_source
-from figeval.data.store import provenance, require
+from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.text import expression_key, normalize_persian
@@ -278,3 +278,11 @@ def texts_of(data: AllusionData, dataset: str) -> list[AllusionText]:
     if dataset == "generated" and data.generated_error:
         raise DataError(data.generated_error)
     return data.poems if dataset == "perspoems" else data.generated or []
+
+
+def _check_files(paths: dict[str, Path]) -> None:
+    poems = load_poems(paths["PersPoems.csv"])
+    load_generated(paths["LLM-Generated.csv"], knowledge_list(poems))
+
+
+register_check("persian-allusions", _check_files)

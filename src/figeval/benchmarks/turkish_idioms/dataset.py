@@ -18,7 +18,7 @@ from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.turkish_idioms.prompts import DETECTION_PROMPT, ENTAILMENT_PROMPT
 from figeval.data.registry import get_source
-from figeval.data.store import provenance, require
+from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.text import turkish_lower
@@ -174,3 +174,6 @@ def load_idiom_data(prompt_lang: str) -> tuple[list[Idiom], dict[str, object]]:
     source = get_source(DATASET_NAME)
     paths = require(source)
     return load_idioms(paths[DATA_FILE]), provenance(source)
+
+
+register_check("turkish-idioms", lambda paths: load_idioms(paths["idioms.tsv"]))
