@@ -123,6 +123,13 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["annotate", "import", "nosuch.csv", "--out", "l.csv"], ["nosuch.csv: cannot be read"]),
         (["judge", "agreement", "nosuch", "--human", "l.csv"], ["cannot be read"]),
         (["annotate", "export", "sheet.csv", "--out", "x.csv"], ["no log at 'sheet.csv'"]),
+        (["run", "ffe_detection", "--limit", "0"], ["--limit 0: give a number of samples of 1 or more"]),
+        # a file argument that looks like a number is still a file name
+        (["run", "ffe_translation", "-T", "pairs=2024"], ["2024"]),
+        (["run", "allusion_mc", "-T", "seed=1.5"], ["-T seed='1.5' must be a whole number"]),
+        (["run", "ffe_detection", "--timeout", "0"], ["--timeout"]),
+        (["report", ".", "--out", "/dev/null"], ["'/dev/null' is a file"]),
+        (["run", "ffe_detection", "--fail-on-error", "x"], ["Invalid value for '--fail-on-error'", "figeval run --help"]),
     ],
 )
 def test_bad_input_is_one_line(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):

@@ -56,13 +56,30 @@ def make_task(name: str, args: dict[str, Any]) -> Task:
     unknown = sorted(set(args) - set(parameters))
     if unknown:
         raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
-    for arg, value in args.items():
-        default = parameters[arg].default
-        # A bool or int parameter given a word would be taken as truthy text ("controls=maybe" runs the controls).
-        if isinstance(default, bool | int) and type(value) is not type(default):
-            expected = "true or false" if isinstance(default, bool) else "a whole number"
-            raise FigevalError(f"{name}: -T {arg}={value!r} must be {expected}.")
-    return TASKS[name](**args)
+    typed = {arg: _typed(name, arg, value, parameters[arg].default) for arg, value in args.items()}
+    return TASKS[name](**typed)
+
+
+def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
+    """A task argument as its parameter takes it: text from the command line is read as a bool or a number only
+    where the parameter is one (`-T pairs=2024` is a file name, `-T seed=7` a number).
+
+    Raises:
+        FigevalError: a word for a bool or a number parameter ("controls=maybe" must not run the controls).
+    """
+    expected = "true or false" if isinstance(default, bool) else "a whole number" if isinstance(default, int) else None
+    if isinstance(value, str) and expected:
+        lowered = value.strip().lower()
+        if isinstance(default, bool) and lowered in {"true", "false", "yes", "no"}:
+            return lowered in {"true", "yes"}
+        if not isinstance(default, bool):
+            try:
+                return int(lowered)
+            except ValueError:
+                pass
+    elif expected is None or type(value) is type(default):
+        return value
+    raise FigevalError(f"{task}: -T {arg}={value!r} must be {expected}.")
 
 
 def takes_answer_mode(name: str) -> bool:

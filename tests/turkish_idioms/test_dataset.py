@@ -118,7 +118,7 @@ def test_unpinned_source_is_trusted_on_first_import_then_enforced(tmp_path: Path
     shutil.copytree(FIXTURES, changed)
     with (changed / "idioms.tsv").open("a", encoding="utf-8") as handle:
         handle.write("yeni deyim\t\tA.\tB.\tC.\t\t1\n")
-    with pytest.raises(DataError, match=r"was first stored with [0-9a-f]{64}; nothing was stored. Upstream changed"):
+    with pytest.raises(DataError, match=r"was first stored with [0-9a-f]{64}; nothing was stored. If this file is the one to use, import or fetch it again with --replace"):
         import_folder(source, changed)
     assert require(source)["idioms.tsv"].read_bytes() == (FIXTURES / "idioms.tsv").read_bytes()
 

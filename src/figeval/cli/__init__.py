@@ -40,6 +40,11 @@ def main() -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.UsageError as error:
+        # one line, like figeval's own errors (click's usage banner and hint are three)
+        command = error.ctx.command_path if error.ctx else "figeval"
+        click.echo(f"error: {error.format_message()} (see `{command.replace('python -m ', '')} --help`)", err=True)
+        sys.exit(error.exit_code)
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)

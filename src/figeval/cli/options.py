@@ -21,11 +21,13 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
+def parse_pairs(pairs: tuple[str, ...], flag: str, typed: bool = True) -> dict[str, Any]:
+    """`name=value` arguments; values read as bools and numbers where they look like one, unless `typed` is
+    False (task arguments: `make_task` reads each as its parameter takes it, so a file named 2024 stays text)."""
     parsed = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise FigevalError(f"{flag} takes name=value, got {pair!r} (e.g. {flag} controls=false).")
-        parsed[name.strip()] = parse_value(value.strip())
+        parsed[name.strip()] = parse_value(value.strip()) if typed else value.strip()
     return parsed

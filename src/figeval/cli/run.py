@@ -11,16 +11,30 @@ from figeval.cli.options import DEFAULT_LOG_DIR, parse_pairs
 from figeval.errors import FigevalError
 
 
+# A sample whose model call failed (a dropped connection, an empty or malformed response the provider could not
+# parse) is asked again this many times before it counts as an error; Inspect's default, 0, ends a long API run
+# at the first such response.
+RETRY_ON_ERROR = 3
+# Seconds one request may take before it is abandoned and retried (Inspect waits 600 s by default); API models
+# only: an in-process model has no connection to hang.
+REQUEST_TIMEOUT_S = 120
+IN_PROCESS = ("gguf/", "replay/", "mockllm/")
+
+
 def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
     """The Inspect eval settings `figeval run` adds for a model (also used by perf/ to measure the same thing)."""
     from figeval.answering import response_cache
 
-    return {
+    options: dict[str, Any] = {
         "cache": response_cache(model, enabled=cache),
         # An in-process model shares the CPU with Inspect: live sample streaming to the viewer costs ~5% of
         # logprob throughput there (perf/). Finished samples are still written to the log for eval-retry.
         "log_realtime": not model.startswith("gguf/"),
+        "retry_on_error": RETRY_ON_ERROR,
     }
+    if not model.startswith(IN_PROCESS):
+        options["attempt_timeout"] = REQUEST_TIMEOUT_S
+    return options
 
 
 @click.command()
@@ -33,6 +47,17 @@ def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
               help="Ask each sample N times; each sample's most frequent answer is scored.")
 @click.option("--log-dir", default=DEFAULT_LOG_DIR, show_default=True, help="Where the .eval log is written.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache.")
+@click.option("--max-connections", type=click.IntRange(min=1), default=None,
+              help="Concurrent requests to the model (Inspect's default: 10).")
+@click.option("--max-retries", type=click.IntRange(min=0), default=None,
+              help="Retries of a failed request, with backoff (Inspect's default: until its timeout).")
+@click.option("--timeout", type=click.IntRange(min=1), default=None,
+              help=f"Seconds one request may take before it is retried (default for API models: {REQUEST_TIMEOUT_S}).")
+@click.option("--retry-on-error", type=click.IntRange(min=0), default=None,
+              help=f"Times a sample whose model call failed is asked again (default: {RETRY_ON_ERROR}).")
+@click.option("--fail-on-error", type=float, default=None,
+              help="Errors that fail the run: a count (>= 1) or a share (< 1) of samples (Inspect's default: the "
+                   "first, after retries).")
 def run(
     task_name: str,
     model: str | None,
@@ -42,6 +67,11 @@ def run(
     epochs: int | None,
     log_dir: str,
     no_cache: bool,
+    max_connections: int | None,
+    max_retries: int | None,
+    timeout: int | None,
+    retry_on_error: int | None,
+    fail_on_error: float | None,
 ) -> None:
     """Run a benchmark task and print its summary table."""
     from inspect_ai import eval as inspect_eval
@@ -52,13 +82,20 @@ def run(
     from figeval.reporting.runs import format_table, newest_log, summarize
 
     model = model or DEFAULT_MODEL
-    args = parse_pairs(task_args, "-T")
+    args = parse_pairs(task_args, "-T", typed=False)
     if model.startswith("gguf/") and takes_answer_mode(task_name):
         # Base GGUF models continue text instead of answering; compare the answers' probabilities instead.
         args.setdefault("answer_mode", "logprob")
     task = make_task(task_name, args)
     preload_inspect_modules()
     click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
+    if limit is not None and limit < 1:
+        raise FigevalError(f"--limit {limit}: give a number of samples of 1 or more.")
+    options = eval_options(model, cache=not no_cache)
+    given = {"max_connections": max_connections, "max_retries": max_retries, "attempt_timeout": timeout,
+             "retry_on_error": retry_on_error,
+             "fail_on_error": (int(fail_on_error) if fail_on_error is not None and fail_on_error >= 1 else fail_on_error)}
+    options |= {name: value for name, value in given.items() if value is not None}
     logs = inspect_eval(
         task,
         model=model,
@@ -66,7 +103,7 @@ def run(
         limit=limit,
         epochs=epochs,
         log_dir=log_dir,
-        **eval_options(model, cache=not no_cache),
+        **options,
     )
     if not logs:  # Inspect returns no log when the user interrupts; the log on disk has every finished sample
         raise FigevalError(

@@ -1,7 +1,8 @@
-"""The response cache figeval runs with survives an interruption: a run resumed with `inspect eval-retry`, and
-every run after it, find the answers already paid for (Inspect keys the cache on the policy's expiry, and a log
-cannot carry "no expiry": it comes back as Inspect's one-week default, so the keys before and after a resume
-differed and about 60% of calls were paid again)."""
+"""Runs against a model that fails now and then: a failed call is asked again instead of ending the run, and the
+response cache survives an interruption: a run resumed with `inspect eval-retry`, and every run after it, find the
+answers already paid for (Inspect keys the cache on the policy's expiry, and a log cannot carry "no expiry": it
+comes back as Inspect's one-week default, so the keys before and after a resume differed and about 60% of calls
+were paid again)."""
 
 from pathlib import Path
 
@@ -65,3 +66,17 @@ def test_a_resumed_run_and_the_runs_after_it_pay_no_call_twice(tmp_path: Path, m
     Counter.calls = 0
     [again] = inspect_eval(ten_questions(), model=model, **options)
     assert again.status == "success" and Counter.calls == 0
+
+
+def test_a_failed_call_is_asked_again_and_the_run_finishes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    model = "counting/model"
+    options = {**eval_options(model), "log_dir": str(tmp_path / "logs"), "display": "none", "max_connections": 1}
+    assert options["retry_on_error"] == 3 and options["attempt_timeout"] == 120  # figeval's defaults for an API
+    Counter.calls, Counter.fail_on = 0, {3, 7}  # two dropped connections in ten samples
+    [log] = inspect_eval(ten_questions(), model=model, **options)
+    # both failed samples were asked again: 12 calls, every sample scored, no error left in the log
+    assert log.status == "success" and Counter.calls == 12
+    assert all(sample.error is None for sample in log.samples) and log.results.completed_samples == 10
+    # the retries are visible in the log
+    assert sum(len(sample.error_retries or []) for sample in log.samples) == 2
