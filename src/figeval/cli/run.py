@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,19 @@ RETRY_ON_ERROR = 3
 # only: an in-process model has no connection to hang.
 REQUEST_TIMEOUT_S = 120
 IN_PROCESS = ("gguf/", "replay/", "mockllm/")
+# OpenAI's own model names; any other name under openai/ is treated by Inspect as an unknown (reasoning) model.
+OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
+
+
+def openai_name_warning(model: str) -> str | None:
+    """A warning for `openai/<name>` where the name is not one of OpenAI's: an OpenAI-compatible server (vLLM,
+    llama.cpp's server, Ollama) needs its own provider prefix, or Inspect sends it OpenAI-only requests."""
+    provider, _, name = model.partition("/")
+    if provider != "openai" or OPENAI_MODEL.match(name):
+        return None
+    return (f"warning: '{name}' is not an OpenAI model name; for an OpenAI-compatible server use "
+            f"openai-api/<service>/{name} (with <SERVICE>_BASE_URL and <SERVICE>_API_KEY), vllm/{name}, "
+            f"ollama/{name} or llama-cpp-python/{name}.")
 
 
 def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
@@ -87,6 +101,8 @@ def run(
         # Base GGUF models continue text instead of answering; compare the answers' probabilities instead.
         args.setdefault("answer_mode", "logprob")
     task = make_task(task_name, args)
+    if warning := openai_name_warning(model):
+        click.echo(warning, err=True)
     preload_inspect_modules()
     click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
     if limit is not None and limit < 1:
