@@ -67,18 +67,14 @@ def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
     Raises:
         FigevalError: a word for a bool or a number parameter ("controls=maybe" must not run the controls).
     """
+    from figeval.cli.options import parse_value
+
     expected = "true or false" if isinstance(default, bool) else "a whole number" if isinstance(default, int) else None
-    if isinstance(value, str) and expected:
-        lowered = value.strip().lower()
-        if isinstance(default, bool) and lowered in {"true", "false", "yes", "no"}:
-            return lowered in {"true", "yes"}
-        if not isinstance(default, bool):
-            try:
-                return int(lowered)
-            except ValueError:
-                pass
-    elif expected is None or type(value) is type(default):
+    if expected is None:
         return value
+    read = parse_value(value.strip()) if isinstance(value, str) else value
+    if type(read) is type(default):
+        return read
     raise FigevalError(f"{task}: -T {arg}={value!r} must be {expected}.")
 
 
