@@ -21,6 +21,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+import figeval.data.table  # noqa: F401  (raises the csv module's cell-size limit for long contexts)
 from figeval.errors import DataError
 from figeval.output import atomic_open, write_text
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
@@ -251,6 +252,8 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
         lines.pop(0)
         comments += 1
     rows = list(csv.DictReader(io.StringIO("".join(lines), newline="")))
+    # a spreadsheet's blank rows (every cell empty) are not answers; DictReader already skips empty lines
+    rows = [row for row in rows if any((cell or "").strip() for cell in row.values() if isinstance(cell, str))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:
         raise DataError(f"{path.name}: no rows, or missing columns {missing}; export a fresh sheet.")
@@ -276,9 +279,10 @@ def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> t
 
 def _parse_label(path: Path, number: int, key: tuple[str, str], value: str, scheme: LabelScheme) -> Enum:
     where = f"{path.name}: row {number} (sample '{key[1]}' of {key[0]})"
-    if not value.strip():
+    if not isinstance(value, str) or not value.strip():
         raise DataError(f"{where} has no label; label every row (see the instructions on top).")
-    label = scheme.read(value)
+    # "-1" is no code ("1" with a sign would otherwise read as label 1)
+    label = None if value.strip().startswith(("-", "+")) else scheme.read(value)
     if label is None:
         allowed = ", ".join(f"{code} ({label.value})" for code, label in scheme.codes.items())
         raise DataError(f"{where} has label {value!r}; use one of {allowed}.")
@@ -300,17 +304,24 @@ def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labe
         raise DataError(f"{path}: not a Label Studio JSON export ({error}).") from None
     if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
         raise DataError(f"{path}: not a Label Studio JSON export (a list of tasks); export the project as JSON.")
-    task, spec = _task_of(path, {t.get("data", {}).get("task", "") for t in tasks}, spec_of)
+    try:
+        task, spec = _task_of(path, {t.get("data", {}).get("task", "") for t in tasks}, spec_of)
+    except AttributeError:
+        raise DataError(f"{path}: a task's 'data' is not an object; export the project as JSON again.") from None
     by_annotator: dict[str, Labels] = {}
     for number, item in enumerate(tasks, start=1):
-        data = item.get("data", {})
-        key = (data.get("model", ""), data.get("sample_id", ""))
-        for position, annotation in enumerate(item.get("annotations", []), start=1):
-            labels = by_annotator.setdefault(_annotator_of(annotation, position), {})
-            choices = [choice for result in annotation.get("result", [])
-                       for choice in result.get("value", {}).get("choices", [])]
-            labels[_checked_key(path, number, key, labels)] = _parse_label(path, number, key,
-                                                                          choices[0] if choices else "", spec.scheme)
+        try:
+            data = item.get("data", {})
+            key = (data.get("model", ""), data.get("sample_id", ""))
+            for position, annotation in enumerate(item.get("annotations", []), start=1):
+                labels = by_annotator.setdefault(_annotator_of(annotation, position), {})
+                choices = [choice for result in annotation.get("result", [])
+                           for choice in result.get("value", {}).get("choices", [])]
+                labels[_checked_key(path, number, key, labels)] = _parse_label(
+                    path, number, key, choices[0] if choices else "", spec.scheme)
+        except (AttributeError, TypeError):
+            raise DataError(f"{path.name}: task {number} is not in Label Studio's export layout (data, annotations, "
+                            "result, value, choices); export the project as JSON again.") from None
     if not by_annotator:
         raise DataError(f"{path.name}: no annotations in the export; label the tasks in Label Studio first.")
     return task, by_annotator
@@ -384,13 +395,20 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")
     annotators = fields[len(LABELS_COLUMNS):]
     labels = []
+    seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(reader, start=2):  # the spreadsheet's row: the header is row 1
+        if None in row or None in row.values():
+            raise DataError(f"{path.name}: row {number} does not have one cell per column; re-run `figeval annotate import`.")
+        if not row["task"].strip():
+            raise DataError(f"{path.name}: row {number} names no task; re-run `figeval annotate import`.")
         scheme = spec_of(row["task"]).scheme
         key = (row["model"], row["sample_id"])
+        _checked_key(path, number, key, seen)
+        seen[key] = number
         # the third annotator may have labelled only the disagreements
         given = tuple(None if i >= 2 and not row[name].strip() else _parse_label(path, number, key, row[name], scheme)
                       for i, name in enumerate(annotators))
-        label = scheme.read(row["label"]) if row["label"] else None
+        label = _parse_label(path, number, key, row["label"], scheme) if row["label"].strip() else None
         try:
             resolution = Resolution(row["resolution"])
         except ValueError:

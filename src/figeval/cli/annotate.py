@@ -28,6 +28,8 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     from figeval.reporting.runs import read_logs
 
     refuse_input(out, [path for path in logs if path.is_file()])
+    if out.suffix == ".eval":
+        raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
     runs = read_logs(logs)
     tasks = sorted({task_name(log) for log in runs})
     if len(tasks) != 1:

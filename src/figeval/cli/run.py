@@ -24,6 +24,18 @@ IN_PROCESS = ("gguf/", "replay/", "mockllm/")
 OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
 
 
+def check_provider(model: str) -> None:
+    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built)."""
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    provider, slash, _ = model.partition("/")
+    known = {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
+    if not slash or provider not in known:
+        raise FigevalError(f"--model {model}: unknown provider {provider!r}; give provider/model, e.g. "
+                           f"openai/gpt-4.1, vllm/<model>, gguf/<file.gguf>, replay/<file.jsonl> (providers: "
+                           f"{', '.join(sorted(known))}).")
+
+
 def openai_name_warning(model: str) -> str | None:
     """A warning for `openai/<name>` where the name is not one of OpenAI's: an OpenAI-compatible server (vLLM,
     llama.cpp's server, Ollama) needs its own provider prefix, or Inspect sends it OpenAI-only requests."""
@@ -100,6 +112,7 @@ def run(
     if model.startswith("gguf/") and takes_answer_mode(task_name):
         # Base GGUF models continue text instead of answering; compare the answers' probabilities instead.
         args.setdefault("answer_mode", "logprob")
+    check_provider(model)
     task = make_task(task_name, args)
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)

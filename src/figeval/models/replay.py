@@ -12,6 +12,7 @@ with the same prompt can have different recorded answers. `figeval run` leaves t
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,32 +47,43 @@ def load_replay_file(path: Path) -> dict[str, ReplayRecord]:
     """
     if not path.is_file():
         raise FigevalError(f"replay: no file at '{path}'; give the path of a JSONL file of recorded outputs.")
+    try:
+        lines = path.read_bytes().decode("utf-8-sig").split("\n")
+    except UnicodeDecodeError as error:
+        raise FigevalError(f"replay file {path.name}: not UTF-8 (invalid byte at offset {error.start}); save it as "
+                           "UTF-8 JSONL.") from None
+    except OSError as error:
+        raise FigevalError(f"replay file {path}: cannot be read ({error.strerror}).") from None
     records: dict[str, ReplayRecord] = {}
     first_line: dict[str, int] = {}
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            where = f"replay file {path.name}, line {number}"
-            try:
-                row: Any = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise FigevalError(f"{where}: not valid JSON ({error.msg}).") from None
-            if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not isinstance(row.get("output"), str):
-                raise FigevalError(f'{where}: expected {{"id": "<sample id>", "output": "<text>"}}.')
-            sample_id = row["id"]
-            if sample_id in records:
-                raise FigevalError(
-                    f"{where}: sample id '{sample_id}' already appeared on line {first_line[sample_id]}; "
-                    "keep one output per sample id."
-                )
-            top = row.get("top_logprobs")
-            try:
-                top_logprobs = [TopLogprob(token=t["token"], logprob=float(t["logprob"])) for t in top] if top else None
-            except (TypeError, KeyError, ValueError):
-                raise FigevalError(f'{where}: top_logprobs must be a list of {{"token": str, "logprob": float}}.') from None
-            records[sample_id] = ReplayRecord(row["output"], top_logprobs)
-            first_line[sample_id] = number
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"replay file {path.name}, line {number}"
+        try:
+            row: Any = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise FigevalError(f"{where}: not valid JSON ({error.msg}).") from None
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not isinstance(row.get("output"), str):
+            raise FigevalError(f'{where}: expected {{"id": "<sample id>", "output": "<text>"}}.')
+        sample_id = row["id"]
+        if sample_id in records:
+            raise FigevalError(
+                f"{where}: sample id '{sample_id}' already appeared on line {first_line[sample_id]}; "
+                "keep one output per sample id."
+            )
+        top = row.get("top_logprobs")
+        try:
+            top_logprobs = [TopLogprob(token=t["token"], logprob=float(t["logprob"])) for t in top] if top else None
+        except (TypeError, KeyError, ValueError):
+            raise FigevalError(f'{where}: top_logprobs must be a list of {{"token": str, "logprob": float}}.') from None
+        # a log probability is a number at most 0 (a probability of at most 1; -inf is probability 0)
+        bad = next((t for t in top_logprobs or [] if math.isnan(t.logprob) or t.logprob > 0), None)
+        if bad is not None:
+            raise FigevalError(f"{where}: token {bad.token!r} has logprob {bad.logprob}; a log probability is a "
+                               "number <= 0.")
+        records[sample_id] = ReplayRecord(row["output"], top_logprobs)
+        first_line[sample_id] = number
     if not records:
         raise FigevalError(f"replay file {path.name} has no outputs.")
     return records

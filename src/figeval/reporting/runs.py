@@ -82,11 +82,25 @@ def format_table(run: RunSummary) -> str:
 def read_runs(log_dir: Path) -> tuple[list[RunSummary], list[RunSummary]]:
     """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
     error, cancelled), each sorted by task, model and time."""
+    infos = list_eval_logs(str(log_dir), recursive=True)
+    try:
+        headers = read_eval_log_headers(infos)
+    except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
+        headers = [_header_or_refuse(info.name) for info in infos]
     done, other = [], []
-    for log in read_eval_log_headers(list_eval_logs(str(log_dir), recursive=True)):
+    for log in headers:
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
     return sorted(done, key=_order), sorted(other, key=_order)
+
+
+def _header_or_refuse(location: str) -> EvalLog:
+    try:
+        return read_eval_log(location, header_only=True)
+    except Exception as error:
+        path = location.removeprefix("file://")
+        raise FigevalError(f"{path} is not an Inspect log ({type(error).__name__}: {error}); move it out of the "
+                           "log directory.") from None
 
 
 def _order(run: RunSummary) -> tuple[str, str, str]:

@@ -93,6 +93,9 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
     items = authentic
     metadata: dict[str, object] = {"meaning": meaning}
     if meaning == "human":
+        if paraphrases is not None:
+            raise FigevalError("-T paraphrases applies to meaning=paraphrased only; add -T meaning=paraphrased, or "
+                               "leave paraphrases out for the dictionary meanings.")
         samples = generation_samples(items)
     elif meaning == "paraphrased":
         if paraphrases is None:

@@ -64,6 +64,12 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
             raise DataError(f"{path.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
         if task == "qa" and not row.cells["question"]:
             raise DataError(f"{path.name}: row {row.number}, column 'question' is empty; a QA item needs its question.")
+        if task == "summarization" and row.cells["question"].strip():
+            raise DataError(f"{path.name}: row {row.number} has a question: this is QA data; give it to "
+                            "perhallueval_qa, or a summarization file to perhallueval_summarization.")
+        if " ".join(row.cells["correct"].split()) == " ".join(row.cells["hallucinated"].split()):
+            raise DataError(f"{path.name}: row {row.number} (id {row.cells['id']!r}): the hallucinated version is the "
+                            "correct one; an item needs two different versions (drop or fix the row).")
         items.append(BenchmarkItem(row.cells["id"], row.cells["context"], row.cells["question"], row.cells["correct"],
                                    row.cells["hallucinated"], affirmative(flag) if flag else None,
                                    row.cells["generator"].strip() or None))

@@ -35,8 +35,15 @@ from figeval.scoring.metrics import recorded_policies
 from figeval.task import benchmark_task
 
 
-def _allusion_data(prompt_lang: str, generated: str | None = None) -> AllusionData:
-    """The data, with the generated passages from a reviewed `figeval build allusive-texts` sheet if given."""
+def _allusion_data(prompt_lang: str, generated: str | None = None, dataset: str = "generated") -> AllusionData:
+    """The data, with the generated passages from a reviewed `figeval build allusive-texts` sheet if given.
+
+    Raises:
+        FigevalError: a sheet given for the PersPoems variant, which would not read it.
+    """
+    if generated is not None and dataset != "generated":
+        raise FigevalError("-T generated applies to dataset=generated only; add -T dataset=generated, or leave "
+                           "generated out for PersPoems.")
     data = load_allusion_data(prompt_lang)
     if generated is None:
         return data
@@ -82,7 +89,7 @@ def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int =
         generated: with dataset=generated, a reviewed `figeval build allusive-texts` sheet instead of
             upstream's file.
     """
-    data = _allusion_data(prompt_lang, generated)
+    data = _allusion_data(prompt_lang, generated, dataset)
     samples = mc_samples(texts_of(data, dataset), data.allusions, prompt_lang, seed)
     return _task(f"mc-{dataset}", samples, mc_scorer(), MC_POLICIES, data.provenance, dataset_variant=dataset,
                  prompt_lang=prompt_lang, seed=seed)
@@ -104,7 +111,7 @@ def allusion_open(
     """
     if judge_mode not in OPEN_JUDGE_PROMPT:
         raise FigevalError(f"judge_mode must be one of {list(OPEN_JUDGE_PROMPT)}, not {judge_mode!r}.")
-    data = _allusion_data(prompt_lang, generated)
+    data = _allusion_data(prompt_lang, generated, dataset)
     samples = open_samples(texts_of(data, dataset), prompt_lang)
     return _task(f"open-{dataset}", samples, open_scorer(judge_mode, judge), OPEN_POLICIES, data.provenance,
                  dataset_variant=dataset, prompt_lang=prompt_lang, judge_mode=judge_mode)
