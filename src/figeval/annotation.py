@@ -21,7 +21,6 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-import figeval.data.table  # noqa: F401  (raises the csv module's cell-size limit for long contexts)
 from figeval.errors import DataError
 from figeval.output import atomic_open, write_text
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL

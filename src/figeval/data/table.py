@@ -18,10 +18,6 @@ from pathlib import Path
 from figeval.errors import DataError
 from figeval.text import expression_key, has_arabic_script
 
-# The csv module refuses cells over 131,072 characters; PerHalluEval's articles and user contexts of 200,000
-# characters are legitimate. Every figeval table reader imports this module, so the limit is raised once here.
-csv.field_size_limit(1 << 30)
-
 
 @dataclass(frozen=True)
 class Column:
