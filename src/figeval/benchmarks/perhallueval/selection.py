@@ -51,12 +51,14 @@ def load_category_map(path: Path) -> dict[str, str]:
             for row in read_table(path, CATEGORY_MAP_COLUMNS, unique="title", key=str.strip)}
 
 
-def load_pquad(path: Path, categories: dict[str, str] | None = None) -> list[SourceItem]:
+def load_pquad(path: Path, categories: dict[str, str] | None = None, need_categories: bool = True) -> list[SourceItem]:
     """Answerable questions of a SQuAD-style PQuAD file, each with its topical category.
 
     Args:
         path: the JSON file.
         categories: article title -> category, for files whose articles carry none.
+        need_categories: False reads the layout only (storing the file; a build checks categories when it
+            stratifies), with "" for a category found nowhere.
 
     Raises:
         DataError: not such a file, or an answerable question with no category anywhere (the message says how
@@ -76,14 +78,14 @@ def load_pquad(path: Path, categories: dict[str, str] | None = None) -> list[Sou
                     continue  # unanswerable: no correct answer to hallucinate from
                 category = next((str(level[PQUAD_CATEGORY_FIELD]) for level in (qa, paragraph, article)
                                  if level.get(PQUAD_CATEGORY_FIELD)), None) or (categories or {}).get(title)
-                if category is None:
+                if category is None and need_categories:
                     raise DataError(
                         f"{path.name}: article {number} ({title!r}) has no '{PQUAD_CATEGORY_FIELD}' at article, "
                         "paragraph or question level and no mapping for its title; PerHalluEval stratifies by "
                         "PQuAD's topical categories (Section 3.1): pass --categories FILE, a CSV with columns "
                         "title, category."
                     )
-                items.append(SourceItem(str(qa["id"]), category, paragraph["context"], qa["question"], answers[0]))
+                items.append(SourceItem(str(qa["id"]), category or "", paragraph["context"], qa["question"], answers[0]))
     return items
 
 
@@ -164,12 +166,5 @@ def length_stratified_sample(items: Sequence[SourceItem], n: int, seed: int, k: 
     return chosen
 
 
-class _AnyTitle(dict):
-    """Categories are checked when a build needs them (`--categories`), not when the file is stored."""
-
-    def get(self, key, default=None):
-        return "unchecked"
-
-
-register_check("pquad", lambda paths: load_pquad(paths["Train.json"], _AnyTitle()))
+register_check("pquad", lambda paths: load_pquad(paths["Train.json"], need_categories=False))
 register_check("pn-summary", lambda paths: [load_pn_summary(path) for path in paths.values()])
