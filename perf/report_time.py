@@ -14,6 +14,7 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log, write_eval_log
 
+from figeval.reporting.figures import close, figures
 from figeval.reporting.html import render_html
 from figeval.reporting.render import render_json, render_text
 from figeval.reporting.report import build_report
@@ -29,6 +30,15 @@ def copies(source: Path, folder: Path) -> None:
         # Inspect's file-name pattern (time_task_id): names that do not follow it make Inspect's listing open
         # every log to find its task
         write_eval_log(log, str(folder / f"2026-11-22T00-{i // 60:02d}-{i % 60:02d}-00-00_ffe-detection_copy{i:03d}.eval"))
+
+
+def html_with_figures(folder: Path) -> str:
+    report = build_report(folder, paper=True)
+    found = figures(report)
+    try:
+        return render_html(report, found)
+    finally:
+        close(found)
 
 
 def timed(step) -> float:
@@ -48,7 +58,7 @@ def main() -> None:
             "read + tables (build_report)": lambda: build_report(folder),
             "... + text": lambda: render_text(build_report(folder)),
             "... + json": lambda: render_json(build_report(folder)),
-            "... + html with figures": lambda: render_html(build_report(folder, paper=True)),
+            "... + html with figures": lambda: html_with_figures(folder),
         }
         for name, step in steps.items():
             times = [timed(step) for _ in range(repetitions)]

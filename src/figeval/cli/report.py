@@ -36,17 +36,21 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
     result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human)
     drawn: list[Path] = []
-    if figures is not None:
-        from figeval.reporting.figures import draw_figures
-
-        drawn = draw_figures(result, _output_dir(figures))
-    if fmt == "html":
-        from figeval.reporting.html import render_html
-
-        extension, text = "html", render_html(result)
-    else:
+    if fmt != "html":
         extension, render = RENDERERS[fmt]
         text = render(result)
+    if figures is not None or fmt == "html":
+        # the figures are made once, for the files and for the page
+        from figeval.reporting.figures import close, draw_figures
+        from figeval.reporting.figures import figures as figures_of
+        from figeval.reporting.html import render_html
+
+        found = figures_of(result)
+        if figures is not None:
+            drawn = draw_figures(found, _output_dir(figures))
+        if fmt == "html":
+            extension, text = "html", render_html(result, found)
+        close(found)
     if out is None:
         click.echo(text, nl=False)
     else:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import read_eval_log
 
 from figeval.reporting.paper import paper_rows
+from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 from figeval.stats import AgreementRow
 
@@ -41,15 +42,15 @@ def _cells(row: AgreementRow, agreement_key: str) -> dict[str, Cell]:
     return cells
 
 
-def agreement_tables(labels: Path, logs: Sequence[EvalLog], paper: bool = False) -> list[Table]:
-    """The judge table for the runs in `logs` of the task `labels` labels, and the annotators' table when two or
-    more people labelled.
+def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = False) -> list[Table]:
+    """The judge table for the runs of the task `labels` labels (only their logs are read in full), and the
+    annotators' table when two or more people labelled.
 
     Raises:
         FigevalError: the labels file is unreadable or of a task with no annotation scheme.
     """
     from figeval._registry import annotation_spec
-    from figeval.annotation import judge_agreement, read_task_labels, task_name
+    from figeval.annotation import judge_agreement, read_task_labels
 
     task, humans, annotators = read_task_labels(labels, annotation_spec)
     judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
@@ -57,9 +58,9 @@ def agreement_tables(labels: Path, logs: Sequence[EvalLog], paper: bool = False)
     key = columns[0].key
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
                    identity_keys=["judge"], intervals=True)
-    for log in logs:
-        if task_name(log) == task:
-            for found in judge_agreement(log, humans, annotation_spec(task).scheme):
+    for run in runs:
+        if run.task == task:
+            for found in judge_agreement(read_eval_log(run.log), humans, annotation_spec(task).scheme):
                 model, _, judge = found.row.group.partition(" | ")
                 judged.rows.append(Row(model, {"judge": judge.removeprefix("judge ")}, _cells(found.row, key)))
     tables = [judged] if judged.rows else []

@@ -12,14 +12,14 @@ them), drawn with Noto Sans Arabic, which a pip dependency ships (fontpkg-noto-s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from io import StringIO
 from pathlib import Path
 
 from figeval.reporting.report import Report
-from figeval.reporting.tables import Row, Table
+from figeval.reporting.tables import Cell, Row, Table
 
 PERSIAN_THEME = {"religious": "مذهبی", "quranic": "قرآنی", "mythical-historical": "اساطیری-تاریخی",
                  "romantic": "عاشقانه", "mystical": "عرفانی", "other": "سایر"}
@@ -68,16 +68,16 @@ def _row_name(table: Table, row: Row) -> str:
     return f"{row.label} ({settings})" if settings else row.label
 
 
-def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list], ], scale: float, errors: bool, gid: str) -> None:
+def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | None]]], scale: float, errors: bool,
+                  gid: str) -> None:
     """Bars per group (x) and series (colour); each value a Cell or None (no bar); error bars from intervals."""
     width = 0.8 / max(1, len(series))
     for s, (name, cells) in enumerate(series):
-        for g, cell in enumerate(cells):
-            if cell is None or cell.value is None:
-                continue
+        drawn = [(g, cell) for g, cell in enumerate(cells) if cell is not None and cell.value is not None]
+        for g, cell in drawn:
             x = g - 0.4 + width * (s + 0.5)
-            bar = ax.bar(x, cell.value * scale, width, color=f"C{s % 10}", label=name if g == 0 or
-                         all(c is None for c in cells[:g]) else None)[0]
+            # the series' first bar carries its name into the legend
+            bar = ax.bar(x, cell.value * scale, width, color=f"C{s % 10}", label=name if g == drawn[0][0] else None)[0]
             bar.set_gid(f"bar-{gid}-{s}-{g}")
             if errors and cell.low is not None and cell.high is not None:
                 ax.errorbar(x, cell.value * scale, yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
@@ -175,14 +175,19 @@ def svg_text(figure) -> str:
     return text[text.index("<svg"):]
 
 
-def draw_figures(report: Report, out_dir: Path) -> list[Path]:
-    """Each figure as NAME.png and NAME.svg in `out_dir`; returns the files written."""
+def close(found_figures: Sequence[Figure]) -> None:
+    """Free the figures (matplotlib keeps every open figure alive)."""
     plt = _pyplot()
+    for found in found_figures:
+        plt.close(found.figure)
+
+
+def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
+    """Each figure as NAME.png and NAME.svg in `out_dir`; returns the files written."""
     written = []
-    for found in figures(report):
+    for found in found_figures:
         for extension in ("png", "svg"):
             path = out_dir / f"{found.name}.{extension}"
             found.figure.savefig(path, format=extension, metadata={"Date": None} if extension == "svg" else None)
             written.append(path)
-        plt.close(found.figure)
     return written

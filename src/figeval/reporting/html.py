@@ -3,12 +3,17 @@ or font fetched from anywhere, so it opens offline and can be mailed as is."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from figeval import __version__
 from figeval.reporting.render import MISSING, grid, run_lines, title_line
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Table
+
+if TYPE_CHECKING:  # matplotlib loads only when figures are drawn
+    from figeval.reporting.figures import Figure
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -37,11 +42,12 @@ def html_table(table: Table) -> str:
             + (f'<ul class="notes">{notes}</ul>' if notes else ""))
 
 
-def render_html(report: Report) -> str:
-    from figeval.reporting.figures import figures, svg_text
+def render_html(report: Report, found_figures: Sequence[Figure]) -> str:
+    """The page: every table, then each figure inline as SVG, then the runs used."""
+    from figeval.reporting.figures import svg_text
 
     drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}<figcaption>{escape(f.title)}</figcaption></figure>'
-                    for f in figures(report))
+                    for f in found_figures)
     runs = "".join(f"<li>{escape(line.strip())}</li>" for line in run_lines(report))
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>figeval report</title>'
             f"<style>{STYLE}</style></head><body><h1>figeval report</h1>"

@@ -54,27 +54,21 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
         tables = [build_table(spec, runs)]
     else:
         tables = []
-        for spec in TABLES:
-            if spec.tasks & present:
-                table = build_table(spec, runs)
-                if paper:
-                    table.rows += reference_rows(spec, table)
-                tables.append(table)
+        built = [(spec, build_table(spec, runs)) for spec in TABLES if spec.tasks & present]
         if PERHALLUEVAL_TABLE_1.tasks & present and (table := generator_shares(PERHALLUEVAL_TABLE_1, runs)).rows:
-            if paper:
-                table.rows += reference_rows(PERHALLUEVAL_TABLE_1, table)
-            tables.append(table)
+            built.append((PERHALLUEVAL_TABLE_1, table))
         if PERHALLUEVAL_TABLE_4.tasks & present:
-            table = best_per_family(PERHALLUEVAL_TABLE_4, runs)
+            built.append((PERHALLUEVAL_TABLE_4, best_per_family(PERHALLUEVAL_TABLE_4, runs)))
+        for spec, table in built:
             if paper:
-                table.rows += reference_rows(PERHALLUEVAL_TABLE_4, table)
+                table.rows += reference_rows(spec, table)
             tables.append(table)
         for table in _allusion_tables([run for run in runs if run.task.startswith("allusion_")]):
             if paper and table.key == "persian-allusions/themes":
                 table.rows.append(count_row("persian-allusions", "Table 2", "PersPoems"))
             tables.append(table)
         for labels in human:
-            tables += agreement_tables(labels, [read_eval_log(run.log) for run in runs], paper)
+            tables += agreement_tables(labels, runs, paper)
     return Report(tables, runs, superseded, other)
 
 

@@ -12,7 +12,6 @@ from inspect_ai.log._file import read_eval_log_headers  # reads the headers conc
 
 from figeval.errors import FigevalError
 
-
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
 IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
                  "dataset_variant", "prompt_lang", "answer_mode", "controls", "balanced", "unparsed")
