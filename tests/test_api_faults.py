@@ -144,7 +144,13 @@ def test_a_run_killed_midway_and_resumed_asks_for_no_answer_twice(ffe_hallu_impo
             assert run.poll() is None, run.communicate()[0]
             assert time.monotonic() < deadline, dict(stub.counts)
             time.sleep(0.05)
-        time.sleep(1.5)
+        # every answer the stub gave is in the run's response cache (written as each response arrives): on a busy
+        # machine a fixed pause did not always cover that, and the test then blamed the resume for a race
+        cached = Path(os.environ["INSPECT_CACHE_DIR"]) / "generate"
+        while sum(path.is_file() for path in cached.rglob("*")) < 0.4 * N:
+            assert time.monotonic() < deadline, "the answered prompts never reached the response cache"
+            time.sleep(0.05)
+        time.sleep(1.5)  # and the sample buffer had its moment to write them
         os.kill(run.pid, signal.SIGKILL)
         run.communicate(timeout=10)
         stub.release(answer_held=False)
