@@ -41,7 +41,7 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
     interrupted = ScriptedParaphraser(fail_after=50)
     with pytest.raises(Interrupted):
         build_paraphrases("mockllm/model", sheet, {"custom_outputs": interrupted}, report=lambda _: None)
-    kept_after_interruption = len(load_verified_paraphrases(sheet)[0]) + load_verified_paraphrases(sheet)[1]
+    kept_after_interruption = len(load_verified_paraphrases(sheet, range(1, 201))[0]) + load_verified_paraphrases(sheet, range(1, 201))[1]
     assert kept_after_interruption == 50  # every answer that arrived is on disk
 
     resumed = ScriptedParaphraser()
@@ -49,7 +49,7 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
     assert (written, reused) == (150, 50) and resumed.calls == 150  # 200 evaluated meanings in all
 
     # Ordered by row, verified column empty: nothing is used until a person says yes.
-    kept, dropped = load_verified_paraphrases(sheet)
+    kept, dropped = load_verified_paraphrases(sheet, range(1, 201))
     assert (len(kept), dropped) == (0, 200)
     text = sheet.read_text(encoding="utf-8-sig").splitlines()
     assert text[0] == "row,farsi_idiom,Meaning,paraphrase,verified"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ class Column:
     """Every cell must be filled."""
     persian: bool = False
     """Cells must contain Arabic-script letters (a damaged re-encoding turns them into '_' or '?')."""
+    latin: bool = False
+    """Cells are Latin-script text (Turkish, English): no mojibake of a wrong re-encoding ('sÃ¼rmek',
+    's√ºrmek') and no letters replaced by '?' ('s?rmek')."""
     optional: bool = False
     """The column may be absent from the file (its cells then read as empty)."""
 
@@ -59,6 +63,18 @@ def _preview(text: str, limit: int = 30) -> str:
 def _rows_phrase(numbers: Sequence[int], limit: int = 5) -> str:
     shown = ", ".join(str(n) for n in numbers[:limit])
     return shown + (f" and {len(numbers) - limit} more" if len(numbers) > limit else "")
+
+
+# A UTF-8 letter read as Latin-1/cp1252 or Mac Roman and saved again turns into these lead characters followed
+# by another non-ASCII one ('ü' -> 'Ã¼' or '√º', 'ş' -> 'ÅŸ' or '≈ü'); no Turkish or English word has them.
+_MOJIBAKE = re.compile("[ÃÄÅÆÐÑÞ√≈ƒ∆][\u0080-\uffff]")
+# A letter replaced by '?' or '_' by a legacy code page: the mark inside a word.
+_REPLACED_LETTER = re.compile(r"[^\W\d_][?_]+[^\W\d_]")
+
+
+def damaged_latin(text: str) -> bool:
+    """Whether Latin-script text shows a damaged re-encoding (mojibake or letters replaced by '?')."""
+    return bool(_MOJIBAKE.search(text) or _REPLACED_LETTER.search(text))
 
 
 def delimiter_of(text: str) -> str:
@@ -101,10 +117,19 @@ def read_table(
             f"{name}: expected columns {expected}, found {header}; missing {missing}. "
             "Check that this is the right file and that its first line is the header."
         )
+    repeated = [column for column in expected if header.count(column) > 1]
+    if repeated:
+        positions = [i + 1 for i, cell in enumerate(header) if cell == repeated[0]]
+        raise DataError(
+            f"{name}: column '{repeated[0]}' appears {len(positions)} times in the header (columns "
+            f"{_rows_phrase(positions)}); keep one, so that it is clear which values to read."
+        )
     index = {column: header.index(column) for column in expected if column in header}
 
     rows: list[Row] = []
+    last: tuple[int, list[str]] = (0, [])
     for number, fields in enumerate(reader, start=1):
+        last = (number, fields)
         if not any(field.strip() for field in fields):
             continue  # blank line (e.g. a trailing newline): not a data row
         if len(fields) > len(header):
@@ -118,6 +143,11 @@ def read_table(
             if column.required and not cells[column.name]:
                 raise DataError(f"{name}: row {number}, column '{column.name}' is empty; fill it or remove the row.")
         rows.append(Row(number, cells))
+    if any("\n" in field for field in last[1]) and _ends_inside_quotes(text, delimiter_of(text)):
+        raise DataError(
+            f"{name}: row {last[0]} opens a quote (\") that is never closed, so every line after it was read into "
+            "one cell; close the quote or remove it."
+        )
     if not rows:
         raise DataError(f"{name}: has a header but no data rows.")
 
@@ -139,6 +169,16 @@ def read_table(
             f"{_preview(first.cells[column.name])}); correct or remove those rows."
         )
 
+    for column in (c for c in columns if c.latin):
+        damaged = [row for row in rows if damaged_latin(row.cells[column.name])]
+        if damaged:
+            first = damaged[0]
+            raise DataError(
+                f"{name}: column '{column.name}' has letters damaged by a wrong re-encoding in row(s) "
+                f"{_rows_phrase([r.number for r in damaged])} (row {first.number}: {_preview(first.cells[column.name])}); "
+                "use an intact UTF-8 copy of the file."
+            )
+
     if unique is not None:
         seen: dict[str, list[int]] = defaultdict(list)
         for row in rows:
@@ -151,3 +191,14 @@ def read_table(
                 "remove the duplicates so that no item is counted twice."
             )
     return rows
+
+
+def _ends_inside_quotes(text: str, delimiter: str) -> bool:
+    """Whether the file ends inside a quoted field (the lenient reader returns the rest of the file as one cell;
+    the strict one names the problem)."""
+    try:
+        for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as error:
+        return "unexpected end of data" in str(error)
+    return False

@@ -9,6 +9,7 @@ legacy 8-bit encoding that turned every Persian letter into "_"); the Persian-sc
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -173,16 +174,31 @@ def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
     return load_authentic(paths[AUTHENTIC_FILE]), provenance(source, [AUTHENTIC_FILE])
 
 
-def load_verified_paraphrases(path: Path) -> tuple[dict[int, str], int]:
+def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tuple[dict[int, str], int]:
     """Paraphrased meanings by authentic row, from a sheet written by `figeval build paraphrases` and
-    checked by a person; rows whose `verified` cell is not yes are dropped. Returns (paraphrases, dropped)."""
+    checked by a person; rows whose `verified` cell is not yes are dropped. Returns (paraphrases, dropped).
+
+    Args:
+        path: The sheet.
+        authentic_rows: The authentic FFEs' row numbers: each `row` cell must name one of them, once.
+    """
     rows = read_table(path, PARAPHRASE_COLUMNS)
-    kept, dropped = {}, 0
+    kept, dropped, first_seen = {}, 0, {}
     for row in rows:
-        try:
-            number = int(row.cells["row"])
-        except ValueError:
-            raise DataError(f"{path.name}: row {row.number}, column 'row' is {row.cells['row']!r}, not a row number.") from None
+        cell = row.cells["row"]
+        number = int(cell) if cell.isascii() and cell.isdigit() else 0
+        if number not in authentic_rows:
+            raise DataError(
+                f"{path.name}: row {row.number}, column 'row' is {cell!r}, not a row number of the authentic "
+                f"FFEs ({min(authentic_rows)}-{max(authentic_rows)}); restore the value `figeval build paraphrases` "
+                "wrote."
+            )
+        if number in first_seen:
+            raise DataError(
+                f"{path.name}: rows {first_seen[number]} and {row.number} both paraphrase authentic row {number}; "
+                "keep one of them."
+            )
+        first_seen[number] = row.number
         if affirmative(row.cells["verified"]) and row.cells["paraphrase"]:
             kept[number] = row.cells["paraphrase"]
         else:
@@ -211,7 +227,7 @@ def generation_samples(items: list[AuthenticFFE], meanings: dict[int, str] | Non
 
 # --- Task 3: translation ------------------------------------------------------------------------------------
 
-TRANSLATION_COLUMNS = (Column("English Idiom"), Column("Farsi Idiom", persian=True))
+TRANSLATION_COLUMNS = (Column("English Idiom", latin=True), Column("Farsi Idiom", persian=True))
 EQUIVALENT_SEPARATOR = "|"
 PAIRS_HELP = (
     "ffe_translation needs -T pairs=PATH: a UTF-8 CSV with columns 'English Idiom' and 'Farsi Idiom', one "
@@ -231,7 +247,8 @@ class TranslationPair:
 def load_translation_pairs(path: Path | None) -> list[TranslationPair]:
     if path is None:
         raise FigevalError(PAIRS_HELP)
-    rows = read_table(path, TRANSLATION_COLUMNS, unique="English Idiom")
+    # "Break the Ice" and "break the ice" are one idiom: asked twice, it would count twice.
+    rows = read_table(path, TRANSLATION_COLUMNS, unique="English Idiom", key=lambda text: " ".join(text.casefold().split()))
     pairs = []
     for row in rows:
         equivalents = tuple(e.strip() for e in row.cells["Farsi Idiom"].split(EQUIVALENT_SEPARATOR) if e.strip())

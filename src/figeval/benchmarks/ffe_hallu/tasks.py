@@ -103,7 +103,7 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
                 "meaning=paraphrased needs -T paraphrases=PATH: the sheet `figeval build paraphrases` writes, "
                 "with its 'verified' column filled."
             )
-        kept, dropped = load_verified_paraphrases(Path(paraphrases))
+        kept, dropped = load_verified_paraphrases(Path(paraphrases), {item.row for item in items})
         samples = generation_samples(items, kept)
         metadata.update(paraphrases=paraphrases, paraphrases_dropped=dropped)
         print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped", file=sys.stderr)

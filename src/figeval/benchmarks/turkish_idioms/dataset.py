@@ -9,6 +9,7 @@ the columns expected.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -36,14 +37,15 @@ UPSTREAM_COLUMN = {
     "literal": "literal",
     "frequency": "frequency",
 }
+# Every Turkish text column is checked for a damaged re-encoding (mojibake, letters turned into '?').
 COLUMNS = (
-    Column(UPSTREAM_COLUMN["idiom"]),
-    Column(UPSTREAM_COLUMN["description"], required=False),
-    Column(UPSTREAM_COLUMN["figurative"]),
-    Column(UPSTREAM_COLUMN["paraphrase"]),
-    Column(UPSTREAM_COLUMN["similar"]),
+    Column(UPSTREAM_COLUMN["idiom"], latin=True),
+    Column(UPSTREAM_COLUMN["description"], required=False, latin=True),
+    Column(UPSTREAM_COLUMN["figurative"], latin=True),
+    Column(UPSTREAM_COLUMN["paraphrase"], latin=True),
+    Column(UPSTREAM_COLUMN["similar"], latin=True),
     # Empty for the 3 idioms the paper found no literal use of.
-    Column(UPSTREAM_COLUMN["literal"], required=False),
+    Column(UPSTREAM_COLUMN["literal"], required=False, latin=True),
     # A corpus frequency per idiom, when the file carries one.
     Column(UPSTREAM_COLUMN["frequency"], required=False, optional=True),
 )
@@ -86,7 +88,7 @@ def load_idioms(path: Path) -> list[Idiom]:
                 frequency = float(cells["frequency"])
             except ValueError:
                 frequency = -1.0
-            if not frequency >= 0:  # also refuses "nan"
+            if not 0 <= frequency < math.inf:  # also refuses "nan"
                 raise DataError(
                     f"{path.name}: row {row.number}, column '{UPSTREAM_COLUMN['frequency']}' is "
                     f"{cells['frequency']!r}; a corpus frequency is a number such as 0, 12 or 0.35 (0 for unseen)."
