@@ -25,9 +25,9 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     column: a judged task's parsed answers, or the answers a parser could not read."""
     from figeval._registry import annotation_spec
     from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
-    from figeval.reporting.runs import read_logs
+    from figeval.reporting.runs import log_files, read_logs
 
-    refuse_input(out, [path for path in logs if path.is_file()])
+    refuse_input(out, log_files(logs))
     if out.suffix == ".eval":
         raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
     runs = read_logs(logs)

@@ -133,6 +133,17 @@ def newest_log(log_dir: Path) -> str:
     return max(logs, key=lambda info: info.mtime or 0).name.removeprefix("file://")
 
 
+def log_files(paths: Sequence[Path]) -> list[Path]:
+    """The files of `paths`, and the logs inside those that are directories: every file a command reads."""
+    files = []
+    for path in paths:
+        if path.is_dir():
+            files += [Path(info.name.removeprefix("file://")) for info in list_eval_logs(str(path), recursive=True)]
+        else:
+            files.append(path)
+    return files
+
+
 def read_logs(paths: Sequence[Path]) -> list[EvalLog]:
     """Full logs from .eval files (each must be a log) and log directories (their successful runs).
 

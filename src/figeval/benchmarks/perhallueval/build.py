@@ -26,6 +26,7 @@ from inspect_ai.model import Model, get_model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.building import Report, read_jsonl, resumable_step
+from figeval.benchmarks.perhallueval.dataset import check_item
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.selection import (
     SourceItem,
@@ -239,6 +240,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
             if label is None:
                 raise DataError(f"{sheet.name}: row {row.number}, column 'hallucination_label' is "
                                 f"{row.cells['hallucination_label']!r}; use hallucinated or factual.")
+            check_item(sheet, row, task)
             flag = row.cells["persian_specific"].strip().lower()
             if task == "qa" and not (affirmative(flag) or negative(flag)):
                 raise DataError(f"{sheet.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")

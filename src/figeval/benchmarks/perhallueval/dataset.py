@@ -11,7 +11,7 @@ from pathlib import Path
 from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT
-from figeval.data.table import Column, affirmative, negative, read_table
+from figeval.data.table import Column, Row, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 
 TASKS = ("qa", "summarization")
@@ -43,6 +43,19 @@ class BenchmarkItem:
     """The model that wrote the hallucinated version (Table 1), when the file says."""
 
 
+def check_item(path: Path, row: Row, task: str) -> None:
+    """Refuse a row that is not an item of `task` (QA needs a question, summarization has none) or whose two
+    versions are the same text; read by the evaluation and by `build perhallueval-final`."""
+    if task == "qa" and not row.cells["question"].strip():
+        raise DataError(f"{path.name}: row {row.number}, column 'question' is empty; a QA item needs its question.")
+    if task == "summarization" and row.cells["question"].strip():
+        raise DataError(f"{path.name}: row {row.number} has a question: this is QA data; give it to "
+                        "perhallueval_qa (or --task qa), or summarization data to perhallueval_summarization.")
+    if " ".join(row.cells["correct"].split()) == " ".join(row.cells["hallucinated"].split()):
+        raise DataError(f"{path.name}: row {row.number} (id {row.cells['id']!r}): the hallucinated version is the "
+                        "correct one; an item needs two different versions (drop or fix the row).")
+
+
 def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
     """The items of a final PerHalluEval file.
 
@@ -62,14 +75,7 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
         flag = row.cells["persian_specific"].strip().lower()
         if flag and not (affirmative(flag) or negative(flag)):
             raise DataError(f"{path.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
-        if task == "qa" and not row.cells["question"]:
-            raise DataError(f"{path.name}: row {row.number}, column 'question' is empty; a QA item needs its question.")
-        if task == "summarization" and row.cells["question"].strip():
-            raise DataError(f"{path.name}: row {row.number} has a question: this is QA data; give it to "
-                            "perhallueval_qa, or a summarization file to perhallueval_summarization.")
-        if " ".join(row.cells["correct"].split()) == " ".join(row.cells["hallucinated"].split()):
-            raise DataError(f"{path.name}: row {row.number} (id {row.cells['id']!r}): the hallucinated version is the "
-                            "correct one; an item needs two different versions (drop or fix the row).")
+        check_item(path, row, task)
         items.append(BenchmarkItem(row.cells["id"], row.cells["context"], row.cells["question"], row.cells["correct"],
                                    row.cells["hallucinated"], affirmative(flag) if flag else None,
                                    row.cells["generator"].strip() or None))

@@ -103,8 +103,16 @@ def _cells(file: str, row) -> dict[str, str]:
 def load_poems(path: Path) -> list[AllusionText]:
     columns = _columns(POEMS_FILE, persian={"text", "allusion", "description"}, optional={"entities", "poet"})
     poems = []
+    first_row: dict[tuple[str, str], int] = {}
     for row in read_table(path, columns):
         cells = _cells(POEMS_FILE, row)
+        # The same couplet for the same allusion would be asked and counted twice (one couplet may allude to two
+        # stories, in two rows).
+        key = (expression_key(cells["text"]), allusion_key(cells["allusion"]))
+        if key in first_row:
+            raise DataError(f"{path.name}: rows {first_row[key]} and {row.number} are the same couplet for the same "
+                            "allusion; remove one, so that it is not counted twice.")
+        first_row[key] = row.number
         labels = [t for t in _THEME_SEPARATORS.split(cells["themes"]) if t.strip()]
         unknown = [label for label in labels if theme_of(label) is None]
         if unknown or not labels:
