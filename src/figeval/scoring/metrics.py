@@ -61,28 +61,57 @@ def counted_label(outcome: Outcome, policy: str) -> tuple[bool, str | None]:
     return True, None
 
 
+# Inspect calls every metric of a task (about 50 for FFE-HALLU detection) with the same Score objects, and again
+# for each display refresh: each score is read back into its Outcome once, not once per metric. The cache holds
+# the score itself, so its id cannot be reused by another object while the entry lives.
+_OUTCOMES: dict[int, tuple[Score, Outcome]] = {}
+_OUTCOMES_LIMIT = 200_000
+
+
+def sample_outcome(score: Score) -> Outcome:
+    """`outcome_of(score)`, read once per Score object."""
+    cached = _OUTCOMES.get(id(score))
+    if cached is not None and cached[0] is score:
+        return cached[1]
+    if len(_OUTCOMES) >= _OUTCOMES_LIMIT:
+        _OUTCOMES.clear()
+    outcome = outcome_of(score)
+    _OUTCOMES[id(score)] = (score, outcome)
+    return outcome
+
+
 def outcomes(scores: Sequence[SampleScore]) -> list[Outcome]:
-    return [outcome_of(s.score) for s in scores]
+    return [sample_outcome(s.score) for s in scores]
 
 
 def _matches(where: Mapping[str, Any] | None, metadata: Mapping[str, Any] | None) -> bool:
     return not where or all((metadata or {}).get(key) == value for key, value in where.items())
 
 
-def indicators(scores: Sequence[SampleScore], of: str, unparsed: str,
-               where: Mapping[str, Any] | None = None) -> list[SampleScore]:
-    """One 0/1 score per counted answer: whether it is `of` (a label value, or TARGET: the outcome's own
+def counted_values(scores: Sequence[SampleScore], of: str, unparsed: str,
+                   where: Mapping[str, Any] | None = None) -> list[int]:
+    """One 0/1 value per counted answer: whether it is `of` (a label value, or TARGET: the outcome's own
     target) under the unparsed policy; answers the policy leaves out are not listed."""
     found = []
     for s in scores:
         if not _matches(where, s.sample_metadata):
             continue
-        outcome = outcome_of(s.score)
+        outcome = sample_outcome(s.score)
         included, label = counted_label(outcome, unparsed)
         if included:
             expected = outcome.target if of == TARGET else of
-            found.append(s.model_copy(update={"score": Score(value=int(label is not None and label == expected))}))
+            found.append(int(label is not None and label == expected))
     return found
+
+
+# Shared by every indicator score (Inspect's stderr reads only the value): one Score per value, not per sample.
+_INDICATOR_SCORES = (Score(value=0), Score(value=1))
+
+
+def indicators(scores: Sequence[SampleScore], of: str, unparsed: str,
+               where: Mapping[str, Any] | None = None) -> list[SampleScore]:
+    """`counted_values` as the SampleScores Inspect's own metrics take."""
+    return [SampleScore(score=_INDICATOR_SCORES[value]) for value in counted_values(scores, of, unparsed, where)]
 
 
 @metric
@@ -97,8 +126,8 @@ def rate(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | Non
     check_policy(unparsed)
 
     def compute(scores: list[SampleScore]) -> float | None:
-        counted = indicators(scores, of, unparsed, where)
-        return sum(s.score.as_float() for s in counted) / len(counted) if counted else None
+        counted = counted_values(scores, of, unparsed, where)
+        return sum(counted) / len(counted) if counted else None
 
     return compute  # type: ignore[return-value]
 
@@ -122,7 +151,7 @@ def status_rate(status: str = "unparsed", where: dict[str, Any] | None = None) -
     """The share of all answers with a status (`unparsed` or `judge_unparsed`)."""
 
     def compute(scores: list[SampleScore]) -> float | None:
-        chosen = [outcome_of(s.score) for s in scores if _matches(where, s.sample_metadata)]
+        chosen = [sample_outcome(s.score) for s in scores if _matches(where, s.sample_metadata)]
         return sum(o.status.value == status for o in chosen) / len(chosen) if chosen else None
 
     return compute  # type: ignore[return-value]

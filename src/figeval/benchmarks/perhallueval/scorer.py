@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
@@ -60,23 +61,26 @@ class PairAnswer:
         return self.on_correct is not None and self.on_hallucinated is not None
 
 
-def _recall(pairs: Sequence[PairAnswer], version: str, unparsed: str) -> float:
-    expected = YES if version == "correct" else NO
-    answers = [a for p in pairs if (a := getattr(p, f"on_{version}")) is not None]
-    if unparsed == EXCLUDED:
-        answers = [a for a in answers if a != UNPARSED]
-    if not answers:
-        raise UndefinedStatistic(f"no counted answer on a {version} version")
-    return sum(a == expected for a in answers) / len(answers)
+def _contributions(pairs: Sequence[PairAnswer], name: str, unparsed: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per item, what it adds to a statistic's numerator and to its denominator: each statistic is a ratio of
+    sums over items, so a bootstrap resample is two sums of these (not a pass over the answers).
 
-
-def _hamming(pairs: Sequence[PairAnswer], unparsed: str) -> float:
-    complete = [p for p in pairs if p.complete]
-    if unparsed == EXCLUDED:
-        complete = [p for p in complete if UNPARSED not in (p.on_correct, p.on_hallucinated)]
-    if not complete:
-        raise UndefinedStatistic("no item with both versions counted")
-    return sum(((p.on_correct == YES) + (p.on_hallucinated == NO)) / 2 for p in complete) / len(complete)
+    - factual / hallucinated recall: over the answers on that version (Y on a correct version, N on a
+      hallucinated one, counts); an unparsed answer is wrong, or with `excluded` left out;
+    - Hamming score: over items with both versions answered, (right on correct + right on hallucinated) / 2;
+      with `excluded`, items with an unparsed answer are left out.
+    """
+    if name == "hamming_score":
+        counted = [p.complete and not (unparsed == EXCLUDED and UNPARSED in (p.on_correct, p.on_hallucinated))
+                   for p in pairs]
+        hits = [((p.on_correct == YES) + (p.on_hallucinated == NO)) / 2 for p in pairs]
+    else:
+        version, expected = ("correct", YES) if name == "factual_recall" else ("hallucinated", NO)
+        answers = [getattr(p, f"on_{version}") for p in pairs]
+        counted = [a is not None and not (unparsed == EXCLUDED and a == UNPARSED) for a in answers]
+        hits = [a == expected for a in answers]
+    denominator = np.array(counted, dtype=float)
+    return np.array(hits, dtype=float) * denominator, denominator
 
 
 def check_policy(unparsed: str) -> str:
@@ -86,12 +90,21 @@ def check_policy(unparsed: str) -> str:
     return unparsed
 
 
-def statistic(name: str, unparsed: str) -> Callable[[Sequence[PairAnswer]], float]:
+def statistic(name: str, unparsed: str, pairs: Sequence[PairAnswer]) -> Callable[[Sequence[int]], float]:
+    """The statistic `name` of the items at the given indices (repeats allowed: a bootstrap resample)."""
     check_policy(unparsed)
-    if name == "hamming_score":
-        return lambda pairs: _hamming(pairs, unparsed)
-    version = "correct" if name == "factual_recall" else "hallucinated"
-    return lambda pairs: _recall(pairs, version, unparsed)
+    numerator, denominator = _contributions(pairs, name, unparsed)
+    nothing = ("no item with both versions counted" if name == "hamming_score"
+               else f"no counted answer on a {'correct' if name == 'factual_recall' else 'hallucinated'} version")
+
+    def compute(indices: Sequence[int]) -> float:
+        chosen = np.asarray(indices, dtype=np.intp)
+        counted = denominator[chosen].sum()
+        if counted == 0:
+            raise UndefinedStatistic(nothing)
+        return float(numerator[chosen].sum() / counted)
+
+    return compute
 
 
 def pair_rates(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
@@ -99,10 +112,8 @@ def pair_rates(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples:
     """The three statistics with 95% bootstrap intervals over items (undefined ones are left out)."""
     rates: dict[str, float] = {}
     for name in STATISTICS:
-        compute = statistic(name, unparsed)
         try:
-            interval = bootstrap_interval(lambda idx: compute([pairs[i] for i in idx]), len(pairs),
-                                          resamples=resamples, seed=seed)
+            interval = bootstrap_interval(statistic(name, unparsed, pairs), len(pairs), resamples=resamples, seed=seed)
         except UndefinedStatistic:
             continue
         rates |= {name: interval.estimate, f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high}
