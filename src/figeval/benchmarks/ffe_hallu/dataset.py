@@ -23,7 +23,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_USER_PROMPT,
 )
 from figeval.data.registry import get_source
-from figeval.data.store import provenance, register_check, require
+from figeval.data.store import provenance, register_check, require, sha256_of
 from figeval.data.table import Column, affirmative, read_table
 from figeval.errors import DataError, FigevalError
 
@@ -143,17 +143,41 @@ class DetectionData:
     dataset: MemoryDataset
     provenance: dict[str, object]
     """Dataset name, pin and the sha256 of each file used, for the log."""
+    fake_set: str = "published"
+    """`published` (the benchmark's 200) or `custom` (a file of the user's)."""
 
 
-def load_detection_data(controls: bool) -> DetectionData:
-    """The FFE-HALLU detection dataset from the verified local copy (fetched first if missing)."""
+def load_detection_data(controls: bool, fakes_file: Path | None = None) -> DetectionData:
+    """The FFE-HALLU detection dataset from the verified local copy (fetched first if missing).
+
+    Args:
+        controls: also the authentic FFEs (always the benchmark's own).
+        fakes_file: a fake set of the user's in the layout of `Fake FFEs.csv` (e.g. `figeval build fakes-final`)
+            instead of the published one; the log records its path and sha256 and that the set is custom.
+    """
+    source = get_source(DATASET_NAME)
+    if fakes_file is None:
+        paths = require(source)
+        fakes = load_fake(paths[FAKE_FILE])
+        used = [FAKE_FILE, AUTHENTIC_FILE] if controls else [FAKE_FILE]
+        recorded: dict[str, object] = provenance(source, used)
+    else:
+        fakes = load_fake(fakes_file)
+        paths = require(source) if controls else {}
+        recorded = {**(provenance(source, [AUTHENTIC_FILE]) if controls else {}),
+                    # data_file / data_sha256: the report's run identity (a row per file and version)
+                    "data_file": str(fakes_file), "data_sha256": sha256_of(fakes_file)}
+    authentic = load_authentic(paths[AUTHENTIC_FILE]) if controls else None
+    name = DATASET_NAME if fakes_file is None else f"{DATASET_NAME}-custom-fakes"
+    return DetectionData(MemoryDataset(detection_samples(fakes, authentic), name=name), recorded,
+                         "published" if fakes_file is None else "custom")
+
+
+def published_data() -> tuple[list[AuthenticFFE], list[FakeFFE], dict[str, object]]:
+    """The benchmark's authentic and fake lists, verified, and their provenance (for building fresh fakes)."""
     source = get_source(DATASET_NAME)
     paths = require(source)
-    fakes = load_fake(paths[FAKE_FILE])
-    authentic = load_authentic(paths[AUTHENTIC_FILE]) if controls else None
-    used = [FAKE_FILE, AUTHENTIC_FILE] if controls else [FAKE_FILE]
-    dataset = MemoryDataset(detection_samples(fakes, authentic), name=DATASET_NAME)
-    return DetectionData(dataset, provenance(source, used))
+    return load_authentic(paths[AUTHENTIC_FILE]), load_fake(paths[FAKE_FILE]), provenance(source)
 
 
 # --- Task 1: generation -------------------------------------------------------------------------------------
