@@ -215,3 +215,92 @@ PARAPHRASE_PROMPT = (
     "exactly. Do not use or mention the idiom itself. Reply with the paraphrase only, in Persian.\n\n"
     "Meaning: {meaning}"
 )
+
+
+# --- Building fresh fakes for Task 2 (paper Section 3.4, Appendix B 2.1; `figeval build fakes`) ---------------
+# The paper does not print the prompts it gave GPT-4o, and it built the first two categories by hand. What it
+# prints is each category's description (Section 3.4 (1)-(4), Appendix B 2.1 1-4) and the two examples of
+# Appendix B: those are quoted below as printed. Everything else (the framing, the "Idiom:" / "Fake idiom:"
+# cues that let a base model answer by continuing the text, the constructions and elements each call is given
+# so that deterministic calls differ) is ours. Bump the version with any change.
+FAKES_PROMPT_VERSION = "ffe-fakes-v1"
+
+_FAKE_TASK = (
+    "You are helping to build a benchmark of fake Persian idioms and proverbs: expressions that \"are not real "
+    "expressions in Persian but are designed to look or sound like authentic idioms in Persian\". "
+)
+_FAKE_ANSWER = "Write only the fake expression, in Persian script, on one line."
+
+# Section 3.4 (1) and Appendix B 2.1 1, quoted; the example is Appendix B's.
+FAKE_PERTURBATION_PROMPT = (
+    _FAKE_TASK
+    + "Word Perturbation: \"modifies an existing FFE by replacing a key lexical item (e.g., noun or verb) with a "
+    "semantically related or phonologically similar word, yielding a fluent but non-existent expression.\" "
+    "\"We took a real idiom and changed just one important word, for example, replacing one animal or object or "
+    "any entity with another.\" Change exactly one word and keep every other word as it is. " + _FAKE_ANSWER
+    + "\n\nIdiom: ماه پشت ابر نمی ماند\nFake idiom: خورشید پشت ابر نمی ماند\n\nIdiom: {source}\nFake idiom:"
+)
+
+# Section 3.4 (2) and Appendix B 2.1 2, quoted; the example is Appendix B's. Used where no rule of
+# `fakes.invert` applies (the rules do the paper's own example without a model).
+FAKE_INVERSION_PROMPT = (
+    _FAKE_TASK
+    + "Semantic Inversion: \"retains the original idiomatic structure while reversing or distorting the "
+    "figurative meaning, producing expressions that appear idiomatic but encode an incompatible concept.\" \"We "
+    "kept the structure of the idiom but flipped its meaning.\" " + _FAKE_ANSWER
+    + "\n\nIdiom: دشمن دانا به از دوست نادان\nFake idiom: دوست نادان به از دشمن دانا\n\nIdiom: {source}\nFake idiom:"
+)
+
+# Section 3.4 (3) and Appendix B 2.1 3, quoted. {construction} is one of the paper's three constructions
+# (MIMICRY_CONSTRUCTIONS); {theme} is ours (MIMICRY_THEMES), so that each call asks for a different expression.
+FAKE_MIMICRY_PROMPT = (
+    _FAKE_TASK
+    + "Structural/Syntactic Mimicry: \"generates expressions that follow common proverb-level constructions in "
+    "Persian—such as parallelism, contrast, or cause-effect framing—without borrowing lexical material from "
+    "existing idioms.\" The expression should \"structure and rhyme like real Persian FFEs, but don't have any "
+    "true meaning or background.\" Use a {construction} construction and the theme «{theme}». Do not reuse a "
+    "real idiom or proverb or its words. " + _FAKE_ANSWER + "\n\nFake proverb:"
+)
+
+# The paper's three constructions (Section 3.4 (3)), as given to FAKE_MIMICRY_PROMPT.
+MIMICRY_CONSTRUCTIONS = ("parallelism", "contrast", "cause-effect")
+
+# Ours: everyday themes; they only make the calls differ (a deterministic call with the same prompt repeats itself).
+MIMICRY_THEMES = (
+    "باران", "کوه", "دریا", "نان", "کفش", "چراغ", "پنجره", "جاده", "درخت", "ابر", "کتاب", "کلید", "رود", "سنگ",
+    "باغ", "مزرعه", "بازار", "همسایه", "مسافر", "مهمان", "کودک", "پیری", "جوانی", "صبر", "عجله", "وفا", "حسادت",
+    "طمع", "سکوت", "دوستی", "قرض", "سفر", "زمستان", "بهار", "شب", "صبح", "خواب", "کار", "پول", "خانه",
+)
+
+# Section 3.4 (4) and Appendix B 2.1 4, quoted. {element_kind} is one of the paper's kinds of culturally salient
+# element (CULTURAL_ELEMENTS' keys); {element} is an instance of it, ours.
+FAKE_CULTURAL_PROMPT = (
+    _FAKE_TASK
+    + "Cultural/Historical Fabrication: \"constructs FFE-like expressions using culturally salient elements (e.g., "
+    "rituals, historical figures, occupations, symbolic objects, or social occasions) that frequently appear in "
+    "Persian proverbs.\" \"We invented FFEs that refer to well-known elements, characters or stories from Persian "
+    "culture, with their presence in a completely fake event or story. These may sound to LLMs cultural and "
+    "believable, but are completely fictional.\" Use this {element_kind}: «{element}». Do not reuse a real idiom "
+    "or proverb. " + _FAKE_ANSWER + "\n\nFake proverb:"
+)
+
+# The paper's five kinds of element (Section 3.4 (4)); the instances are ours.
+CULTURAL_ELEMENTS = {
+    "ritual": ("نوروز", "چهارشنبه‌سوری", "سیزده‌بدر", "شب یلدا", "سفره هفت‌سین", "نذری پختن", "تعزیه", "حنابندان",
+               "آش پشت پا", "اسفند دود کردن", "استخاره", "فال حافظ"),
+    "historical or legendary figure": ("فریدون", "ضحاک", "کاوه آهنگر", "جمشید", "انوشیروان", "بوذرجمهر", "حاتم طایی",
+                                       "بهلول", "شیخ بهایی", "لیلی و مجنون", "فرهاد کوهکن", "شیرین"),
+    "occupation": ("کدخدا", "بقال", "عطار", "نانوا", "آهنگر", "دلاک", "قاطرچی", "میراب", "مکتب‌دار", "نعلبند",
+                   "دوره‌گرد", "کاروان‌سالار"),
+    "symbolic object": ("سماور", "قلیان", "تسبیح", "آینه و شمعدان", "کرسی", "گلیم", "کوزه", "چراغ موشی",
+                        "انگشتر عقیق", "سنگ صبور", "جانماز", "کلاه نمدی"),
+    "social occasion": ("عروسی", "خواستگاری", "شب‌نشینی", "مهمانی", "ختم", "بازار روز", "حمام عمومی", "قهوه‌خانه",
+                        "زورخانه", "مکتب‌خانه", "چله‌نشینی", "ماه رمضان"),
+}
+
+# Ours: the optional "do you know this expression?" question to checker models (a fake that many models know is
+# a candidate to drop, or a real idiom). "Answer:" lets a base model answer with its next token.
+KNOWN_EXPRESSION_PROMPT = (
+    "Do you know the following Persian expression as an existing idiom or proverb? Answer Yes or No.\n"
+    "Expression: {expression}\nAnswer:"
+)
