@@ -35,6 +35,7 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
         FigevalError: the directory does not exist, or a task name is unknown.
     """
     from figeval._registry import HEADLINES, TABLES, TASKS
+    from figeval.benchmarks.ffe_hallu.tables import contamination_table
     from figeval.benchmarks.perhallueval.tables import TABLE_1 as PERHALLUEVAL_TABLE_1
     from figeval.benchmarks.perhallueval.tables import TABLE_4 as PERHALLUEVAL_TABLE_4
 
@@ -63,6 +64,8 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
             if paper:
                 table.rows += reference_rows(spec, table)
             tables.append(table)
+        if "ffe_detection" in present and (table := contamination_table(runs)) is not None:
+            tables.append(table)  # FFE-HALLU on the published fakes beside a fresh set (figeval's own table)
         for table in _allusion_tables([run for run in runs if run.task.startswith("allusion_")]):
             if paper and table.key == "persian-allusions/themes":
                 table.rows.append(count_row("persian-allusions", "Table 2", "PersPoems"))

@@ -130,6 +130,17 @@ def _settings(run: RunSummary, keys: Sequence[str]) -> tuple[tuple[str, str], ..
     return tuple((key, identity[key]) for key in keys if key in identity)
 
 
+# Settings whose absence is a value of its own: a run on the published data (no `data`) and a run on a file of the
+# user's (`data=<file>@<sha8>`) never share a row, as a run without a judge shares one with a run with a judge does.
+_PRESENCE_MATTERS = ("data",)
+
+
+def _extends(settings: set, other: set) -> bool:
+    """Whether a row for the settings `other` holds a run with `settings` (a part of them, the same data)."""
+    keys, other_keys = {k for k, _ in settings}, {k for k, _ in other}
+    return settings <= other and all((key in keys) == (key in other_keys) for key in _PRESENCE_MATTERS)
+
+
 def _matches(run: RunSummary, column: Column) -> bool:
     identity = run.identity or {}
     return run.task == column.task and all(identity.get(k) == v for k, v in column.where.items())
@@ -146,12 +157,13 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
     for model in sorted(by_model):
         partial = by_model[model]
         # a run's settings that another run's settings extend do not make a row of their own
-        row_settings = [s for s in partial if not any(set(s) < set(other) for other in partial)] or [()]
+        row_settings = [s for s in partial if not any(set(s) != set(other) and _extends(set(s), set(other))
+                                                      for other in partial)] or [()]
         for settings in sorted(row_settings):
             row = Row(model, dict(settings), {})
             for column in spec.columns:
                 candidates = [run for c, run in used if c is column and run.model == model
-                              and set(_settings(run, spec.row_keys)) <= set(settings)]
+                              and _extends(set(_settings(run, spec.row_keys)), set(settings))]
                 if not candidates:
                     continue
                 newest = max(candidates, key=lambda run: run.created)
