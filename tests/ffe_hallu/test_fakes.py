@@ -58,6 +58,7 @@ INVERSIONS = [
     ("پا پس کشیدن", None, None),  # an infinitive: negating it may give a real idiom ("پا پس نکشیدن")
     ("هر که بامش بیش برفش بیشتر", None, None),
     ("میوه‌ی باغ همسایه", None, None),  # "میوه" is a noun, not a verb in "می"
+    ("در دیزی باز است حیای گربه کجا رفته است", None, None),  # a question: a negated verb does not flip it
 ]
 
 
@@ -107,6 +108,8 @@ def test_authenticity_checks():
         Candidate("c9", WORD_PERTURBATION, "کلاه سر کسی گذاشتن", "کلاه سر کسی گذاشتن"),
         Candidate("c10", MIMICRY, "Hello دنیا"),
         Candidate("c11", MIMICRY, ""),
+        Candidate("c12", MIMICRY, "کاهہ کاوے بدون دود"),  # Urdu letters: Arabic script, not Persian
+        Candidate("c13", MIMICRY, "مهرِ بی‌مهریه، دعای ۲ آمین است"),  # diacritics, half-space, Persian digits
     ]
     checks = check_candidates(candidates, authentic, published, LENGTHS)
     assert checks["c1"]["not_authentic"] == "fail: equals authentic row 13: اب از سرچشمه گل الود بودن"
@@ -120,9 +123,11 @@ def test_authenticity_checks():
     assert checks["c8"]["far_from_authentic"] == "pass" and checks["c8"]["one_word"] == "pass"
     assert checks["c9"]["not_authentic"].startswith("fail: equals authentic row 2")
     assert checks["c9"]["one_word"] == "fail: no word changed"
-    assert checks["c10"]["script"] == "fail: characters of another script: Helo"
+    assert checks["c10"]["script"] == "fail: characters not of the Persian alphabet: Helo"
     assert checks["c11"]["script"] == "fail: no Persian expression in the model's answer"
     assert checks["c11"]["not_authentic"] == "n/a"
+    assert checks["c12"]["script"] == "fail: characters not of the Persian alphabet: ہے"
+    assert checks["c13"]["script"] == "pass"
     assert checks["c6"] == {"script": "pass", "not_authentic": "pass", "far_from_authentic": "pass", "one_word": "n/a",
                             "unique": "pass", "near_published": "pass", "length": "pass"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, response_cache
-from figeval.building import Report, fill_sheet, resumable_step
+from figeval.building import Report, fill_sheet, read_jsonl, resumable_step
 from figeval.benchmarks.ffe_hallu.dataset import (
     FAKE_CATEGORIES,
     FAKE_COLUMNS,
@@ -148,6 +148,22 @@ class PlannedFake:
     prompt: str = ""
     inversion: Inversion | None = None
     """Made by a rule, with no model call."""
+
+
+def _with_progress(path: Path, keys: Sequence[str], work: Callable[[str], Awaitable[dict]], report: Report
+                   ) -> Callable[[str], Awaitable[dict]]:
+    """`work`, reporting every tenth of the answers still missing from the step file `path` as it arrives."""
+    total, finished = len(set(keys) - set(read_jsonl(path))), 0
+
+    async def counted(key: str) -> dict:
+        nonlocal finished
+        result = await work(key)
+        finished += 1
+        if finished % 10 == 0 or finished == total:
+            report(f"  {finished}/{total}")
+        return result
+
+    return counted
 
 
 def _seeded(items: list, seed: int, salt: str) -> list:
@@ -300,7 +316,9 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
         return {**record, "text": clean_expression(output.completion) or "", "method": f"model: {model_name}",
                 "output": output.completion}
 
-    records = resumable_step(out / CANDIDATES_FILE, [item.key for item in plan], make, "candidates", report)
+    keys = [item.key for item in plan]
+    records = resumable_step(out / CANDIDATES_FILE, keys, _with_progress(out / CANDIDATES_FILE, keys, make, report),
+                             "candidates", report)
     ids = _sheet_ids(plan)
     candidates = [Candidate(ids[item.key], item.category, records[item.key]["text"], item.source) for item in plan]
     known, published_known = _known_lists(authentic, published, extra_list)
@@ -341,7 +359,8 @@ def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], 
                                   words={v.value: YES_NO_WORDS[v] for v in YesNo})
             return {"checker": checker, "text": text, "answer": reading.label or "unparsed"}
 
-        done = resumable_step(out / KNOWN_FILE, list(keys), ask, f"checker {checker}", report)
+        done = resumable_step(out / KNOWN_FILE, list(keys), _with_progress(out / KNOWN_FILE, list(keys), ask, report),
+                              f"checker {checker}", report)
         for key, candidate_key in keys.items():
             answers.setdefault(candidate_key, {})[checker] = done[key]["answer"]
     return answers

@@ -117,9 +117,13 @@ def _swap_from_to(body: str) -> str | None:
     return " ".join(words[: i + 1] + y + ["به"] + x + words[j + 1 + len(x):])
 
 
+# A question ("حیای گربه کجا رفته است؟") does not flip by negating its verb.
+_QUESTION_WORDS = frozenset({"کجا", "چرا", "چه", "چقدر", "چطور", "کی", "آیا", "کدام"})
+
+
 def _negate_final_verb(body: str) -> str | None:
     words = body.split()
-    if len(words) < 2:
+    if len(words) < 2 or _QUESTION_WORDS & {word.strip(_PUNCTUATION) for word in words} or "؟" in body or "?" in body:
         return None
     last = words[-1]
     for plain, negated in _NEGATION_PAIRS:
@@ -161,14 +165,21 @@ def invert(expression: str) -> Inversion | None:
 # --- The checks -----------------------------------------------------------------------------------------------
 
 
+# The Persian alphabet, the Arabic letters Persian text also writes (ي ك ى ة أ إ ؤ ئ ء ۀ), and Persian and
+# Arabic-Indic digits. Letters of other languages in the Arabic script (Urdu ہ ے ٹ, Arabic ٱ) are not Persian.
+PERSIAN_CHARACTERS = frozenset("اآبپتثجچحخدذرزژسشصضطظعغفقکگلمنوهی" "يكىةأإؤئءۀ" "۰۱۲۳۴۵۶۷۸۹" "٠١٢٣٤٥٦٧٨٩")
+
+
 def script_problem(text: str) -> str | None:
-    """Why the text is not Persian script only (None if it is): letters and digits must be of the Arabic script."""
+    """Why the text is not Persian script only (None if it is): every letter and digit of the Persian alphabet
+    (diacritics, the half-space, punctuation and spaces are not letters)."""
     if not text.strip():
         return "no Persian expression in the model's answer"
     if not has_arabic_script(text):
         return "no Persian letters"
-    foreign = dict.fromkeys(ch for ch in text if (ch.isalpha() or ch.isdigit()) and "ARABIC" not in unicodedata.name(ch, ""))
-    return f"characters of another script: {''.join(foreign)}" if foreign else None
+    foreign = dict.fromkeys(ch for ch in unicodedata.normalize("NFC", text)
+                            if (ch.isalpha() or ch.isdigit()) and ch not in PERSIAN_CHARACTERS)
+    return f"characters not of the Persian alphabet: {''.join(foreign)}" if foreign else None
 
 
 @dataclass(frozen=True)
