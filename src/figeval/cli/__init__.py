@@ -16,6 +16,7 @@ from figeval.cli.annotate import annotate
 from figeval.cli.build import build
 from figeval.cli.data import data
 from figeval.cli.judge import judge
+from figeval.cli.list import list_tasks
 from figeval.cli.report import report
 from figeval.cli.run import run
 from figeval.errors import FigevalError
@@ -27,7 +28,7 @@ def cli() -> None:
     """figeval: hallucination and figurative-language benchmarks for Persian and Turkish, on Inspect AI."""
 
 
-for command in (run, report, data, annotate, judge, build):
+for command in (run, list_tasks, report, data, annotate, judge, build):
     cli.add_command(command)
 
 

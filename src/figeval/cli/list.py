@@ -1,0 +1,209 @@
+"""`figeval list`: every task, one line each: its benchmark and paper, how many samples it asks with its default
+arguments, its arguments (defaults and choices), and whether its data is here. `--json` for scripts.
+
+Nothing here runs a model: a sample count comes from building the task (its dataset) with default arguments,
+and only when its data is stored, so listing never downloads anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from collections.abc import Callable, Collection
+from dataclasses import asdict, dataclass
+from importlib import import_module
+from inspect import Parameter, signature
+from types import ModuleType
+from typing import Any
+
+import click
+
+from figeval.errors import DataError, FigevalError
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    type: str
+    default: Any
+    choices: list[str] | None
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    name: str
+    benchmark: str
+    paper: str
+    description: str
+    samples: int | None
+    """With default arguments; None when the task cannot be built here (`samples_note` says why)."""
+    samples_note: str | None
+    dataset: str | None
+    """The stored dataset the task reads (`figeval data list`), None for tasks that read only user files."""
+    data: str
+    """`present`, `missing`, `sha256 mismatch`, or `user file` (no stored dataset)."""
+    needs: list[str]
+    """Arguments that must name a user file before the task runs (`-T pairs=FILE`)."""
+    arguments: list[Argument]
+
+
+def _choices() -> dict[tuple[str, str], Collection[str]]:
+    """Valid values of the arguments that take one of a few words, by (benchmark package, argument): read from the
+    constants each task validates against, so this list cannot drift from what the tasks accept."""
+    from figeval.answering import AnswerMode
+    from figeval.benchmarks.ffe_hallu.prompts import JUDGE_PROMPTS
+    from figeval.benchmarks.perhallueval.scorer import POLICIES
+    from figeval.benchmarks.persian_allusions import dataset as allusion_data
+    from figeval.benchmarks.persian_allusions.prompts import OPEN_JUDGE_PROMPT
+    from figeval.benchmarks.turkish_idioms import dataset as idiom_data
+
+    answer_modes = [mode.value for mode in AnswerMode]
+    return {
+        ("*", "answer_mode"): answer_modes,  # answering.answer_mode_of
+        ("ffe_hallu", "judge_prompt"): JUDGE_PROMPTS,  # ffe_hallu.scorer.check_judge_prompt
+        ("turkish_idioms", "prompt_lang"): idiom_data.PROMPT_LANGUAGES,  # turkish_idioms.dataset.load_idiom_data
+        ("turkish_idioms", "frequency_bands"): idiom_data.FREQUENCY_BANDS,
+        ("persian_allusions", "prompt_lang"): allusion_data.KNOWLEDGE_PROMPT,  # persian_allusions.dataset
+        ("persian_allusions", "dataset"): allusion_data.DATASETS,
+        ("persian_allusions", "judge_mode"): OPEN_JUDGE_PROMPT,  # persian_allusions.tasks.allusion_open
+        ("perhallueval", "unparsed"): POLICIES,  # perhallueval.scorer
+    }
+
+
+def _citation(package: ModuleType) -> tuple[str, str]:
+    """A benchmark's name and short citation from its package docstring, `Name (Authors, venue): what it is.`"""
+    first = (package.__doc__ or "").strip().splitlines()[0] if package.__doc__ else package.__name__
+    match = re.match(r"(?P<name>.+?) \((?P<paper>[^()]+)\):", first)
+    return (match["name"], match["paper"]) if match else (first, "")
+
+
+def _stored_dataset(package: ModuleType) -> str | None:
+    """The stored dataset a benchmark reads (its dataset module's DATASET_NAME), None if it reads only user files."""
+    try:
+        module = import_module(f"{package.__name__}.dataset")
+    except ImportError:
+        return None
+    return getattr(module, "DATASET_NAME", None)
+
+
+def _arguments(task: Callable[..., Any], benchmark: str, choices: dict[tuple[str, str], Collection[str]]) -> list[Argument]:
+    arguments = []
+    for parameter in signature(task).parameters.values():
+        annotation = parameter.annotation
+        kind = "" if annotation is Parameter.empty else annotation if isinstance(annotation, str) else annotation.__name__
+        allowed = choices.get((benchmark, parameter.name), choices.get(("*", parameter.name)))
+        default = None if parameter.default is Parameter.empty else parameter.default
+        arguments.append(Argument(parameter.name, kind, default, list(allowed) if allowed is not None else None))
+    return arguments
+
+
+_NEEDS_FILE = re.compile(r"needs -T (\w+)=")
+
+
+def _count(task: Callable[..., Any]) -> tuple[int | None, str | None, list[str]]:
+    """The task's sample count with default arguments, or why there is none, and the file arguments it needs.
+    Built quietly: a task's notes on its data belong to a run, not to a listing."""
+    quiet = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
+            built = task()
+    except DataError as error:
+        return None, f"n/a: data unreadable ({_first_sentence(str(error))})", []
+    except FigevalError as error:
+        needs = [name for name in _NEEDS_FILE.findall(str(error)) if name in signature(task).parameters]
+        if needs:
+            return None, "n/a: needs " + ", ".join(f"-T {name}=FILE" for name in needs), needs
+        return None, f"n/a: {_first_sentence(str(error))}", []
+    return len(built.dataset), None, []
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.;:])\s", text, maxsplit=1)[0].rstrip(".;:")
+
+
+def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
+    """What `figeval list` shows, for the tasks named (default: all), in the order of the benchmarks.
+
+    Raises:
+        FigevalError: an unknown task name.
+    """
+    from figeval._registry import BENCHMARKS, TASKS
+    from figeval.data.registry import get_source
+    from figeval.data.store import FileState, file_statuses
+
+    unknown = sorted(set(names) - set(TASKS))
+    if unknown:
+        raise FigevalError(f"unknown task {', '.join(map(repr, unknown))}; known tasks: {', '.join(TASKS)}.")
+    choices = _choices()
+    data_states: dict[str, str] = {}
+    infos = []
+    for package in BENCHMARKS:
+        benchmark = package.__name__.rsplit(".", 1)[-1]
+        name, paper = _citation(package)
+        dataset = _stored_dataset(package)
+        if dataset is not None and dataset not in data_states:
+            states = {status.state for status in file_statuses(get_source(dataset))}
+            data_states[dataset] = ("present" if states == {FileState.OK} else
+                                    "missing" if FileState.MISSING in states else FileState.MISMATCH.value)
+        state = data_states[dataset] if dataset is not None else "user file"
+        for task in package.TASKS:
+            if names and task.__name__ not in names:
+                continue
+            if state in ("present", "user file"):
+                samples, note, needs = _count(task)
+            elif state == "missing":
+                samples, note, needs = None, f"n/a: data missing (figeval data fetch {dataset})", []
+            else:
+                samples, note, needs = None, f"n/a: stored {dataset} does not match its pin (figeval data verify)", []
+            infos.append(TaskInfo(
+                name=task.__name__, benchmark=name, paper=paper,
+                description=(task.__doc__ or "").strip().splitlines()[0] if task.__doc__ else "",
+                samples=samples, samples_note=note, dataset=dataset, data=state, needs=needs,
+                arguments=_arguments(task, benchmark, choices),
+            ))
+    return infos
+
+
+def _shown(value: Any) -> str:
+    """A default as it is written after -T (true/false, not True/False); no default as '-'."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _cells(info: TaskInfo) -> dict[str, str]:
+    return {
+        "name": info.name,
+        "paper": f"{info.benchmark} ({info.paper})" if info.paper else info.benchmark,
+        "samples": f"{info.samples} samples" if info.samples is not None else info.samples_note or "",
+        "data": f"data: {info.dataset} {info.data}" if info.dataset else "data: user file",
+    }
+
+
+def _arguments_text(info: TaskInfo) -> str:
+    return " ".join(
+        f"{a.name}={_shown(a.default)}" + (f"{{{'|'.join(a.choices)}}}" if a.choices else "") for a in info.arguments
+    )
+
+
+@click.command("list")
+@click.argument("tasks", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the listing as JSON.")
+def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
+    """List the tasks (or the TASKS named): benchmark, paper, sample count with default arguments, arguments with
+    defaults and {choices}, and whether their data is stored. Runs no model and downloads nothing."""
+    from figeval.data.store import data_dir
+
+    infos = task_infos(tasks)
+    if as_json:
+        click.echo(json.dumps({"data_dir": str(data_dir()), "tasks": [asdict(info) for info in infos]},
+                              ensure_ascii=False, indent=2))
+        return
+    cells = [_cells(info) for info in infos]
+    widths = {key: max(len(row[key]) for row in cells) for key in cells[0]} if cells else {}
+    for info, row in zip(infos, cells):
+        click.echo("  ".join(row[key].ljust(widths[key]) for key in row) + "  " + _arguments_text(info))

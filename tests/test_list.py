@@ -1,0 +1,106 @@
+"""`figeval list`: a line per task with its paper, sample count, arguments and data; the same as JSON."""
+
+import json
+from inspect import signature
+from pathlib import Path
+
+import pytest
+
+from figeval._registry import BENCHMARKS, TASKS, make_task
+from figeval.cli.list import _citation, task_infos
+from figeval.errors import FigevalError
+from tests.test_cli import assert_one_line_error, figeval
+
+
+def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):
+    listed = figeval("list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == list(TASKS)
+    line = dict(zip(TASKS, lines))
+    assert "FFE-HALLU (Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026)" in line["ffe_detection"]
+    assert "n/a: data missing (figeval data fetch ffe-hallu)" in line["ffe_detection"]
+    assert "data: ffe-hallu missing" in line["ffe_detection"]
+    # arguments with their defaults as -T takes them, and the choices the task accepts
+    assert "controls=true" in line["ffe_detection"] and "fakes=-" in line["ffe_detection"]
+    assert "judge_prompt=paper{paper|human}" in line["ffe_generation"]
+    assert "n/a: needs -T data=FILE" in line["perhallueval_qa"] and "data: user file" in line["perhallueval_qa"]
+    assert "unparsed=as_wrong{as_wrong|excluded}" in line["perhallueval_qa"]
+    # listing downloads nothing
+    assert list(isolated_data_dir.iterdir()) == []
+
+
+def test_json_has_every_task_and_its_arguments():
+    listed = figeval("list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    tasks = {task["name"]: task for task in json.loads(listed.stdout)["tasks"]}
+    assert list(tasks) == list(TASKS)
+    for name, function in TASKS.items():
+        parameters = signature(function).parameters
+        assert [argument["name"] for argument in tasks[name]["arguments"]] == list(parameters)
+        for argument in tasks[name]["arguments"]:
+            assert argument["default"] == parameters[argument["name"]].default
+        assert tasks[name]["paper"] and tasks[name]["benchmark"] and tasks[name]["description"]
+    assert tasks["ffe_detection"]["samples"] is None and tasks["ffe_detection"]["data"] == "missing"
+    assert tasks["perhallueval_qa"]["needs"] == ["data"] and tasks["perhallueval_qa"]["dataset"] is None
+
+
+def test_sample_counts_where_the_data_is_stored():
+    from figeval.data.registry import get_source
+    from figeval.data.store import import_folder
+    from tests.persian_allusions.conftest import FIXTURES as ALLUSIONS
+    from tests.turkish_idioms.conftest import FIXTURES as IDIOMS
+
+    import_folder(get_source("turkish-idioms"), IDIOMS)
+    import_folder(get_source("persian-allusions"), ALLUSIONS)
+    infos = {info.name: info for info in task_infos()}
+    for name in ("tr_idiom_detection", "tr_idiom_entailment", "allusion_knowledge", "allusion_mc", "allusion_open"):
+        assert infos[name].data == "present"
+        assert infos[name].samples == len(make_task(name, {}).dataset), name
+    assert infos["ffe_detection"].samples is None  # not imported here
+
+
+def test_counts_of_the_real_ffe_hallu(ffe_hallu_imported: Path):
+    infos = {info.name: info for info in task_infos(["ffe_detection", "ffe_generation", "ffe_translation"])}
+    assert infos["ffe_detection"].samples == 800  # 200 fakes and 200 controls, each under two framings
+    assert infos["ffe_generation"].samples == 200
+    assert infos["ffe_translation"].samples is None and infos["ffe_translation"].needs == ["pairs"]
+    assert infos["ffe_translation"].samples_note == "n/a: needs -T pairs=FILE"
+
+
+def test_a_changed_stored_file_is_named_not_read(isolated_data_dir: Path):
+    from figeval.data.registry import get_source
+    from figeval.data.store import import_folder
+    from tests.turkish_idioms.conftest import FIXTURES
+
+    stored = import_folder(get_source("turkish-idioms"), FIXTURES)
+    (stored / "idioms.tsv").write_text("changed\n", encoding="utf-8")
+    [info] = task_infos(["tr_idiom_detection"])
+    assert info.data == "sha256 mismatch" and info.samples is None and "does not match its pin" in info.samples_note
+
+
+def test_choices_are_what_the_tasks_accept():
+    from figeval.answering import AnswerMode
+
+    for info in task_infos():
+        for argument in info.arguments:
+            if argument.choices is not None:
+                assert argument.default in argument.choices, (info.name, argument.name)
+        arguments = {argument.name: argument for argument in info.arguments}
+        if "answer_mode" in arguments:
+            assert arguments["answer_mode"].choices == [mode.value for mode in AnswerMode]
+    # a value outside the listed choices is refused by the task itself
+    with pytest.raises(FigevalError, match="judge_prompt must be one of"):
+        make_task("ffe_generation", {"judge_prompt": "other"})
+
+
+def test_every_benchmark_names_its_paper():
+    for package in BENCHMARKS:
+        name, paper = _citation(package)
+        assert name and paper, package.__name__
+
+
+def test_named_tasks_and_an_unknown_one():
+    listed = figeval("list", "perhallueval_qa", "--json")
+    assert [task["name"] for task in json.loads(listed.stdout)["tasks"]] == ["perhallueval_qa"]
+    assert_one_line_error(figeval("list", "nope"), "unknown task 'nope'", "ffe_detection")
