@@ -1,13 +1,41 @@
-"""figeval: hallucination and figurative-language benchmarks for low-resource languages, on Inspect AI."""
+"""figeval: hallucination and figurative-language benchmarks for low-resource languages, on Inspect AI.
+
+Every task can be imported from here (`from figeval import ffe_detection`). They are looked up on first use, so
+that `import figeval` stays light: the tasks import Inspect AI, which takes seconds to load.
+"""
 
 import csv
-from importlib.metadata import PackageNotFoundError, version
 
 # The csv module refuses cells over 131,072 characters; PerHalluEval's articles and user contexts of 200,000
 # characters are legitimate. Raised once here, where every figeval reader (tables, sheets, labels) passes.
 csv.field_size_limit(1 << 30)
 
-try:
-    __version__ = version("figeval")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> object:
+    # Only what this module does not define arrives here: the version and the tasks.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("figeval")
+        except PackageNotFoundError:  # running from a source tree that was not installed
+            found = "0+unknown"
+        globals()["__version__"] = found  # read once
+        return found
+    # Dunders and submodules are not tasks: `from figeval import cli` asks for `figeval.cli` here first, and must
+    # go on to import the submodule rather than load every task.
+    from importlib.util import find_spec
+
+    if name.startswith("__") or find_spec(f"{__name__}.{name}") is not None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from figeval._registry import TASKS
+
+    if name in TASKS:
+        return TASKS[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}; its tasks: {', '.join(TASKS)}")
+
+
+def __dir__() -> list[str]:
+    from figeval._registry import TASKS
+
+    return sorted({*globals(), "__version__", *TASKS})
