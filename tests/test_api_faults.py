@@ -38,7 +38,7 @@ N = 40
 # A seed under which the 40 prompts meet every kind of fault (checked below, so a changed prompt cannot quietly
 # turn this into a test of fewer kinds).
 SEED = 7
-RUN = ["run", "ffe_detection", "--model", MODEL, "-T", "controls=false", "--limit", str(N), "--timeout", "2"]
+RUN = ["run", "ffe_detection", "--model", MODEL, "-T", "controls=false", "--limit", str(N), "--attempt-timeout", "2"]
 
 
 def environment(stub: StubServer, tmp_path: Path) -> dict[str, str]:
@@ -99,7 +99,7 @@ def test_a_run_with_20_percent_faults_scores_every_sample_and_logs_every_fault(f
     assert log.status == "success" and log.results is not None
     assert log.results.completed_samples == N and len(log.samples) == N  # zero samples lost
     assert all(sample.error is None and sample.scores for sample in log.samples)
-    # Every prompt answered; not necessarily once: with `--timeout 2` a 429's Retry-After (1 s) and the retry can
+    # Every prompt answered; not necessarily once: with `--attempt-timeout 2` a 429's Retry-After (1 s) and the retry can
     # outlast the attempt, and an answer that arrived after the deadline is dropped and asked for again.
     assert len(answered) == N
 

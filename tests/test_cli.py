@@ -115,7 +115,7 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["run", "ffe_detection", "-T", "controls=maybe"], ["-T controls='maybe' must be true or false"]),
         (["run", "allusion_mc", "-T", "seed=abc"], ["-T seed='abc' must be a whole number"]),
         (["run", "nosuch"], ["unknown task 'nosuch'", "ffe_detection"]),
-        (["run", "ffe_detection", "-T", "answer_mode=guess"], ["answer_mode must be one of ['generate', 'logprob']"]),
+        (["run", "ffe_detection", "-T", "answer_mode=guess"], ["answer_mode must be one of ['generate', 'logprob', 'auto']"]),
         (["report", "does-not-exist"], ["no log directory at 'does-not-exist'"]),
         (["data", "fetch", "nosuch"], ["unknown dataset 'nosuch'"]),
         (["run", "ffe_translation", "--model", "replay/x.jsonl"], ["ffe_translation needs -T pairs=PATH"]),
@@ -127,7 +127,7 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         # a file argument that looks like a number is still a file name
         (["run", "ffe_translation", "-T", "pairs=2024"], ["2024"]),
         (["run", "allusion_mc", "-T", "seed=1.5"], ["-T seed='1.5' must be a whole number"]),
-        (["run", "ffe_detection", "--timeout", "0"], ["--timeout"]),
+        (["run", "ffe_detection", "--attempt-timeout", "soon"], ["--attempt-timeout"]),
         (["report", ".", "--out", "/dev/null"], ["'/dev/null' is a file"]),
         (["run", "ffe_detection", "--fail-on-error", "x"], ["Invalid value for '--fail-on-error'", "figeval run --help"]),
     ],

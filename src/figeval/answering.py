@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum
 
 from inspect_ai.model import CachePolicy, GenerateConfig
-from inspect_ai.solver import Solver, generate
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from figeval.errors import FigevalError
 
@@ -41,6 +41,22 @@ def response_cache(model_name: str, enabled: bool = True) -> CachePolicy | bool:
 class AnswerMode(str, Enum):
     GENERATE = "generate"
     LOGPROB = "logprob"
+    AUTO = "auto"
+    """Decided by the model, from its name alone (so every route and every re-scoring decides alike):
+    `logprob` for `gguf/` models, which figeval runs in process and whose default is a base model that continues
+    text instead of answering; `generate` for every other provider. A base model behind an API (vLLM, llama.cpp
+    server) needs `answer_mode=logprob`, an instruction-tuned GGUF file `answer_mode=generate`."""
+
+
+# Providers whose models answer by logprob under AnswerMode.AUTO.
+LOGPROB_PROVIDERS = ("gguf/",)
+
+
+def resolved_answer_mode(mode: AnswerMode, model: str) -> AnswerMode:
+    """The mode a task asks `model` in: the given one, or for AUTO the model's (see AnswerMode.AUTO)."""
+    if mode is not AnswerMode.AUTO:
+        return mode
+    return AnswerMode.LOGPROB if model.startswith(LOGPROB_PROVIDERS) else AnswerMode.GENERATE
 
 
 def answer_mode_of(value: str) -> AnswerMode:
@@ -58,6 +74,20 @@ ONE_TOKEN_LOGPROBS = GenerateConfig(max_tokens=1, logprobs=True, top_logprobs=TO
 
 
 def answer_solver(mode: AnswerMode) -> Solver:
+    """Asks for the answer in `mode` (AUTO: the sample's model decides, see AnswerMode.AUTO)."""
     if mode is AnswerMode.LOGPROB:
         return generate(**ONE_TOKEN_LOGPROBS.model_dump(exclude_none=True))
-    return generate()
+    if mode is AnswerMode.GENERATE:
+        return generate()
+    return auto_answer()
+
+
+@solver
+def auto_answer() -> Solver:
+    """Asks in the mode the sample's model gets under AnswerMode.AUTO."""
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if resolved_answer_mode(AnswerMode.AUTO, str(state.model)) is AnswerMode.LOGPROB:
+            return await generate(state, **ONE_TOKEN_LOGPROBS.model_dump(exclude_none=True))
+        return await generate(state)
+
+    return solve

@@ -77,9 +77,26 @@ def resolve_judge(judge: str | Model | None) -> Model:
     try:
         return get_model(role="grader", required=True)
     except PrerequisiteError:
-        raise FigevalError(
-            "this task needs a judge model: pass -T judge=provider/model (or --model-role grader=provider/model)."
-        ) from None
+        raise FigevalError(NO_JUDGE) from None
+
+
+NO_JUDGE = "this task needs a judge model: pass -T judge=provider/model (or --model-role grader=provider/model)."
+
+
+def require_judge(judge: str | None) -> None:
+    """Refuse, when a judged task is built, a judge that will not be there: no `judge` argument and no `grader`
+    role, checked inside Inspect's task resolution (`inspect eval`, `figeval run`, `eval("figeval/...")`), where
+    the roles are already bound; a task object built before `eval()` cannot know them and is checked at its first
+    sample.
+
+    Raises:
+        FigevalError: no judge given and no grader role bound.
+    """
+    from inspect_ai.model import model_roles
+    from inspect_ai.model._model import active_model
+
+    if judge is None and active_model() is not None and "grader" not in model_roles():
+        raise FigevalError(NO_JUDGE)
 
 
 async def ask_judge(model: Model, system: str, prompt: str, scheme: LabelScheme[Label]) -> JudgeVerdict[Label]:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
+from inspect import signature
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
+from inspect_ai.model import CachePolicy
 
-from figeval.cli.options import DEFAULT_LOG_DIR, parse_pairs
+from figeval._compat import inspect_eval_options
+from figeval.cli.options import parse_pairs
 from figeval.errors import FigevalError
 
 
@@ -63,89 +68,88 @@ def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
     return options
 
 
-@click.command()
-@click.argument("task_name", metavar="TASK")
-@click.option("--model", "-m", default=None, help="provider/model; default gguf/gemma-3-270m (embedded).")
-@click.option("-T", "task_args", multiple=True, help="Task argument name=value (repeatable).")
-@click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
-@click.option("--limit", type=int, default=None, help="Run only the first N samples.")
-@click.option("--epochs", type=click.IntRange(min=1), default=None,
-              help="Ask each sample N times; each sample's most frequent answer is scored.")
-@click.option("--log-dir", default=DEFAULT_LOG_DIR, show_default=True, help="Where the .eval log is written.")
-@click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache.")
-@click.option("--max-connections", type=click.IntRange(min=1), default=None,
-              help="Concurrent requests to the model (Inspect's default: 10).")
-@click.option("--max-retries", type=click.IntRange(min=0), default=None,
-              help="Retries of a failed request, with backoff (Inspect's default: until its timeout).")
-@click.option("--timeout", type=click.IntRange(min=1), default=None,
-              help=f"Seconds one request may take before it is retried (default for API models: {REQUEST_TIMEOUT_S}).")
-@click.option("--retry-on-error", type=click.IntRange(min=0), default=None,
-              help=f"Times a sample whose model call failed is asked again (default: {RETRY_ON_ERROR}).")
-@click.option("--fail-on-error", type=float, default=None,
-              help="Errors that fail the run: a count (>= 1) or a share (< 1) of samples (Inspect's default: the "
-                   "first, after retries).")
-def run(
-    task_name: str,
-    model: str | None,
-    task_args: tuple[str, ...],
-    model_args: tuple[str, ...],
-    limit: int | None,
-    epochs: int | None,
-    log_dir: str,
-    no_cache: bool,
-    max_connections: int | None,
-    max_retries: int | None,
-    timeout: int | None,
-    retry_on_error: int | None,
-    fail_on_error: float | None,
-) -> None:
-    """Run a benchmark task and print its summary table."""
-    from inspect_ai import eval as inspect_eval
+def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
+    """`eval_options` as the values of `inspect eval`'s own command-line parameters."""
+    params: dict[str, Any] = {}
+    for name, value in eval_options(model, cache).items():
+        if name == "cache":
+            params["cache"] = value.expiry if isinstance(value, CachePolicy) else None
+        elif name == "log_realtime":
+            params["no_log_realtime"] = not value
+        else:
+            params[name] = value
+    return params
 
-    from figeval._compat import preload_inspect_modules
-    from figeval._registry import make_task, takes_answer_mode
+
+def log_files(log_dir: str) -> set[str]:
+    from inspect_ai.log import list_eval_logs
+
+    return {info.name for info in list_eval_logs(log_dir, recursive=False)} if Path(log_dir).is_dir() else set()
+
+
+@click.command(context_settings={"max_content_width": 120})
+@click.argument("task_name", metavar="TASK")
+@click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
+@click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
+              "(figeval's default: cached, never expiring).")
+@inspect_eval_options
+@click.pass_context
+def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: bool, **params: Any) -> None:
+    """Run a benchmark task (TASK: see `figeval list`) and print its summary table.
+
+    Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
+    .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
+    cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s;
+    no live sample streaming for in-process models.
+    """
+    from inspect_ai._util.dotenv import init_dotenv
+
+    from figeval._compat import brief_figeval_errors, preload_inspect_modules, run_inspect_eval_command
+    from figeval._registry import TASKS, make_task
+    from figeval.judge import NO_JUDGE
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.reporting.runs import format_table, newest_log, summarize
 
-    model = model or DEFAULT_MODEL
-    args = parse_pairs(task_args, "-T", typed=False)
-    if model.startswith("gguf/") and takes_answer_mode(task_name):
-        # Base GGUF models continue text instead of answering; compare the answers' probabilities instead.
-        args.setdefault("answer_mode", "logprob")
+    init_dotenv()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
+    model = params["model"] or model_short or os.environ.get("INSPECT_EVAL_MODEL") or DEFAULT_MODEL
+    args = parse_pairs(params["t"], "-T", typed=False)
     check_provider(model)
-    task = make_task(task_name, args)
+    limit = params["limit"]
+    if limit is not None and limit.strip().lstrip("-").isdigit() and int(limit) < 1:
+        raise FigevalError(f"--limit {limit}: give a number of samples of 1 or more.")
+    task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
+    roles = {role.split("=", 1)[0].strip() for role in params["model_role"] or ()}
+    if "judge" in signature(TASKS[task_name]).parameters and "judge" not in args and "grader" not in roles:
+        raise FigevalError(f"{task_name}: {NO_JUDGE}")
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     preload_inspect_modules()
+    brief_figeval_errors()
     click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
-    if limit is not None and limit < 1:
-        raise FigevalError(f"--limit {limit}: give a number of samples of 1 or more.")
-    options = eval_options(model, cache=not no_cache)
-    given = {"max_connections": max_connections, "max_retries": max_retries, "attempt_timeout": timeout,
-             "retry_on_error": retry_on_error,
-             "fail_on_error": (int(fail_on_error) if fail_on_error is not None and fail_on_error >= 1 else fail_on_error)}
-    options |= {name: value for name, value in given.items() if value is not None}
-    logs = inspect_eval(
-        task,
-        model=model,
-        model_args=parse_pairs(model_args, "-M"),
-        limit=limit,
-        epochs=epochs,
-        log_dir=log_dir,
-        **options,
-    )
-    if not logs:  # Inspect returns no log when the user interrupts; the log on disk has every finished sample
-        raise FigevalError(
-            f"run interrupted; finished samples are kept in {newest_log(Path(log_dir))}; "
-            "resume with `inspect eval-retry <that log>`."
-        )
-    log = logs[0]
-    summary = summarize(log)
+
+    given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                                           ParameterSource.ENVIRONMENT)}
+    params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
+    # The task built above (Inspect would build it again from its name and -T): the same @task function and
+    # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
+    params |= {"tasks": (task,), "t": (), "model": model}
+    log_dir = params["log_dir"]
+    before = log_files(log_dir)
+    run_inspect_eval_command(params)  # exactly `inspect eval figeval/<task>` with these options
+
+    written = sorted(log_files(log_dir) - before)
+    if not written:
+        raise FigevalError(f"run interrupted before its log was written; nothing to resume in {newest_log(Path(log_dir))}.")
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(written[-1])
+    location = written[-1].removeprefix("file://")
+    retry = f"inspect eval-retry --log-dir {log_dir} {location}"
     if log.status != "success":
-        message = log.error.message if log.error else log.status
-        raise FigevalError(
-            f"run {log.status}: {message.strip().splitlines()[-1]} | completed samples are kept in {log.location}; "
-            f"resume with `inspect eval-retry {log.location}`."
-        )
-    click.echo("\n" + format_table(summary))
-    click.echo(f"log: {log.location} (view with `inspect view --log-dir {log_dir}`)")
+        message = log.error.message.strip().splitlines()[-1] if log.error else log.status
+        # Inspect records an exception as its repr: FigevalError("replay file r.jsonl has no output ...")
+        message = re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", message)
+        raise FigevalError(f"run {log.status}: {message} | completed samples are kept in {location}; resume with "
+                           f"`{retry}`.")
+    click.echo("\n" + format_table(summarize(log)))
+    click.echo(f"log: {location} (view with `inspect view --log-dir {log_dir}`)")

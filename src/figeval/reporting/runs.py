@@ -10,6 +10,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.log._file import read_eval_log_headers  # reads the headers concurrently; not exported in 0.3.285
 
+from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.errors import FigevalError
 
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
@@ -51,6 +52,8 @@ def run_identity(log: EvalLog) -> dict[str, str]:
     """The settings of a run that its numbers depend on, as recorded in its log (absent ones left out)."""
     metadata = log.eval.metadata or {}
     identity = {key: str(metadata[key]) for key in IDENTITY_KEYS if metadata.get(key) is not None}
+    if identity.get("answer_mode") == AnswerMode.AUTO.value:  # the mode the model was asked in
+        identity["answer_mode"] = resolved_answer_mode(AnswerMode.AUTO, log.eval.model).value
     grader = (log.eval.model_roles or {}).get("grader")
     graders = grader if isinstance(grader, list) else [grader] if grader is not None else []
     # the judge: recorded by the task, given as its `judge` argument, or Inspect's grader role

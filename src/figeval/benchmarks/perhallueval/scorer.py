@@ -27,7 +27,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.answering import AnswerMode
+from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.errors import FigevalError
 from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
@@ -203,7 +203,8 @@ def perhallueval_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
         return {YES: result.p_yes, NO: result.p_no}
 
     async def score(state: TaskState, target: Target) -> Score:
-        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, ANSWER_WORDS),
+        asked_in = resolved_answer_mode(mode, str(state.model))
+        outcome = read_answer(state.output, asked_in, parse=lambda text: first_or_last_label(text, ANSWER_WORDS),
                               words=ANSWER_WORDS, target=target.text, mass=mass)
         return to_score(outcome, [YES, NO])
 

@@ -35,13 +35,14 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
 
 
 @task
-def perhallueval_qa(data: str | None = None, answer_mode: str = "generate", unparsed: str = AS_WRONG) -> Task:
+def perhallueval_qa(data: str | None = None, answer_mode: str = "auto", unparsed: str = AS_WRONG) -> Task:
     """Is the answer to the Persian question faithful (Y) or hallucinated (N)? Each item is asked with its correct
     and its hallucinated answer.
 
     Args:
         data: the final PerHalluEval QA file (`figeval build perhallueval --task qa`, or a published one).
-        answer_mode: `generate` (first word, else last, is Y/N) or `logprob` (next-token Y/N variants).
+        answer_mode: `generate` (first word, else last, is Y/N), `logprob` (next-token Y/N variants) or `auto`
+            (logprob for gguf/ models, generate otherwise).
         unparsed: how an unreadable answer counts in all three statistics: `as_wrong` (never right; the
             default, as the paper is silent) or `excluded` (left out, as the paper's data filter does).
     """
@@ -49,12 +50,12 @@ def perhallueval_qa(data: str | None = None, answer_mode: str = "generate", unpa
 
 
 @task
-def perhallueval_summarization(data: str | None = None, answer_mode: str = "generate", unparsed: str = AS_WRONG) -> Task:
+def perhallueval_summarization(data: str | None = None, answer_mode: str = "auto", unparsed: str = AS_WRONG) -> Task:
     """Is the summary faithful to the Persian news article (Y) or hallucinated (N)?
 
     Args:
         data: the final PerHalluEval summarization file.
-        answer_mode: `generate` or `logprob`.
+        answer_mode: `generate`, `logprob` or `auto` (logprob for gguf/ models, generate otherwise).
         unparsed: `as_wrong` (default) or `excluded`, for all three statistics.
     """
     return _perhallueval_task("summarization", data, answer_mode_of(answer_mode), unparsed)

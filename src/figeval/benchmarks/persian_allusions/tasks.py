@@ -11,6 +11,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import generate
 
+from figeval.judge import require_judge
 from figeval.benchmarks.persian_allusions.dataset import (
     DATASET_NAME,
     AllusionData,
@@ -73,6 +74,7 @@ def allusion_knowledge(prompt_lang: str = "en", judge: str | None = None) -> Tas
         prompt_lang: `en` (restating the paper's English) or `fa` (Persian written for this project).
         judge: the judge model; default: Inspect's `grader` role.
     """
+    require_judge(judge)
     data = _allusion_data(prompt_lang)
     return _task("knowledge", knowledge_samples(data.allusions, prompt_lang), knowledge_scorer(judge),
                  KNOWLEDGE_POLICIES, data.provenance, prompt_lang=prompt_lang)
@@ -111,6 +113,7 @@ def allusion_open(
     """
     if judge_mode not in OPEN_JUDGE_PROMPT:
         raise FigevalError(f"judge_mode must be one of {list(OPEN_JUDGE_PROMPT)}, not {judge_mode!r}.")
+    require_judge(judge)
     data = _allusion_data(prompt_lang, generated, dataset)
     samples = open_samples(texts_of(data, dataset), prompt_lang)
     return _task(f"open-{dataset}", samples, open_scorer(judge_mode, judge), OPEN_POLICIES, data.provenance,

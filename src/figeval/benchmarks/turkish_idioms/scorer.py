@@ -17,7 +17,7 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from figeval.annotation import AnnotationSpec, read_labels
-from figeval.answering import AnswerMode
+from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
 from figeval.errors import FigevalError
@@ -130,7 +130,8 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
     by_hand = _manual_labels(manual_labels, f"tr_idiom_{task}")
 
     async def score(state: TaskState, target: Target) -> Score:
-        outcome = read_answer(state.output, mode, parse=lambda text: first_or_last_label(text, words, negation), words=words,
+        asked_in = resolved_answer_mode(mode, str(state.model))
+        outcome = read_answer(state.output, asked_in, parse=lambda text: first_or_last_label(text, words, negation), words=words,
                               target=target.text, prefixes=True)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
         if outcome.is_unparsed and manual is not None:

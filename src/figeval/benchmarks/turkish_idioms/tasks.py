@@ -47,13 +47,14 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
 
 
 @task
-def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None,
+def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
                        balanced: bool = True, frequency_bands: str = "seen", negation: bool = False) -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
 
     Args:
         prompt_lang: `en` (the paper's prompt, Appendix A) or `tr` (a Turkish translation written for this project).
-        answer_mode: `generate` (first word, else last word, is the label) or `logprob` (base models).
+        answer_mode: `generate` (first word, else last word, is the label), `logprob` (base models) or `auto`
+            (logprob for gguf/ models, generate otherwise).
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
         balanced: leave out the idioms without a literal-use sentence, so that both classes are equal (Section 4
             reports accuracy "as the class distribution is balanced"); false asks every figurative sentence and
@@ -72,14 +73,15 @@ def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "generate", m
 
 
 @task
-def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "generate", manual_labels: str | None = None,
+def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
                         frequency_bands: str = "seen", yes_no_entailment: bool = False, negation: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
     contradiction)
 
     Args:
         prompt_lang: `en` (the paper's prompt, Appendix A) or `tr` (a Turkish translation written for this project).
-        answer_mode: `generate` (first word, else last word, is the label) or `logprob` (base models).
+        answer_mode: `generate` (first word, else last word, is the label), `logprob` (base models) or `auto`
+            (logprob for gguf/ models, generate otherwise).
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
         frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
         yes_no_entailment: also read "yes"/"no" as entailment/contradiction (not the paper's reading).
