@@ -50,6 +50,13 @@ def test_fetch_from_http_server_verifies_and_stores(http_server, shared_ffe_hall
     assert all(s.state is FileState.OK for s in file_statuses(source))
     assert messages == [f"downloading {base_url}Authentic%20FFEs.csv", f"downloading {base_url}Fake%20FFEs.csv"]
 
+    # present and verified: a second fetch downloads nothing (it works offline) and says so
+    for served in root.iterdir():
+        served.unlink()
+    messages.clear()
+    assert fetch(source, report=messages.append) == target
+    assert messages == ["ffe-hallu: already stored and verified"]
+
 
 def test_fetch_with_a_changed_upstream_file_stores_nothing(http_server, shared_ffe_hallu: Path):
     base_url, root = http_server

@@ -164,9 +164,14 @@ def _download_failed(source: DatasetSource, url: str, reason: str) -> str:
 def fetch(source: DatasetSource, report: Callable[[str], None] = lambda _: None, replace: bool = False) -> Path:
     """Download every file of the dataset from its pinned URL, verify and store it.
 
+    Files already stored and matching their pins are not downloaded again (`replace` downloads them anyway).
+
     Raises:
         DataError: a download failed or a file does not match its pin (nothing is stored then).
     """
+    if not replace and all(status.state is FileState.OK for status in file_statuses(source)):
+        report(f"{source.name}: already stored and verified")
+        return dataset_dir(source)
 
     def download(file: DataFile, destination: Path) -> None:
         url = source.url(file)
