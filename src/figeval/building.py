@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from figeval.output import atomic_open
+from figeval.progress import Progress
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -50,17 +51,14 @@ def fill_sheet(
         if new_sheet:
             writer.writerow(header)
 
-        finished = 0
+        progress = Progress(f"  {out.name}", len(todo), report)
 
         async def one(item: T) -> None:
-            nonlocal finished
             cells = await work(item)
             rows[key_of(item)] = cells
             writer.writerow([cells[name] for name in header])
             handle.flush()
-            finished += 1
-            if finished % 10 == 0 or finished == len(todo):
-                report(f"  {finished}/{len(todo)}")
+            progress.advance()
 
         async def run_all() -> None:
             await asyncio.gather(*(one(item) for item in todo))
@@ -91,6 +89,7 @@ def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaita
     done = read_jsonl(path)
     todo = [key for key in keys if key not in done]
     report(f"{what}: {len(todo)} to do, {len(keys) - len(todo)} already done")
+    progress = Progress(f"  {what}", len(todo), report)
     with path.open("a", encoding="utf-8") as handle:
 
         async def one(key: str) -> None:
@@ -98,6 +97,7 @@ def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaita
             done[key] = record
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             handle.flush()
+            progress.advance()
 
         async def run_all() -> None:
             await asyncio.gather(*(one(key) for key in todo))

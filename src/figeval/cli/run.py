@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from inspect import signature
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,11 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     # The task built above (Inspect would build it again from its name and -T): the same @task function and
     # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
     params |= {"tasks": (task,), "t": (), "model": model}
+    if "display" not in given and not sys.stdout.isatty():
+        # No terminal: Inspect's live display would print nothing until the end; plain lines instead.
+        import figeval.progress
+
+        os.environ[figeval.progress.ENABLE_VARIABLE] = "1"
     log_dir = params["log_dir"]
     before = log_files(log_dir)
     run_inspect_eval_command(params)  # exactly `inspect eval figeval/<task>` with these options
