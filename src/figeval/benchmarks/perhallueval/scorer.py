@@ -42,7 +42,8 @@ UNPARSED = "unparsed"
 # The bare letters count here (the prompt asks for Y or N). Not "درست"/"نادرست": Persian negates after the
 # adjective ("درست نیست"), so a first word "درست" can mean N.
 ANSWER_WORDS = {YES: YES_NO_WORDS[YesNo.YES] | {"y"}, NO: YES_NO_WORDS[YesNo.NO] | {"n"}}
-STATISTICS = ("factual_recall", "hallucinated_recall", "hamming_score")
+# Hamming first: Table 2 compares the models by it; the log viewer shows a task's first metric as its score.
+STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
 POLICIES = (AS_WRONG, EXCLUDED)
 
 
