@@ -18,7 +18,7 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, response_cache
+from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, resolved_answer_mode, response_cache
 from figeval.building import Report, fill_sheet, read_jsonl, resumable_step
 from figeval.benchmarks.ffe_hallu.dataset import (
     FAKE_CATEGORIES,
@@ -347,7 +347,7 @@ def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], 
     for given in checkers:
         model = get_model(given)
         checker = str(model)
-        mode = AnswerMode.LOGPROB if checker.startswith("gguf/") else AnswerMode.GENERATE
+        mode = resolved_answer_mode(AnswerMode.AUTO, checker)  # base gguf models answer by logprobs
         config = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS) if mode is AnswerMode.LOGPROB else DETERMINISTIC
         keys = {f"{checker}|{item.key}": item.key for item in plan if records[item.key]["text"]}
 

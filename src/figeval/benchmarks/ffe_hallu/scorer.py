@@ -22,7 +22,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from figeval.annotation import AnnotationSpec
-from figeval.answering import AnswerMode
+from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind
 from figeval.benchmarks.ffe_hallu.prompts import (
     ANNOTATION_INSTRUCTIONS,
@@ -148,7 +148,7 @@ def detection_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
     async def score(state: TaskState, target: Target) -> Score:
-        return to_score(detection_outcome(state, mode), VERDICTS)
+        return to_score(detection_outcome(state, resolved_answer_mode(mode, str(state.model))), VERDICTS)
 
     return score
 

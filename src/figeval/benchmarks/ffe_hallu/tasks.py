@@ -43,7 +43,7 @@ from figeval.task import benchmark_task
 
 
 @task
-def ffe_detection(controls: bool = True, answer_mode: str = "generate", fakes: str | None = None) -> Task:
+def ffe_detection(controls: bool = True, answer_mode: str = "auto", fakes: str | None = None) -> Task:
     """FFE-HALLU Task 2: does the model accept fabricated Persian idioms and proverbs as real?
 
     Each of the 200 fabricated FFEs is asked under two framings: "is it a fake idiom or proverb?" (fake-q)
@@ -53,8 +53,9 @@ def ffe_detection(controls: bool = True, answer_mode: str = "generate", fakes: s
     Args:
         controls: Also ask about the 200 authentic FFEs under both framings. The paper asks only about
             fakes, where a model that calls everything fake scores perfectly; the controls expose that.
-        answer_mode: `generate` (parse the free-text answer) or `logprob` (compare the next token's
-            probabilities of Yes and No; for base models such as the embedded gguf/gemma-3-270m).
+        answer_mode: `generate` (parse the free-text answer), `logprob` (compare the next token's
+            probabilities of Yes and No; for base models such as the embedded gguf/gemma-3-270m) or `auto`
+            (logprob for gguf/ models, generate otherwise).
         fakes: a fake set of your own instead of the published 200 (a CSV in the layout of `Fake FFEs.csv`:
             Fake Idiom, Source Idiom, Category; `figeval build fakes` + `fakes-final` write one). The metrics are
             the same; the log records the file's sha256 and `fake_set: custom`, and `figeval report` sets the
