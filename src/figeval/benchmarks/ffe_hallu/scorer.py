@@ -125,11 +125,12 @@ def detection_metrics() -> list[Metric]:
     fake_accepted = rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, FAKES)
     both_framings = [f.value for f in Framing]
     return [
+        # the average first: Table 4's headline, which the log viewer shows as the task's score
+        named(mean_over_groups(fake_accepted, "framing", both_framings), "halluc_rate_avg"),
         # halluc_rate_fake_q, halluc_rate_real_q, each with its standard error
         *(metric for framing in Framing for metric in policy_metrics(
             {f"halluc_rate_{framing.name.lower()}": (Verdict.REAL.value, HALLUCINATED_IF_UNPARSED)},
             {**FAKES, "framing": framing.value})),
-        named(mean_over_groups(fake_accepted, "framing", both_framings), "halluc_rate_avg"),
         named(framing_agreement(), "agreement"),
         named(status_rate("unparsed", FAKES), "unparsed_rate"),
         grouped_by(mean_over_groups(fake_accepted, "framing", both_framings), "category_slug",
@@ -205,7 +206,9 @@ TRANSLATION_ANNOTATION = AnnotationSpec(scheme=FFE_LABELS, instructions=ANNOTATI
                                         input_key="english", answers="all")
 
 HALLUCINATED_IF_NO_EXPRESSION = as_label(FFELabel.HALLUCINATED.value)
-JUDGED_POLICIES = {f"{label.value}_rate": (label.value, HALLUCINATED_IF_NO_EXPRESSION) for label in FFELabel}
+# correct_rate first: the headline (Tables 3 and 5), which the log viewer shows as the task's score.
+JUDGED_POLICIES = {f"{label.value}_rate": (label.value, HALLUCINATED_IF_NO_EXPRESSION)
+                   for label in sorted(FFELabel, key=lambda label: label is not FFELabel.CORRECT)}
 
 
 def judged_metrics() -> list[Metric]:
