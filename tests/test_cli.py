@@ -119,7 +119,7 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["report", "does-not-exist"], ["no log directory at 'does-not-exist'"]),
         (["data", "fetch", "nosuch"], ["unknown dataset 'nosuch'"]),
         (["run", "ffe_translation", "--model", "replay/x.jsonl"], ["ffe_translation needs -T pairs=PATH"]),
-        (["run", "ffe_generation", "-T", "meaning=poetic"], ["meaning must be 'human' or 'paraphrased'"]),
+        (["run", "ffe_generation", "-T", "meaning=poetic"], ["meaning must be one of ['human', 'paraphrased'], not 'poetic'"]),
         (["annotate", "import", "nosuch.csv", "--out", "l.csv"], ["nosuch.csv: cannot be read"]),
         (["judge", "agreement", "nosuch", "--human", "l.csv"], ["cannot be read"]),
         (["annotate", "export", "sheet.csv", "--out", "x.csv"], ["no log at 'sheet.csv'"]),

@@ -53,6 +53,7 @@ def _choices() -> dict[tuple[str, str], Collection[str]]:
     """Valid values of the arguments that take one of a few words, by (benchmark package, argument): read from the
     constants each task validates against, so this list cannot drift from what the tasks accept."""
     from figeval.answering import AnswerMode
+    from figeval.benchmarks.ffe_hallu.dataset import MEANINGS
     from figeval.benchmarks.ffe_hallu.prompts import JUDGE_PROMPTS
     from figeval.benchmarks.perhallueval.scorer import POLICIES
     from figeval.benchmarks.persian_allusions import dataset as allusion_data
@@ -63,6 +64,7 @@ def _choices() -> dict[tuple[str, str], Collection[str]]:
     return {
         ("*", "answer_mode"): answer_modes,  # answering.answer_mode_of
         ("ffe_hallu", "judge_prompt"): JUDGE_PROMPTS,  # ffe_hallu.scorer.check_judge_prompt
+        ("ffe_hallu", "meaning"): MEANINGS,  # ffe_hallu.tasks.ffe_generation
         ("turkish_idioms", "prompt_lang"): idiom_data.PROMPT_LANGUAGES,  # turkish_idioms.dataset.load_idiom_data
         ("turkish_idioms", "frequency_bands"): idiom_data.FREQUENCY_BANDS,
         ("persian_allusions", "prompt_lang"): allusion_data.KNOWLEDGE_PROMPT,  # persian_allusions.dataset

@@ -198,6 +198,10 @@ def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
     return load_authentic(paths[AUTHENTIC_FILE]), provenance(source, [AUTHENTIC_FILE])
 
 
+# Where Task 1's meanings come from (Section 3.1): the dictionary's, or paraphrases a person verified.
+MEANINGS = ("human", "paraphrased")
+
+
 def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tuple[dict[int, str], int]:
     """Paraphrased meanings by authentic row, from a sheet written by `figeval build paraphrases` and
     checked by a person; rows whose `verified` cell is not yes are dropped. Returns (paraphrases, dropped).

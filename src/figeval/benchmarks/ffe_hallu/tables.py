@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, ItemKind, category_slug
+from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, MEANINGS, ItemKind, category_slug
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table, TableSpec
 from figeval.stats import bootstrap_interval
@@ -22,7 +22,7 @@ def _judged(task: str, prefix: str = "", **where: str) -> tuple[Column, ...]:
 
 TABLE_3 = TableSpec(
     "ffe-hallu/table-3", "ffe-hallu", "Table 3", "Task 1, FFE generation from meaning (judge labels)", "percent",
-    tuple(column for meaning in ("human", "paraphrased") for column in (
+    tuple(column for meaning in MEANINGS for column in (
         *_judged("ffe_generation", meaning, meaning=meaning),
         Column(f"{meaning}/unparsed", f"{meaning} Unparsed(%)", "ffe_generation", "unparsed_rate", {"meaning": meaning},
                ours=True))),

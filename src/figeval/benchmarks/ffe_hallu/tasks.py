@@ -17,6 +17,7 @@ from figeval.benchmarks.ffe_hallu.dataset import (
     generation_samples,
     load_detection_data,
     load_translation_pairs,
+    MEANINGS,
     load_verified_paraphrases,
     translation_samples,
 )
@@ -114,7 +115,7 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         metadata.update(paraphrases=paraphrases, paraphrases_dropped=dropped)
         print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped", file=sys.stderr)
     else:
-        raise FigevalError(f"meaning must be 'human' or 'paraphrased', not {meaning!r}.")
+        raise FigevalError(f"meaning must be one of {list(MEANINGS)}, not {meaning!r}.")
     return benchmark_task(
         benchmark="FFE-HALLU Task 1 (FFE generation from meaning)",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-generation"),
