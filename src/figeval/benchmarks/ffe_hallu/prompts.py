@@ -221,8 +221,9 @@ PARAPHRASE_PROMPT = (
 # The paper does not print the prompts it gave GPT-4o, and it built the first two categories by hand. What it
 # prints is each category's description (Section 3.4 (1)-(4), Appendix B 2.1 1-4) and the two examples of
 # Appendix B: those are quoted below as printed. Everything else (the framing, the "Idiom:" / "Fake idiom:"
-# cues that let a base model answer by continuing the text, the constructions and elements each call is given
-# so that deterministic calls differ) is ours. Bump the version with any change.
+# cues that let a base model answer by continuing the text, the themes and instances of elements each call is
+# given so that deterministic calls differ) is ours. Bump the version with any change, to a prompt or to a rule of
+# `fakes.invert` (a build folder keeps its version: candidates of two versions never mix).
 FAKES_PROMPT_VERSION = "ffe-fakes-v1"
 
 _FAKE_TASK = (
