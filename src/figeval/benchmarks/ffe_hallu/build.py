@@ -239,6 +239,21 @@ def _known_lists(authentic: list, published: list, extra: list[str]) -> tuple[li
     return known, [Known.of(f.expression, f"published fake row {f.row}") for f in published]
 
 
+def _check_step_files(out: Path) -> None:
+    """A step file damaged by hand (or by a disk that filled up mid-line) is named in one line, not a traceback."""
+    for name in (CANDIDATES_FILE, KNOWN_FILE):
+        path = out / name
+        if not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+            try:
+                if line.strip() and "key" not in json.loads(line):
+                    raise ValueError("no key")
+            except ValueError:
+                raise FigevalError(f"{path}: line {number} is not a record this build wrote; remove that line (its "
+                                   "candidate is asked again) and re-run.") from None
+
+
 def _check_settings(out: Path, settings: dict[str, object]) -> None:
     path = out / RECORD_FILE
     if not path.is_file():
@@ -296,6 +311,7 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
                 **data_provenance, "authentic_extra": str(extra) if extra else None,
                 "authentic_extra_sha256": sha256_of(extra) if extra else None}
     _check_settings(out, settings)
+    _check_step_files(out)
     out.mkdir(parents=True, exist_ok=True)
     checker_names = [str(get_model(checker)) for checker in checkers]
     write_text(out / RECORD_FILE, json.dumps({**settings, "per_category": per_category, "checkers": checker_names},
