@@ -546,7 +546,7 @@ def _qa_with(old: str, new: str) -> Callable[[Path], str]:
 TASK_ARGUMENT_CASES = [
     # (task, the data it needs, -T arguments: value or a maker of a file in tmp, refusal, marks)
     ("ffe_detection", "ffe", {"controls": "2"}, r"-T controls='2' must be true or false", ()),
-    ("ffe_detection", "ffe", {"answer_mode": "1"}, r"answer_mode must be one of \['generate', 'logprob'\]", ()),
+    ("ffe_detection", "ffe", {"answer_mode": "1"}, r"answer_mode must be one of \['generate', 'logprob', 'auto'\]", ()),
     ("ffe_generation", "ffe", {"meaning": "paraphrased"}, r"meaning=paraphrased needs -T paraphrases=PATH", ()),
     ("ffe_generation", "ffe", {"paraphrases": lambda t: str(write(t / "pp.csv", PARAPHRASES))}, r"paraphrases",
      ()),
@@ -824,7 +824,7 @@ COMMAND_CASES = [
             id="run-paraphrases-negative-row"),
     command(lambda c: run(c, "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={c.file('pp.csv', PARAPHRASES)}",
                           "--model", c.replay({"ffe-gen-001": "به بار اوردن", "ffe-gen-002": "چیزی نه به دار است نه به بار"}),
-                          data="ffe"),
+                          "--model-role", "grader=mockllm/model", data="ffe"),  # never asked: both answers are references
             succeeds(lambda r, c: "2 verified paraphrases used, 1 unverified rows dropped" in r.stderr
                      and has_row(r.stdout, "samples", "2")), id="run-paraphrases-verified-rows-used"),
     command(lambda c: run(c, "ffe_translation", "-T", "pairs=" + c.file("p.csv", PAIRS.replace(",یخ", ',"یخ')),
@@ -835,7 +835,7 @@ COMMAND_CASES = [
             id="run-pairs-given-authentic-file", in_process=True),
     command(lambda c: run(c, "ffe_translation", "-T", f"pairs={c.file('p.csv', PAIRS)}", "--model", c.replay(
                 {"ffe-tr-001": "یخ را شکستن", "ffe-tr-002": "دست کسی را رو کردن", "ffe-tr-003": "با یک تیر دو نشان زدن"}),
-                          data="ffe"),
+                          "--model-role", "grader=mockllm/model", data="ffe"),  # never asked: every answer is a reference
             rows(("samples", "3"), ("correct_rate", "1.000")), id="run-pairs-good-file"),
     command(lambda c: run(c, "tr_idiom_entailment", "--model", c.replay({"tr-idiom-001/paraphrase": "entailment",
                                                                          "tr-idiom-001/similar": "entailment"}),

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from figeval.errors import DataError
 from figeval.output import atomic_open
 from figeval.progress import Progress
 
@@ -73,13 +74,28 @@ def fill_sheet(
 
 
 def read_jsonl(path: Path) -> dict[str, dict]:
-    """Records of a step file by their "key"."""
-    records = {}
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                record = json.loads(line)
-                records[record["key"]] = record
+    """Records of a step file by their "key". A last line cut off mid-write (the build was killed while writing it)
+    is dropped: its item is asked again, from the response cache.
+
+    Raises:
+        DataError: another line is not a record (the file was edited or damaged), naming the line.
+    """
+    records: dict[str, dict] = {}
+    if not path.is_file():
+        return records
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            records[record["key"]] = record
+        except (json.JSONDecodeError, TypeError, KeyError):
+            if number == len(lines) and not text.endswith("\n"):
+                break  # the unfinished last write
+            raise DataError(f"{path}: line {number} is not a record this step wrote; delete that line (its item is "
+                            "asked again) or the file (the step starts over).") from None
     return records
 
 
@@ -87,6 +103,10 @@ def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaita
                    report: Report) -> dict[str, dict]:
     """Run `work` for every key not yet in the JSONL file `path`, appending each record as it completes."""
     done = read_jsonl(path)
+    if path.is_file():
+        written = path.read_bytes()
+        if written and not written.endswith(b"\n"):  # drop an unfinished last write before appending after it
+            path.write_bytes(written[: written.rfind(b"\n") + 1])
     todo = [key for key in keys if key not in done]
     report(f"{what}: {len(todo)} to do, {len(keys) - len(todo)} already done")
     progress = Progress(f"  {what}", len(todo), report)
