@@ -131,14 +131,15 @@ def test_a_run_with_20_percent_faults_scores_every_sample_and_logs_every_fault(f
 @pytest.mark.parametrize("recovery", ["sample buffer", "cache only"])
 def test_a_run_killed_midway_and_resumed_asks_for_no_answer_twice(ffe_hallu_imported, tmp_path, recovery):
     """`inspect eval-retry` recovers the samples a killed run finished but had not yet written to its log from
-    Inspect's sample buffer (`log_realtime`); without that buffer (another machine, or it was cleaned up) the
-    response cache must give those answers back."""
+    Inspect's sample buffer (with `--log-realtime`); without that buffer (figeval's default, another machine, or
+    it was cleaned up) the response cache must give those answers back."""
     log_dir = tmp_path / "logs"
     with StubServer(latency=0.2, faults=FaultPlan(rate=0.2, seed=SEED), hang_s=20) as stub:
         # Stop answering after 40% of the samples are answered, then kill the run at a moment where those answers
         # were delivered long ago and everything still in flight is unanswered.
         stub.hold_after(int(0.4 * N))
-        run = figeval([*RUN, "--max-connections", "4"], stub, log_dir, tmp_path)
+        realtime = ["--log-realtime"] if recovery == "sample buffer" else []
+        run = figeval([*RUN, "--max-connections", "4", *realtime], stub, log_dir, tmp_path)
         deadline = time.monotonic() + 40
         while stub.total_answered() < 0.4 * N:
             assert run.poll() is None, run.communicate()[0]
@@ -163,7 +164,7 @@ def test_a_run_killed_midway_and_resumed_asks_for_no_answer_twice(ffe_hallu_impo
         in_log = {prompt_key(e) for sample in killed.samples or [] for e in model_events(sample)}
         assert in_log <= before_kill and len(in_log) < len(before_kill)  # some answers were not in the log yet
         if recovery == "cache only":
-            shutil.rmtree(tmp_path / "xdg-data" / "inspect_ai" / "samplebuffer")
+            shutil.rmtree(tmp_path / "xdg-data" / "inspect_ai" / "samplebuffer", ignore_errors=True)
 
         # The resume, in Inspect's words
         resume = subprocess.run([str(BIN / "inspect"), "eval-retry", str(killed.location), "--log-dir", str(log_dir)],

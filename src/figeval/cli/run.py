@@ -59,9 +59,12 @@ def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
 
     options: dict[str, Any] = {
         "cache": response_cache(model, enabled=cache),
-        # An in-process model shares the CPU with Inspect: live sample streaming to the viewer costs ~5% of
-        # logprob throughput there (perf/). Finished samples are still written to the log for eval-retry.
-        "log_realtime": not model.startswith("gguf/"),
+        # Live streaming of every sample's events to the viewer is Inspect's largest per-sample cost on 2 cores:
+        # without it an API run's CPU capacity rose from 42 to 55 samples/s, and an in-process model lost ~5% of
+        # its throughput to it (perf/). Finished samples are still written to the log every few samples (Inspect's
+        # log_buffer) for eval-retry, and any a crash kept from the log are answered again from the response
+        # cache, not paid for again. `--log-realtime` turns it back on.
+        "log_realtime": False,
         "retry_on_error": RETRY_ON_ERROR,
     }
     if not model.startswith(IN_PROCESS):
@@ -93,15 +96,18 @@ def log_files(log_dir: str) -> set[str]:
 @click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
               "(figeval's default: cached, never expiring).")
+@click.option("--log-realtime", is_flag=True, help="Stream each sample's events to `inspect view` while it runs "
+              "(figeval's default: off, it costs about a quarter of the CPU per sample).")
 @inspect_eval_options
 @click.pass_context
-def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: bool, **params: Any) -> None:
+def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: bool, log_realtime: bool,
+        **params: Any) -> None:
     """Run a benchmark task (TASK: see `figeval list`) and print its summary table.
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
     .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
     cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s;
-    no live sample streaming for in-process models.
+    no live sample streaming (finished samples are written to the log every few samples).
     """
     from inspect_ai._util.dotenv import init_dotenv
 
@@ -130,6 +136,8 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
 
     given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                                            ParameterSource.ENVIRONMENT)}
+    if log_realtime:
+        params["no_log_realtime"], given = False, given | {"no_log_realtime"}
     params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
     # The task built above (Inspect would build it again from its name and -T): the same @task function and
     # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
