@@ -72,7 +72,10 @@ def test_a_failed_call_is_asked_again_and_the_run_finishes(tmp_path: Path, monke
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     model = "counting/model"
     options = {**eval_options(model), "log_dir": str(tmp_path / "logs"), "display": "none", "max_connections": 1}
-    assert options["retry_on_error"] == 3 and options["attempt_timeout"] == 120  # figeval's defaults for an API
+    # figeval's defaults for an API: 3 sample retries, 120 s an attempt, at most 10 retries of a request (Inspect:
+    # unlimited, a stopped server would be retried for ever); an in-process model has no connection to bound
+    assert (options["retry_on_error"], options["attempt_timeout"], options["max_retries"]) == (3, 120, 10)
+    assert "max_retries" not in eval_options("gguf/gemma-3-270m") and "attempt_timeout" not in eval_options("replay/x")
     Counter.calls, Counter.fail_on = 0, {3, 7}  # two dropped connections in ten samples
     [log] = inspect_eval(ten_questions(), model=model, **options)
     # both failed samples were asked again: 12 calls, every sample scored, no error left in the log

@@ -25,6 +25,9 @@ RETRY_ON_ERROR = 3
 # Seconds one request may take before it is abandoned and retried (Inspect waits 600 s by default); API models
 # only: an in-process model has no connection to hang.
 REQUEST_TIMEOUT_S = 120
+# Retries of one request (with Inspect's backoff) before its sample fails; Inspect's default is unlimited, so a
+# server that has stopped would be retried for ever. API models only.
+MAX_RETRIES = 10
 IN_PROCESS = ("gguf/", "replay/", "mockllm/")
 # OpenAI's own model names; any other name under openai/ is treated by Inspect as an unknown (reasoning) model.
 OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
@@ -68,7 +71,7 @@ def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
         "retry_on_error": RETRY_ON_ERROR,
     }
     if not model.startswith(IN_PROCESS):
-        options["attempt_timeout"] = REQUEST_TIMEOUT_S
+        options |= {"attempt_timeout": REQUEST_TIMEOUT_S, "max_retries": MAX_RETRIES}
     return options
 
 
@@ -106,7 +109,8 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
     .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
-    cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s;
+    cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s,
+    at most 10 times;
     no live sample streaming (finished samples are written to the log every few samples).
     """
     from inspect_ai._util.dotenv import init_dotenv
