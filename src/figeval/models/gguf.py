@@ -4,15 +4,27 @@
   fresh machine runs it with no model hub. Any other name is a path to a .gguf file.
 - Every output carries token usage (Inspect never falls back to tiktoken, which needs the internet).
 - `logprobs=True, top_logprobs=k` returns the next token's top-k log-probabilities without
-  `logits_all=True` (which makes a one-token call about 40x slower here): the prompt is evaluated once and
-  the last position's logits are read from the context.
-- The KV cache of the previous prompt is kept, and only the suffix that differs is evaluated: prompts that
-  share an instruction prefix run about twice as fast (measured: 5.3 prompts/s from scratch, 11.8/s with the
-  prefix kept).
+  `logits_all=True` (which makes a one-token call about 40x slower here): the logits of the prompt's last
+  row are read from the context.
+- Concurrent requests are batched: the requests that arrive together (Inspect sends many samples at once), up
+  to `n_parallel`, are evaluated in one llama.cpp decode over several sequences, and requests that generate
+  several tokens advance together, one decode per step; a request that finishes is answered at once, whatever
+  the others still do. Each sequence keeps the KV cache of its previous prompt and evaluates only the part
+  that differs, so an instruction shared by every prompt is evaluated once per sequence, not once per prompt.
+- Answers do not depend on batching: a request gets the same logprobs and the same text whether it was
+  answered alone (`-M n_parallel=1`) or with others. This needs care, because llama.cpp's CPU kernels round
+  differently with the shape of a batch (a 4-row matrix kernel versus a 1-row one, the cache cell a token
+  lands in), and Gemma 3 270M turns such rounding into log-probability differences of up to 1 nat. So every
+  sequence has its own cache stream (its tokens at the same cells as when alone), is evaluated from a
+  position that is a multiple of 4 in blocks of 4 rows (the unused rows of a block filled with padding tokens
+  after the real ones, which no real token attends to), and a decode has at least 8 rows. The price: a
+  generated token costs a 4-row block.
 
-Model args (`-M name=value`): `n_ctx` (default 2048), `n_threads` (default: all cores), `chat_template`
-(render messages with the GGUF's own chat template; default true except for base models such as
-gemma-3-270m, whose messages are joined as plain text).
+Model args (`-M name=value`): `n_parallel` (default 8: sequences answered together), `n_ctx` (default
+2048 x n_parallel: the context, split evenly: each sequence holds n_ctx / n_parallel tokens, its prompt plus
+max_tokens; a longer request is refused), `n_threads` (default: all cores), `chat_template` (render messages
+with the GGUF's own chat template; default true except for base models such as gemma-3-270m, whose messages
+are joined as plain text).
 """
 
 from __future__ import annotations
@@ -21,7 +33,7 @@ import asyncio
 import atexit
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +120,199 @@ def _sample_token(logits: np.ndarray, temperature: float, top_p: float, rng: np.
     return int(rng.choice(kept, p=probs[kept] / probs[kept].sum()))
 
 
+# Batch layout that keeps answers independent of batching (see the module docstring): a sequence's rows in a
+# decode come in blocks of ROW_BLOCK, starting at a position that is a multiple of ROW_BLOCK, and a decode has
+# at least MIN_ROWS rows (llama.cpp's CPU kernels take other code paths for fewer).
+ROW_BLOCK = 4
+MIN_ROWS = 8
+# Cells each sequence's cache stream has beyond its share, for the padding rows of its last block.
+PADDING_CELLS = MIN_ROWS
+# How long the first request of a batch waits for others that arrive with it (Inspect starts samples together).
+BATCH_WAIT_S = 0.003
+MAX_PARALLEL = 64
+
+
+def _round_up(n: int, multiple: int) -> int:
+    return -(-n // multiple) * multiple
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+@dataclass(eq=False)
+class _Request:
+    """One call of `generate`, and its decoding state while the engine answers it."""
+
+    tokens: list[int]
+    max_tokens: int
+    temperature: float
+    top_p: float
+    rng: np.random.Generator
+    logprobs: bool
+    top_logprobs: int
+    stops: list[str]
+    started: float
+    future: asyncio.Future[ModelOutput] | None = None
+    slot: int = -1
+    pending: list[int] = field(default_factory=list)  # tokens to evaluate next, the first at position `start`
+    start: int = 0
+    generated: list[int] = field(default_factory=list)
+    sampled: list[int] = field(default_factory=list)  # what the model produced, end-of-generation token included
+    first_logprobs: np.ndarray | None = None
+    text: str = ""
+    finish: str = "max_tokens"
+
+
+class _Engine:
+    """Answers requests in batches on one llama.cpp context of n_parallel sequences (one per slot); all its
+    methods run under one lock, in one thread at a time."""
+
+    def __init__(self, api: GGUFModelAPI, n_ctx: int, n_parallel: int) -> None:
+        from figeval.models.llama_batch import MultiSequenceContext
+
+        self.api = api
+        self.share = n_ctx // n_parallel
+        # llama.cpp gives each sequence a stream of n_ctx / n_parallel cells, rounded up to a multiple of 256.
+        stream = _round_up(self.share + PADDING_CELLS, 256)
+        self.context = MultiSequenceContext(api._llm, n_ctx=n_parallel * stream, n_seq=n_parallel)
+        self.n_parallel = n_parallel
+        # Per slot: the prompt tokens whose KV the slot's stream holds (generated tokens are not reused).
+        self.cached: list[list[int]] = [[] for _ in range(n_parallel)]
+        self.free = list(range(n_parallel))
+        self.active: list[_Request] = []
+        self.lock = threading.Lock()
+
+    def reset(self) -> None:
+        """Forgets every cached prompt (and drops the requests being answered)."""
+        self.context.clear()
+        self.cached = [[] for _ in range(self.n_parallel)]
+        self.free = list(range(self.n_parallel))
+        self.active = []
+
+    def close(self) -> None:
+        self.context.close()
+
+    def step(self, admitted: list[_Request], dropped: list[_Request]) -> list[tuple[_Request, ModelOutput | Exception]]:
+        """Starts `admitted` (at most the free slots), stops `dropped` (their callers left), and evaluates one
+        decode's worth of every active request; returns the requests answered, with their output or error."""
+        with self.lock:
+            for request in dropped:
+                if request in self.active:
+                    self._release(request)
+            for request in admitted:
+                self._start(request)
+            if not self.active:
+                return []
+            try:
+                return self._decode()
+            except Exception as error:  # the cache state is unknown now: start again from an empty one
+                failed = [(request, error) for request in self.active]
+                self.reset()
+                return failed
+
+    def _start(self, request: _Request) -> None:
+        tokens = request.tokens
+        # The free slot whose cached prompt shares most with this one.
+        slot = max(self.free, key=lambda s: (_common_prefix(self.cached[s], tokens), -s))
+        self.free.remove(slot)
+        # Keep the shared part, down to a multiple of ROW_BLOCK, and at least the last token to evaluate again.
+        keep = min(_common_prefix(self.cached[slot], tokens), len(tokens) - 1) // ROW_BLOCK * ROW_BLOCK
+        if not self.context.seq_rm(slot, keep, -1):
+            self.context.seq_rm(slot, -1, -1)
+            keep = 0
+        self.cached[slot] = tokens[:keep]
+        request.slot, request.pending, request.start = slot, tokens[keep:], keep
+        self.active.append(request)
+
+    def _release(self, request: _Request) -> None:
+        self.active.remove(request)
+        self.free.append(request.slot)
+
+    def _decode(self) -> list[tuple[_Request, ModelOutput | Exception]]:
+        answered = []
+        for rows in self._plan():
+            answered += self._decode_rows(rows)
+        return answered
+
+    def _plan(self) -> list[list[tuple[_Request, int]]]:
+        """The decodes of one step: for each, its requests and the rows each evaluates.
+
+        Over separate cache streams llama.cpp splits a decode into parts, each of sequences with consecutive ids
+        (in the order of the batch's rows) and the same number of rows of each. Measured: a part gives every
+        sequence the answer it gets alone only when none of them is padded beyond its own block, and a part of
+        one sequence needs MIN_ROWS rows. So a decode takes the requests that need the same number of rows,
+        ordered by slot; a run of consecutive slots is one part, and a request whose neighbouring slots are not
+        in the decode is a part of its own, of at least MIN_ROWS rows. A prompt longer than its share of a
+        decode goes on in the next step."""
+        cap = max(MIN_ROWS, (self.context.n_batch - MIN_ROWS) // len(self.active) // ROW_BLOCK * ROW_BLOCK)
+        by_need: dict[int, list[_Request]] = {}
+        for request in sorted(self.active, key=lambda request: request.slot):
+            by_need.setdefault(min(_round_up(len(request.pending), ROW_BLOCK), cap), []).append(request)
+        decodes = []
+        for need, requests in sorted(by_need.items()):
+            slots = {request.slot for request in requests}
+            decodes.append([
+                (request, need if request.slot - 1 in slots or request.slot + 1 in slots else max(need, MIN_ROWS))
+                for request in requests
+            ])
+        return decodes
+
+    def _decode_rows(self, plan: list[tuple[_Request, int]]) -> list[tuple[_Request, ModelOutput | Exception]]:
+        """One decode: `chunk` rows of each request (its next pending tokens, padded after the last)."""
+        context = self.context
+        rows = {}
+        for request, chunk in plan:
+            real = min(len(request.pending), chunk)
+            final = real == len(request.pending)
+            for i in range(chunk):
+                # Padding repeats the last real token, after it: no real row attends to it.
+                row = context.batch.add(request.pending[min(i, real - 1)], request.start + i, (request.slot,),
+                                        final and i == real - 1)
+                if final and i == real - 1:
+                    rows[id(request)] = row
+        context.decode()
+        answered = []
+        for request, chunk in plan:
+            real = min(len(request.pending), chunk)
+            if real < chunk:
+                context.seq_rm(request.slot, request.start + real, -1)
+            prompt_rows = max(0, min(request.start + real, len(request.tokens)) - request.start)
+            self.cached[request.slot] += request.pending[:prompt_rows]
+            request.start += real
+            request.pending = request.pending[real:]
+            if id(request) in rows and self._next_token(request, context.logits(rows[id(request)])):
+                self._release(request)
+                answered.append((request, self.api._output(request)))
+        return answered
+
+    def _next_token(self, request: _Request, logits: np.ndarray) -> bool:
+        """Chooses the next token from `logits`; True when the request is finished."""
+        api = self.api
+        if not request.sampled and request.logprobs:
+            request.first_logprobs = _log_softmax(logits)
+        token = _sample_token(logits, request.temperature, request.top_p, request.rng)
+        request.sampled.append(token)
+        if api._is_end_of_generation(token):
+            request.finish = "stop"
+            return True
+        request.generated.append(token)
+        request.text = api._text(request.generated)
+        hit = min((request.text.index(stop) for stop in request.stops if stop in request.text), default=None)
+        if hit is not None:
+            request.text, request.finish = request.text[:hit], "stop"
+            return True
+        if len(request.sampled) >= request.max_tokens:
+            return True
+        request.pending = [token]
+        return False
+
+
 class GGUFModelAPI(ModelAPI):
     def __init__(
         self,
@@ -115,25 +320,37 @@ class GGUFModelAPI(ModelAPI):
         base_url: str | None = None,
         api_key: str | None = None,
         config: GenerateConfig = GenerateConfig(),
-        n_ctx: int = 2048,
+        n_ctx: int | None = None,
         n_threads: int | None = None,
         chat_template: bool | None = None,
+        n_parallel: int = 8,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
         if model_args:
             raise FigevalError(
-                f"gguf: unknown model args {sorted(model_args)}; known: n_ctx, n_threads, chat_template."
+                f"gguf: unknown model args {sorted(model_args)}; known: n_ctx, n_parallel, n_threads, chat_template."
             )
+        if not 1 <= n_parallel <= MAX_PARALLEL:
+            raise FigevalError(f"gguf: n_parallel={n_parallel}; give 1 to {MAX_PARALLEL} sequences answered together.")
+        n_ctx = n_ctx if n_ctx is not None else 2048 * n_parallel
+        if n_ctx // n_parallel < MIN_ROWS:
+            raise FigevalError(f"gguf: n_ctx={n_ctx} leaves each of n_parallel={n_parallel} sequences "
+                               f"{n_ctx // n_parallel} tokens; give a larger n_ctx.")
         if model_name not in ALIASES:
             resolve_model_path(model_name)  # a wrong path fails now, in one line, not at the first sample
         # Inspect's response cache keys on base_url: make it name the weights, so that a replaced file at the
         # same path (or a new package version behind the alias) never serves cached answers of the old one.
         self.base_url = base_url or weights_identity(model_name)
-        self._settings = {"n_ctx": n_ctx, "n_threads": n_threads, "chat_template": chat_template}
+        self._settings = {"n_ctx": n_ctx, "n_parallel": n_parallel, "n_threads": n_threads, "chat_template": chat_template}
         self._lock = threading.Lock()
         self._llm: Any = None
+        self._engine: _Engine | None = None
         self._formatter: Any = None
+        # Requests waiting for a slot, the task feeding them to the engine, and the event loop both belong to.
+        self._waiting: list[_Request] = []
+        self._runner: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _ensure_loaded(self) -> None:
         """Load the weights on first use: Inspect also builds throwaway instances (model-info look-ups)."""
@@ -143,9 +360,11 @@ class GGUFModelAPI(ModelAPI):
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         path, instruction_tuned = resolve_model_path(self.model_name)
+        # The Llama object tokenizes and holds the weights; the engine's own context does the evaluating.
         llm = Llama(
             model_path=str(path),
-            n_ctx=self._settings["n_ctx"],
+            n_ctx=32,
+            n_batch=32,
             n_threads=self._settings["n_threads"],
             logits_all=False,
             verbose=False,
@@ -153,6 +372,7 @@ class GGUFModelAPI(ModelAPI):
         chat_template = self._settings["chat_template"]
         template = llm.metadata.get("tokenizer.chat_template")
         if chat_template and not template:
+            llm.close()
             raise FigevalError(f"gguf: {path} has no chat template; drop -M chat_template=true.")
         use_template = chat_template if chat_template is not None else instruction_tuned is not False
         if use_template and template:
@@ -161,20 +381,27 @@ class GGUFModelAPI(ModelAPI):
                 eos_token=llm._model.token_get_text(llm.token_eos()),
                 bos_token=llm._model.token_get_text(llm.token_bos()),
             )
-        # Free the context before interpreter shutdown tears down the C bindings Llama.__del__ needs.
-        atexit.register(llm.close)
         self._llm = llm
+        self._engine = _Engine(self, self._settings["n_ctx"], self._settings["n_parallel"])
+        # Free the contexts before interpreter shutdown tears down the C bindings Llama.__del__ needs.
+        atexit.register(self.close)
         # Recorded with every output, so a log names the exact weights (an alias is verified by its package).
         alias = ALIASES.get(self.model_name)
         self._provenance = {"model_file": str(path), "model_sha256": alias.sha256() if alias else sha256_of(path)}
 
     def close(self) -> None:
-        if self._llm is not None:
-            self._llm.close()
+        with self._lock:
+            if self._engine is not None:
+                with self._engine.lock:  # after a decode running in a worker thread, never during it
+                    self._engine.close()
+                self._engine = None
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None
 
     def max_connections(self) -> int:
-        # One llama.cpp context: calls are serialized; more connections would only queue.
-        return 1
+        # Enough requests in flight that a batch is waiting while the previous one is evaluated.
+        return 2 * self._settings["n_parallel"]
 
     async def count_text_tokens(self, text: str) -> int:
         with self._lock:
@@ -191,68 +418,37 @@ class GGUFModelAPI(ModelAPI):
         text = "\n\n".join(m.text for m in messages)
         return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=False), []
 
-    def _next_token_logits(self, tokens: list[int]) -> np.ndarray:
-        """Logits of the token after `tokens`, evaluating only what the KV cache does not already hold."""
-        llm = self._llm
-        shared = 0
-        for cached, new in zip(llm._input_ids, tokens):
-            if cached != new:
-                break
-            shared += 1
-        # At least the last token is evaluated again, so that the context holds its logits.
-        keep = min(shared, len(tokens) - 1)
-        if keep > 0 and llm._ctx.kv_cache_seq_rm(-1, keep, -1):
-            llm.n_tokens = keep
-        else:
-            llm.reset()
-            keep = 0
-        llm.eval(tokens[keep:])
-        return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),)).astype(np.float64)
-
-    def _generate_sync(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+    def _request(self, messages: list[ChatMessage], config: GenerateConfig) -> _Request:
         started = time.monotonic()
         with self._lock:
             self._ensure_loaded()
-            tokens, template_stops = self._prompt_tokens(messages)
-            max_tokens = config.max_tokens or 512
-            if len(tokens) + max_tokens > self._llm.n_ctx():
-                raise FigevalError(
-                    f"gguf: prompt of {len(tokens)} tokens plus max_tokens={max_tokens} exceeds the context of "
-                    f"{self._llm.n_ctx()}; pass -M n_ctx=<larger> or lower max_tokens."
-                )
-            temperature = config.temperature if config.temperature is not None else 0.0
-            top_p = config.top_p if config.top_p is not None else 1.0
-            stops = [stop for stop in list(config.stop_seqs or []) + template_stops if stop]
-            rng = np.random.default_rng(config.seed)
+        tokens, template_stops = self._prompt_tokens(messages)
+        max_tokens = config.max_tokens or 512
+        share = self._engine.share
+        if len(tokens) + max_tokens > share:
+            raise FigevalError(
+                f"gguf: prompt of {len(tokens)} tokens plus max_tokens={max_tokens} exceeds a sequence's share of the "
+                f"context ({self._settings['n_ctx']} tokens split among n_parallel={self._settings['n_parallel']}: "
+                f"{share} each); pass -M n_ctx=<larger>, -M n_parallel=<fewer> or lower max_tokens."
+            )
+        return _Request(
+            tokens=tokens,
+            max_tokens=max_tokens,
+            temperature=config.temperature if config.temperature is not None else 0.0,
+            top_p=config.top_p if config.top_p is not None else 1.0,
+            rng=np.random.default_rng(config.seed),
+            logprobs=bool(config.logprobs),
+            top_logprobs=config.top_logprobs or 1,
+            stops=[stop for stop in list(config.stop_seqs or []) + template_stops if stop],
+            started=started,
+        )
 
-            # One decoding loop for every token, so that the first token (whose distribution logprob answers
-            # read) and the rest are chosen by the same rule; each step evaluates one new token.
-            generated: list[int] = []
-            sampled: list[int] = []  # what the model produced, end-of-generation token included
-            first_logprobs: np.ndarray | None = None
-            finish = "max_tokens"
-            text = ""
-            while len(sampled) < max_tokens:
-                logits = self._next_token_logits(tokens + generated)
-                if not sampled and config.logprobs:
-                    first_logprobs = _log_softmax(logits)
-                token = _sample_token(logits, temperature, top_p, rng)
-                sampled.append(token)
-                if self._is_end_of_generation(token):
-                    finish = "stop"
-                    break
-                generated.append(token)
-                text = self._text(generated)
-                hit = min((text.index(stop) for stop in stops if stop in text), default=None)
-                if hit is not None:
-                    text, finish = text[:hit], "stop"
-                    break
-            completion_tokens = len(sampled)
-
+    def _output(self, request: _Request) -> ModelOutput:
         choice_logprobs = None
-        if first_logprobs is not None:
-            chosen = sampled[0]
-            k = min(max(1, config.top_logprobs or 1), len(first_logprobs))
+        if request.first_logprobs is not None:
+            first_logprobs = request.first_logprobs
+            chosen = request.sampled[0]
+            k = min(max(1, request.top_logprobs), len(first_logprobs))
             choice_logprobs = Logprobs(
                 content=[
                     Logprob(
@@ -265,13 +461,14 @@ class GGUFModelAPI(ModelAPI):
                     )
                 ]
             )
-        output = ModelOutput.from_content(self.model_name, text, stop_reason=finish)
+        output = ModelOutput.from_content(self.model_name, request.text, stop_reason=request.finish)
         output.metadata = dict(self._provenance)
         output.choices[0].logprobs = choice_logprobs
+        input_tokens, output_tokens = len(request.tokens), len(request.sampled)
         output.usage = ModelUsage(
-            input_tokens=len(tokens), output_tokens=completion_tokens, total_tokens=len(tokens) + completion_tokens
+            input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens
         )
-        output.time = time.monotonic() - started
+        output.time = time.monotonic() - request.started
         return output
 
     def _is_end_of_generation(self, token: int) -> bool:
@@ -292,9 +489,38 @@ class GGUFModelAPI(ModelAPI):
     ) -> ModelOutput:
         if tools:
             raise FigevalError("gguf: tool calling is not supported by the in-process llama.cpp provider.")
-        if config.max_tokens == 1:
-            # A one-token call (logprob answers) takes ~65 ms: run it on the event loop. In a worker thread it
-            # took ~90 ms, contending with Inspect's own work for the GIL and the two cores (perf/).
-            return self._generate_sync(input, config)
-        # Longer generations would freeze Inspect's event loop (progress, logging) for seconds: use a thread.
-        return await asyncio.to_thread(self._generate_sync, input, config)
+        request = self._request(input, config)
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            # A new event loop (each asyncio.run): what the old one left unanswered has no caller any more.
+            self._loop, self._waiting, self._runner = loop, [], None
+            with self._engine.lock:
+                for stale in list(self._engine.active):
+                    self._engine._release(stale)
+        request.future = loop.create_future()
+        self._waiting.append(request)
+        if self._runner is None or self._runner.done():
+            self._runner = loop.create_task(self._serve())
+        return await request.future
+
+    async def _serve(self) -> None:
+        """Feeds waiting requests to the engine and answers them, until none is left."""
+        engine = self._engine
+        while self._waiting or engine.active:
+            if not engine.active and len(self._waiting) < engine.n_parallel:
+                await asyncio.sleep(BATCH_WAIT_S)  # let the requests that arrive together join one batch
+            self._waiting = [request for request in self._waiting if not request.future.done()]
+            free = engine.n_parallel - len(engine.active)
+            admitted, self._waiting = self._waiting[:free], self._waiting[free:]
+            dropped = [request for request in engine.active if request.future.done()]  # cancelled callers
+            # In a worker thread: Inspect's own work (scoring, logging, the next prompts) goes on meanwhile.
+            answered = await asyncio.to_thread(engine.step, admitted, dropped)
+            for request, result in answered:
+                if request.future.done():
+                    continue
+                if isinstance(result, Exception):
+                    request.future.set_exception(
+                        result if isinstance(result, FigevalError) else FigevalError(f"gguf: {result}")
+                    )
+                else:
+                    request.future.set_result(result)

@@ -1,0 +1,155 @@
+"""The llama.cpp calls that batching several sequences needs and llama-cpp-python's `Llama` class lacks.
+
+`Llama` evaluates one sequence; answering several requests at once takes a context that holds several
+sequences, a batch whose rows name their sequence, and the logits of chosen rows of that batch. Only
+llama-cpp-python's low-level ctypes bindings offer these; this module is the one place figeval uses them, for
+the pinned llama-cpp-python 0.3.36. tests/models/test_gguf_batch.py checks every signature and structure used
+here, so a changed binding fails there, loudly, instead of corrupting memory.
+
+What the bindings mean (llama.h of that release):
+- `llama_batch_init(n_tokens, 0, n_seq_max)` allocates a batch; each row has a token, a position, up to
+  n_seq_max sequence ids and a flag asking for its logits; `llama_batch_free` releases it.
+- `llama_decode(ctx, batch)` evaluates the rows into the KV cache: 0 is success, 1 "no room in the KV cache",
+  2 aborted, negative an error.
+- `llama_get_logits_ith(ctx, i)` is row i's logits (NULL when row i did not ask for them).
+- `llama_memory_seq_rm(mem, seq, p0, p1)` drops a sequence's positions [p0, p1) (negative: from the start, to
+  the end); `llama_memory_clear(mem, True)` empties the cache.
+- With `kv_unified=False` (the context parameter) each of the n_seq_max sequences has a cache stream of its own,
+  n_ctx / n_seq_max cells, where its tokens sit at the cells they would have in a context of their own.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import inspect
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import llama_cpp
+from llama_cpp import _internals
+
+# name -> (argtypes, restype) as this module calls them.
+SIGNATURES: dict[str, tuple[list[Any], Any]] = {
+    "llama_batch_init": ([ctypes.c_int32, ctypes.c_int32, ctypes.c_int32], llama_cpp.llama_batch),
+    "llama_batch_free": ([llama_cpp.llama_batch], None),
+    "llama_decode": ([ctypes.c_void_p, llama_cpp.llama_batch], ctypes.c_int32),
+    "llama_get_logits_ith": ([ctypes.c_void_p, ctypes.c_int32], ctypes.POINTER(ctypes.c_float)),
+    "llama_get_memory": ([ctypes.c_void_p], ctypes.c_void_p),
+    "llama_n_ctx": ([ctypes.c_void_p], ctypes.c_uint32),
+    "llama_memory_clear": ([ctypes.c_void_p, ctypes.c_bool], None),
+    "llama_memory_seq_rm": ([ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32], ctypes.c_bool),
+}
+BATCH_FIELDS: list[tuple[str, Any]] = [
+    ("n_tokens", ctypes.c_int32),
+    ("token", ctypes.POINTER(ctypes.c_int32)),
+    ("embd", ctypes.POINTER(ctypes.c_float)),
+    ("pos", ctypes.POINTER(ctypes.c_int32)),
+    ("n_seq_id", ctypes.POINTER(ctypes.c_int32)),
+    ("seq_id", ctypes.POINTER(ctypes.POINTER(ctypes.c_int32))),
+    ("logits", ctypes.POINTER(ctypes.c_int8)),
+]
+# The context parameters set here, beyond those `Llama` sets itself.
+CONTEXT_FIELDS: dict[str, Any] = {
+    "n_ctx": ctypes.c_uint32, "n_batch": ctypes.c_uint32, "n_ubatch": ctypes.c_uint32,
+    "n_seq_max": ctypes.c_uint32, "kv_unified": ctypes.c_bool,
+}
+DECODE_ERRORS = {1: "no room in the KV cache", 2: "aborted", -1: "invalid batch"}
+
+
+def binding_mismatches() -> list[str]:
+    """What differs between the installed bindings and what this module was written against (empty: none)."""
+    problems = []
+    for name, (argtypes, restype) in SIGNATURES.items():
+        function = getattr(llama_cpp, name, None)
+        if function is None:
+            problems.append(f"{name} is missing")
+            continue
+        if list(function.argtypes or []) != argtypes or function.restype != restype:
+            problems.append(f"{name}{tuple(function.argtypes or [])} -> {function.restype} is not "
+                            f"{name}{tuple(argtypes)} -> {restype}")
+    if list(llama_cpp.llama_batch._fields_) != BATCH_FIELDS:
+        problems.append(f"llama_batch fields {llama_cpp.llama_batch._fields_} are not {BATCH_FIELDS}")
+    if list(inspect.signature(_internals.LlamaContext).parameters) != ["model", "params", "verbose"]:
+        problems.append(f"llama_cpp._internals.LlamaContext{inspect.signature(_internals.LlamaContext)} is not "
+                        "(*, model, params, verbose)")
+    context_fields = dict(llama_cpp.llama_context_params._fields_)
+    for name, ctype in CONTEXT_FIELDS.items():
+        if context_fields.get(name) != ctype:
+            problems.append(f"llama_context_params.{name} is {context_fields.get(name)}, not {ctype}")
+    return problems
+
+
+class Batch:
+    """Rows for one `llama_decode`: each a token at a position in one or more sequences."""
+
+    def __init__(self, capacity: int, n_seq_max: int) -> None:
+        self.capacity, self.n_seq_max = capacity, n_seq_max
+        self._batch: Any = llama_cpp.llama_batch_init(capacity, 0, n_seq_max)
+        self.n_rows = 0
+
+    def clear(self) -> None:
+        self.n_rows = 0
+
+    def add(self, token: int, pos: int, seq_ids: Sequence[int], logits: bool) -> int:
+        """Appends a row; returns its index (the index its logits are read by)."""
+        if self.n_rows >= self.capacity or not 0 < len(seq_ids) <= self.n_seq_max:
+            raise ValueError(f"batch row {self.n_rows} with sequences {list(seq_ids)} does not fit "
+                             f"{self.capacity} rows of {self.n_seq_max} sequences")
+        batch, row = self._batch, self.n_rows
+        batch.token[row] = token
+        batch.pos[row] = pos
+        batch.n_seq_id[row] = len(seq_ids)
+        for i, seq_id in enumerate(seq_ids):
+            batch.seq_id[row][i] = seq_id
+        batch.logits[row] = logits
+        self.n_rows += 1
+        return row
+
+    def close(self) -> None:
+        if self._batch is not None:
+            llama_cpp.llama_batch_free(self._batch)
+            self._batch = None
+
+
+class MultiSequenceContext:
+    """A llama.cpp context of n_seq sequences, each with a cache stream of n_ctx / n_seq cells, on a loaded
+    `Llama`'s weights (its own context is not used)."""
+
+    def __init__(self, llm: Any, n_ctx: int, n_seq: int, n_batch: int = 512) -> None:
+        params = type(llm.context_params).from_buffer_copy(llm.context_params)  # n_threads etc. as given
+        params.n_ctx, params.n_batch, params.n_ubatch = n_ctx, n_batch, n_batch
+        params.n_seq_max, params.kv_unified = n_seq, False  # a cache stream per sequence
+        # Freed before the model by the model's own exit stack (LlamaContext registers itself there).
+        self._context = _internals.LlamaContext(model=llm._model, params=params, verbose=False)
+        self.ctx = self._context.ctx
+        self.memory = llama_cpp.llama_get_memory(self.ctx)
+        self.n_ctx, self.n_seq, self.n_batch = llama_cpp.llama_n_ctx(self.ctx), n_seq, n_batch
+        self.n_vocab = llm.n_vocab()
+        self.batch = Batch(n_batch, n_seq)
+
+    def decode(self) -> None:
+        """Evaluates the rows of `self.batch` (at most n_batch) and empties it."""
+        rows, self.batch.n_rows = self.batch.n_rows, 0
+        self.batch._batch.n_tokens = rows
+        code = llama_cpp.llama_decode(self.ctx, self.batch._batch)
+        if code != 0:
+            raise RuntimeError(f"llama_decode returned {code} ({DECODE_ERRORS.get(code, 'error')}) on {rows} rows")
+
+    def logits(self, row: int) -> np.ndarray:
+        """Row `row`'s next-token logits from the last decode, as float64 (a copy)."""
+        pointer = llama_cpp.llama_get_logits_ith(self.ctx, row)
+        if not pointer:
+            raise RuntimeError(f"no logits for batch row {row}")
+        return np.ctypeslib.as_array(pointer, shape=(self.n_vocab,)).astype(np.float64)
+
+    def seq_rm(self, seq_id: int, p0: int = -1, p1: int = -1) -> bool:
+        return bool(llama_cpp.llama_memory_seq_rm(self.memory, seq_id, p0, p1))
+
+    def clear(self) -> None:
+        llama_cpp.llama_memory_clear(self.memory, True)
+
+    def close(self) -> None:
+        self.batch.close()
+        self._context.close()
