@@ -51,10 +51,12 @@ def test_prefix_reuse_gives_the_same_distribution_as_a_fresh_evaluation(api):
     other = [PROMPT[0], ChatMessageUser(content="Question: Is Berlin the capital of Italy?\nAnswer:")]
     generate(api, other, **config)  # leaves a KV cache sharing the system prompt and "Question: Is "
     reused = generate(api, PROMPT, **config).choices[0].logprobs.content[0].top_logprobs
-    api._llm.reset()
+    assert api._engine.cached[0][:8] == api._prompt_tokens(PROMPT)[0][:8]
+    api._engine.reset()
+    assert api._engine.cached[0] == []
     fresh = generate(api, PROMPT, **config).choices[0].logprobs.content[0].top_logprobs
     assert [t.token for t in reused] == [t.token for t in fresh]
-    assert [t.logprob for t in reused] == pytest.approx([t.logprob for t in fresh], abs=1e-3)
+    assert [t.logprob for t in reused] == pytest.approx([t.logprob for t in fresh], abs=1e-6)
 
 
 def test_greedy_generation_is_deterministic_and_honours_max_tokens(api):
@@ -85,7 +87,7 @@ def test_a_missing_model_file_is_one_clear_error(tmp_path: Path):
 
 
 def test_unknown_model_arg_is_refused():
-    with pytest.raises(FigevalError, match=r"unknown model args \['n_gpu'\]"):
+    with pytest.raises(FigevalError, match=r"unknown model args \['n_gpu'\]; known: n_ctx, n_parallel, n_threads"):
         GGUFModelAPI("gemma-3-270m", n_gpu=1)
 
 
