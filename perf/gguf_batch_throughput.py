@@ -7,7 +7,8 @@ prompt, as the gguf provider sends a base model):
   one `eval` per token);
 - bare batched: the gguf provider's batching done straight on llama-cpp-python's bindings, without figeval or
   Inspect: N_PARALLEL sequences with a cache stream each, each keeping its previous prompt, evaluated in 4-row
-  blocks from a multiple of 4, one decode per block size, a finished sequence's slot given to the next prompt;
+  blocks from a multiple of 4, one decode per block size; free slots go to the waiting prompts (the next WINDOW)
+  by groups of equal block size;
 - figeval: `inspect_ai.eval` of `ffe_detection` with the settings `figeval run` uses (`eval_options`, response
   cache off), after one warm-up eval (Inspect's first eval in a process pays its lazy imports).
 Logprob mode reads the next token's top-20 log-probabilities (N prompts); generation mode decodes greedily up to
@@ -34,6 +35,7 @@ TOP = 20
 GEN_SAMPLES = 20
 GEN_TOKENS = 64
 BLOCK, MIN_ROWS = 4, 8
+WINDOW = 20  # requests in flight: Inspect's starting concurrency
 
 
 def top_logprobs(logits: np.ndarray) -> list[tuple[int, float]]:
@@ -103,21 +105,38 @@ class BareBatched:
         self.n_parallel, self.n_vocab = n_parallel, self.llm.n_vocab()
         self.cached: list[list[int]] = [[] for _ in range(n_parallel)]
 
+    def keep(self, slot: int, tokens: list[int]) -> int:
+        return min(common(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
+
     def run(self, prompts: list[str], max_tokens: int) -> list[Any]:
         lib, memory = self.lib, self.memory
-        todo = list(enumerate(prompts))
+        todo = [(index, self.llm.tokenize(prompt.encode("utf-8"), add_bos=True)) for index, prompt in enumerate(prompts)]
+        passed: set[int] = set()
         answers: list[Any] = [None] * len(prompts)
         free, active = list(range(self.n_parallel)), []  # active: [index, slot, tokens, pending, start, generated]
         while todo or active:
-            while todo and free:
-                index, prompt = todo.pop(0)
-                tokens = self.llm.tokenize(prompt.encode("utf-8"), add_bos=True)
-                slot = max(free, key=lambda s: (common(self.cached[s], tokens), -s))
-                free.remove(slot)
-                keep = min(common(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
-                lib.llama_memory_seq_rm(memory, slot, keep, -1)
-                self.cached[slot] = tokens[:keep]
-                active.append([index, slot, tokens, tokens[keep:], keep, []])
+            # Start waiting prompts (the next WINDOW, as Inspect has that many samples in flight) by groups that
+            # need the same number of rows, the largest group first; one alone waits a step for companions.
+            groups: dict[int, list[tuple[int, list[int]]]] = {}
+            for index, tokens in todo[:WINDOW]:
+                keep = max(self.keep(slot, tokens) for slot in free) if free else 0
+                groups.setdefault(-(-(len(tokens) - keep) // BLOCK) * BLOCK, []).append((index, tokens))
+            started: list[int] = []
+            for _, group in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+                if len(group) == 1 and group[0][0] not in passed and (started or active):
+                    passed.add(group[0][0])
+                    continue
+                for index, tokens in group[: len(free)]:
+                    slot = max(free, key=lambda s: (common(self.cached[s], tokens), -s))
+                    free.remove(slot)
+                    keep = self.keep(slot, tokens)
+                    lib.llama_memory_seq_rm(memory, slot, keep, -1)
+                    self.cached[slot] = tokens[:keep]
+                    active.append([index, slot, tokens, tokens[keep:], keep, []])
+                    started.append(index)
+                if not free:
+                    break
+            todo = [(index, tokens) for index, tokens in todo if index not in started]
             by_need: dict[int, list[list[Any]]] = {}
             for item in sorted(active, key=lambda item: item[1]):
                 by_need.setdefault(-(-len(item[3]) // BLOCK) * BLOCK, []).append(item)
