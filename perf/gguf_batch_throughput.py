@@ -7,8 +7,8 @@ prompt, as the gguf provider sends a base model):
   one `eval` per token);
 - bare batched: the gguf provider's batching done straight on llama-cpp-python's bindings, without figeval or
   Inspect: N_PARALLEL sequences with a cache stream each, each keeping its previous prompt, evaluated in 4-row
-  blocks from a multiple of 4, one decode per block size; free slots go to the waiting prompts (the next WINDOW)
-  by groups of equal block size;
+  blocks from a multiple of 4, one decode per block size (at most 7 sequences each); free slots go to the
+  waiting prompts (the next WINDOW) by groups of equal block size;
 - figeval: `inspect_ai.eval` of `ffe_detection` with the settings `figeval run` uses (`eval_options`, response
   cache off), after one warm-up eval (Inspect's first eval in a process pays its lazy imports).
 Logprob mode reads the next token's top-20 log-probabilities (N prompts); generation mode decodes greedily up to
@@ -34,7 +34,7 @@ N_PARALLEL = 8
 TOP = 20
 GEN_SAMPLES = 20
 GEN_TOKENS = 64
-BLOCK, MIN_ROWS = 4, 8
+BLOCK, MIN_ROWS, MAX_OUTPUTS = 4, 8, 7
 WINDOW = 20  # requests in flight: Inspect's starting concurrency
 
 
@@ -140,7 +140,11 @@ class BareBatched:
             by_need: dict[int, list[list[Any]]] = {}
             for item in sorted(active, key=lambda item: item[1]):
                 by_need.setdefault(-(-len(item[3]) // BLOCK) * BLOCK, []).append(item)
-            for need, items in sorted(by_need.items()):
+            decodes = []
+            for need, group in sorted(by_need.items()):  # at most MAX_OUTPUTS a decode, in even runs
+                parts = -(-len(group) // MAX_OUTPUTS)
+                decodes += [(need, group[i * len(group) // parts:(i + 1) * len(group) // parts]) for i in range(parts)]
+            for need, items in decodes:
                 slots = {item[1] for item in items}
                 rows, outputs = 0, {}
                 for item in items:

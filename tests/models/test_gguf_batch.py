@@ -241,3 +241,32 @@ def test_two_sequences_in_one_decode_get_the_logits_each_gets_alone(one_at_a_tim
             assert np.array_equal(context.logits(7), together[seq])
     finally:
         context.close()
+
+
+def test_a_decode_holds_at_most_seven_requests(batched):
+    """A decode reading the logits of 8 rows or more rounds them another way now and then (1 prompt in 300
+    measured, perf/gguf_batch_exactness.py): 8 requests of equal need go in two decodes of 4 consecutive slots."""
+    from figeval.models.gguf import MAX_OUTPUTS, _Request
+
+    batched._ensure_loaded()
+    engine = batched._engine
+
+    def request(slot: int, pending: int) -> _Request:
+        return _Request(tokens=[1] * 40, max_tokens=1, temperature=0.0, top_p=1.0, rng=np.random.default_rng(0),
+                        logprobs=True, top_logprobs=20, stops=[], started=0.0, slot=slot, pending=[1] * pending,
+                        start=40 - pending)
+
+    saved = engine.active
+    try:
+        engine.active = [request(slot, 10) for slot in range(8)]  # 10 tokens: blocks of 12 rows
+        plan = engine._plan()
+        assert MAX_OUTPUTS == 7
+        assert [[(r.slot, rows) for r, rows in decode] for decode in plan] == [
+            [(0, 12), (1, 12), (2, 12), (3, 12)], [(4, 12), (5, 12), (6, 12), (7, 12)]]
+        # 7 of them: one decode; a lone one with a need of 4 rows is padded to 8 (MIN_ROWS)
+        engine.active = [request(slot, 10) for slot in range(7)] + [request(7, 3)]
+        plan = engine._plan()
+        assert [[(r.slot, rows) for r, rows in decode] for decode in plan] == [
+            [(7, 8)], [(slot, 12) for slot in range(7)]]
+    finally:
+        engine.active = saved

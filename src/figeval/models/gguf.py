@@ -14,16 +14,22 @@
   per sequence, not once per prompt.
 - Answers do not depend on batching, order or history: a request gets the same logprobs and text alone
   (`-M n_parallel=1`) as with others. This needs care: llama.cpp's CPU kernels round differently with the
-  shape of a batch (the 4-row matrix kernel versus the 1-row one, the cell a token lands in), and Gemma 3 270M
-  turns that rounding into log-probability differences of up to 1 nat (measured: a naive batched decode
-  changed 7 of 200 ffe_detection answers). So each sequence has its own cache stream (its tokens at the
-  cells they would have alone), is evaluated from a multiple of 4 in blocks of 4 rows padded after its last
-  real token (no real row attends to padding), a decode holds sequences of equal block size only (waiting
-  requests are started by groups of equal size) and has at least 8 rows.
-- The price, measured here (perf/gguf_batch_throughput.py, 2 cores): logprob answers gain little (the bare
-  batched loop ran 1.0-1.2x the bare sequential one; figeval's ffe_detection, 800 samples, took the same time
-  as before), generation about 1.4x (bare) and 1.2x (figeval). Against the previous one-at-a-time provider,
-  whose logprobs depended on the prompt before, 11 of ffe_detection's 800 answers changed (near ties).
+  shape of a batch (the 4-row matrix kernel versus the 1-row one, a decode of fewer than 8 rows), and Gemma 3
+  270M turns that rounding into log-probability differences of up to 0.6 nat (perf/gguf_batching_ceiling.py).
+  So each sequence has its own cache stream (its tokens at the cells they would have alone), is evaluated from
+  a multiple of 4 in blocks of 4 rows padded after its last real token (no real row attends to padding), a
+  decode holds sequences of equal block size only (waiting requests are started by groups of equal size) and
+  has at least 8 rows. Measured on ffe_detection's 800 samples, n_parallel 8 against 1: the same completions
+  and scores, top-20 logprobs within 1e-4 for 799 and 0.015 apart for one (a rarer rounding case, not traced).
+  The one-at-a-time provider before this one kept the previous prompt's cache and evaluated from where the
+  prompts parted, so its logprobs depended on the prompt before (up to 0.3 nat); 11 of the 800 answers differ
+  from it.
+- What it gains, measured here (2 cores; perf/gguf_batch_throughput.py, perf/gguf_batching_ceiling.py):
+  generation 1.4x in a bare batched loop, 1.15x in figeval; logprob answers 1.2x bare, and in figeval
+  `make run` (ffe_detection, 800 samples) takes 66 s against 80 s with n_parallel=1 (Inspect's own work per
+  sample takes CPU the decodes need). More is not to be had on this model and machine: the output layer
+  (262,144 x 640, 60% of the weights) costs 6-8 ms for each answer however batched, rows/s levels off near 400
+  from 32 rows a decode, and batching with no care for exactness (one shared cache, no padding) reaches 1.3x.
 
 Model args (`-M name=value`): `n_parallel` (default 8: sequences answered together), `n_ctx` (default
 2048 x n_parallel: the context, split evenly: each sequence holds n_ctx / n_parallel tokens, its prompt plus
@@ -131,6 +137,9 @@ def _sample_token(logits: np.ndarray, temperature: float, top_p: float, rng: np.
 # at least MIN_ROWS rows (llama.cpp's CPU kernels take other code paths for fewer).
 ROW_BLOCK = 4
 MIN_ROWS = 8
+# A decode that reads the logits of 8 rows or more computes them another way, which now and then (1 prompt in
+# 300 measured) moves a log-probability by up to 0.015: so a decode holds at most 7 requests, each reading one row.
+MAX_OUTPUTS = 7
 # Cells each sequence's cache stream has beyond its share, for the padding rows of its last block.
 PADDING_CELLS = MIN_ROWS
 # How long the first request of a batch waits for others that arrive with it (Inspect starts samples together).
@@ -281,20 +290,24 @@ class _Engine:
         (in the order of the batch's rows) and the same number of rows of each. Measured: a part gives every
         sequence the answer it gets alone only when none of them is padded beyond its own block, and a part of
         one sequence needs MIN_ROWS rows. So a decode takes the requests that need the same number of rows,
-        ordered by slot; a run of consecutive slots is one part, and a request whose neighbouring slots are not
-        in the decode is a part of its own, of at least MIN_ROWS rows. A prompt longer than its share of a
-        decode goes on in the next step."""
+        ordered by slot, at most MAX_OUTPUTS of them; a run of consecutive slots is one part, and a request whose
+        neighbouring slots are not in the decode is a part of its own, of at least MIN_ROWS rows. A prompt longer
+        than its share of a decode goes on in the next step."""
         cap = max(MIN_ROWS, (self.context.n_batch - MIN_ROWS) // len(self.active) // ROW_BLOCK * ROW_BLOCK)
         by_need: dict[int, list[_Request]] = {}
         for request in sorted(self.active, key=lambda request: request.slot):
             by_need.setdefault(min(_round_up(len(request.pending), ROW_BLOCK), cap), []).append(request)
         decodes = []
-        for need, requests in sorted(by_need.items()):
-            slots = {request.slot for request in requests}
-            decodes.append([
-                (request, need if request.slot - 1 in slots or request.slot + 1 in slots else max(need, MIN_ROWS))
-                for request in requests
-            ])
+        for need, group in sorted(by_need.items()):
+            # At most MAX_OUTPUTS requests a decode, in runs of consecutive slots of even sizes (8: 4 and 4).
+            n_decodes = -(-len(group) // MAX_OUTPUTS)
+            for part in range(n_decodes):
+                requests = group[part * len(group) // n_decodes:(part + 1) * len(group) // n_decodes]
+                slots = {request.slot for request in requests}
+                decodes.append([
+                    (request, need if request.slot - 1 in slots or request.slot + 1 in slots else max(need, MIN_ROWS))
+                    for request in requests
+                ])
         return decodes
 
     def _decode_rows(self, plan: list[tuple[_Request, int]]) -> list[tuple[_Request, ModelOutput | Exception]]:

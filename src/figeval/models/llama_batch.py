@@ -114,13 +114,15 @@ class Batch:
 
 
 class MultiSequenceContext:
-    """A llama.cpp context of n_seq sequences, each with a cache stream of n_ctx / n_seq cells, on a loaded
-    `Llama`'s weights (its own context is not used)."""
+    """A llama.cpp context of n_seq sequences, each with a cache stream of n_ctx / n_seq cells (unless
+    kv_unified), on a loaded `Llama`'s weights (its own context is not used)."""
 
-    def __init__(self, llm: Any, n_ctx: int, n_seq: int, n_batch: int = 512) -> None:
+    def __init__(self, llm: Any, n_ctx: int, n_seq: int, n_batch: int = 512, kv_unified: bool = False) -> None:
         params = type(llm.context_params).from_buffer_copy(llm.context_params)  # n_threads etc. as given
         params.n_ctx, params.n_batch, params.n_ubatch = n_ctx, n_batch, n_batch
-        params.n_seq_max, params.kv_unified = n_seq, False  # a cache stream per sequence
+        # False: a cache stream per sequence (what exact answers need). True, one cache shared by every
+        # sequence, is what llama.cpp's server does; perf/gguf_batching_ceiling.py measures it.
+        params.n_seq_max, params.kv_unified = n_seq, kv_unified
         # Freed before the model by the model's own exit stack (LlamaContext registers itself there).
         self._context = _internals.LlamaContext(model=llm._model, params=params, verbose=False)
         self.ctx = self._context.ctx
