@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-N_PARALLEL = 8
+N_PARALLEL = 7  # the gguf provider's default
 TOP = 20
 GEN_SAMPLES = 20
 GEN_TOKENS = 64

@@ -18,9 +18,10 @@
   270M turns that rounding into log-probability differences of up to 0.6 nat (perf/gguf_batching_ceiling.py).
   So each sequence has its own cache stream (its tokens at the cells they would have alone), is evaluated from
   a multiple of 4 in blocks of 4 rows padded after its last real token (no real row attends to padding), a
-  decode holds sequences of equal block size only (waiting requests are started by groups of equal size) and
-  has at least 8 rows. Measured on ffe_detection's 800 samples, n_parallel 8 against 1: the same completions
-  and scores, top-20 logprobs within 1e-4 for 799 and 0.015 apart for one (a rarer rounding case, not traced).
+  decode holds sequences of equal block size only (waiting requests are started by groups of equal size), at
+  most 7 of them (a decode reading 8 rows' logits or more computes them another way, which moved 1 of 800
+  answers by 0.015), and has at least 8 rows. Measured on ffe_detection's 800 samples (perf/gguf_batch_exactness.py),
+  n_parallel 8 and 7 against 1: the same completions and scores, top-20 logprobs within 1e-4 for all 800.
   The one-at-a-time provider before this one kept the previous prompt's cache and evaluated from where the
   prompts parted, so its logprobs depended on the prompt before (up to 0.3 nat); 11 of the 800 answers differ
   from it.
@@ -31,12 +32,12 @@
   (262,144 x 640, 60% of the weights) costs 6-8 ms for each answer however batched, rows/s levels off near 400
   from 32 rows a decode, and batching with no care for exactness (one shared cache, no padding) reaches 1.3x.
 
-Model args (`-M name=value`): `n_parallel` (default 8: sequences answered together), `n_ctx` (default
-2048 x n_parallel: the context, split evenly: each sequence holds n_ctx / n_parallel tokens, its prompt plus
-max_tokens; a longer request is refused; Gemma 3 270M's cache takes about 18 KB a token, 330 MB at the
-default), `n_threads` (default: all cores), `chat_template` (render messages
-with the GGUF's own chat template; default true except for base models such as gemma-3-270m, whose messages
-are joined as plain text).
+Model args (`-M name=value`): `n_parallel` (default 7: sequences answered together; a decode holds at most 7,
+so 7 that generate advance in one decode a step), `n_ctx` (default 2048 x n_parallel: the context, split
+evenly: each sequence holds n_ctx / n_parallel tokens, its prompt plus max_tokens; a longer request is refused;
+Gemma 3 270M's cache takes about 18 KB a token, 290 MB at the default), `n_threads` (default: all cores),
+`chat_template` (render messages with the GGUF's own chat template; default true except for base models such
+as gemma-3-270m, whose messages are joined as plain text).
 """
 
 from __future__ import annotations
@@ -370,7 +371,7 @@ class GGUFModelAPI(ModelAPI):
         n_ctx: int | None = None,
         n_threads: int | None = None,
         chat_template: bool | None = None,
-        n_parallel: int = 8,
+        n_parallel: int = MAX_OUTPUTS,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
