@@ -62,7 +62,8 @@ def decode_shapes(context: MultiSequenceContext) -> None:
                     runs.append(time.perf_counter() - started)
                 times[outputs] = statistics.median(runs)
             no_output = f"{1000 * times[False]:6.1f} ms" if False in times else "     -   "
-            print(f"  {n_seq} x {n_rows:2d} rows: {1000 * times[True]:6.1f} ms with outputs ({n_seq * n_rows / times[True]:4.0f} rows/s),"
+            rows_per_s = n_seq * n_rows / times[True]
+            print(f"  {n_seq} x {n_rows:2d} rows: {1000 * times[True]:6.1f} ms with outputs ({rows_per_s:4.0f} rows/s),"
                   f" {no_output} without")
 
 

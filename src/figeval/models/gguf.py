@@ -14,23 +14,24 @@
   per sequence, not once per prompt.
 - Answers do not depend on batching, order or history: a request gets the same logprobs and text alone
   (`-M n_parallel=1`) as with others. This needs care: llama.cpp's CPU kernels round differently with the
-  shape of a batch (the 4-row matrix kernel versus the 1-row one, a decode of fewer than 8 rows), and Gemma 3
-  270M turns that rounding into log-probability differences of up to 0.6 nat (perf/gguf_batching_ceiling.py).
-  So each sequence has its own cache stream (its tokens at the cells they would have alone), is evaluated from
-  a multiple of 4 in blocks of 4 rows padded after its last real token (no real row attends to padding), a
-  decode holds sequences of equal block size only (waiting requests are started by groups of equal size), at
-  most 7 of them (a decode reading 8 rows' logits or more computes them another way, which moved 1 of 800
-  answers by 0.015), and has at least 8 rows. Measured on ffe_detection's 800 samples (perf/gguf_batch_exactness.py),
-  n_parallel 8 and 7 against 1: the same completions and scores, top-20 logprobs within 1e-4 for all 800.
+  shape of a batch (the 4-row matrix kernel versus the 1-row one, a decode of fewer than 8 rows, a decode
+  reading 8 rows' logits or more), and Gemma 3 270M turns that rounding into log-probability differences of
+  up to 0.6 nat (perf/gguf_batching_ceiling.py). So each sequence has its own cache stream (its tokens at the
+  cells they would have alone), is evaluated from a multiple of 4 in blocks of 4 rows padded after its last
+  real token (no real row attends to padding); a decode holds sequences of equal block size only (waiting
+  requests are started by groups of equal size), at most 7 of them, and at least 8 rows. Measured on
+  ffe_detection's 800 samples (perf/gguf_batch_exactness.py), n_parallel 8 and 7 against 1: the same
+  completions and scores, top-20 logprobs within 1e-4 for all 800 (with 8 requests a decode, one moved 0.015).
   The one-at-a-time provider before this one kept the previous prompt's cache and evaluated from where the
   prompts parted, so its logprobs depended on the prompt before (up to 0.3 nat); 11 of the 800 answers differ
   from it.
-- What it gains, measured here (2 cores; perf/gguf_batch_throughput.py, perf/gguf_batching_ceiling.py):
-  generation 1.4x in a bare batched loop, 1.15x in figeval; logprob answers 1.2x bare, and in figeval
-  `make run` (ffe_detection, 800 samples) takes 66 s against 80 s with n_parallel=1 (Inspect's own work per
-  sample takes CPU the decodes need). More is not to be had on this model and machine: the output layer
-  (262,144 x 640, 60% of the weights) costs 6-8 ms for each answer however batched, rows/s levels off near 400
-  from 32 rows a decode, and batching with no care for exactness (one shared cache, no padding) reaches 1.3x.
+- What it gains, measured here (2 cores): against n_parallel=1, ffe_detection's 800 logprob answers take 43 s
+  instead of 68 s in figeval (`make run`: 59 s instead of 80 s). Against a bare llama-cpp-python loop keeping
+  the previous prompt's cache (perf/gguf_batch_throughput.py), figeval answers logprobs at 0.85x its rate and
+  generates at 1.23x; the same batching without figeval or Inspect, at 1.05x and 1.28x. More is not to be had
+  on this model and machine: the output layer (262,144 x 640, 60% of the weights) costs 6-8 ms for each answer
+  however batched, rows/s levels off near 400 from 32 rows a decode, and batching with no care for exactness
+  (one shared cache, no padding) reaches 1.2-1.3x the bare loop on logprobs.
 
 Model args (`-M name=value`): `n_parallel` (default 7: sequences answered together; a decode holds at most 7,
 so 7 that generate advance in one decode a step), `n_ctx` (default 2048 x n_parallel: the context, split
