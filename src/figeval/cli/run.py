@@ -88,6 +88,18 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
     return params
 
 
+def unfinished_run_message(log: Any, location: str, log_dir: str) -> str:
+    """The one line for a run that did not succeed: why (when Inspect recorded an error), where its completed
+    samples are, and the command that resumes it."""
+    reason = ""
+    if log.error:
+        reason = log.error.message.strip().splitlines()[-1]
+        # Inspect records an exception as its repr: FigevalError("replay file r.jsonl has no output ...")
+        reason = ": " + re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", reason)
+    return (f"run {log.status}{reason} | completed samples are kept in {location}; resume with "
+            f"`inspect eval-retry --log-dir {log_dir} {location}`.")
+
+
 def log_files(log_dir: str) -> set[str]:
     from inspect_ai.log import list_eval_logs
 
@@ -162,12 +174,7 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
 
     log = read_eval_log(written[-1])
     location = written[-1].removeprefix("file://")
-    retry = f"inspect eval-retry --log-dir {log_dir} {location}"
     if log.status != "success":
-        message = log.error.message.strip().splitlines()[-1] if log.error else log.status
-        # Inspect records an exception as its repr: FigevalError("replay file r.jsonl has no output ...")
-        message = re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", message)
-        raise FigevalError(f"run {log.status}: {message} | completed samples are kept in {location}; resume with "
-                           f"`{retry}`.")
+        raise FigevalError(unfinished_run_message(log, location, log_dir))
     click.echo("\n" + format_table(summarize(log)))
     click.echo(f"log: {location} (view with `inspect view --log-dir {log_dir}`)")
