@@ -3,8 +3,7 @@
 Three sides answer the same prompts, the first N `ffe_detection(controls=True)` prompts (Appendix A's detection
 prompt, as the gguf provider sends a base model):
 - bare sequential: one prompt at a time on llama-cpp-python's `Llama`, keeping the KV cache of the previous
-  prompt and evaluating only the suffix that differs (perf/ffe_detection_throughput.py's loop; for generation,
-  one `eval` per token);
+  prompt and evaluating only the suffix that differs (for generation, one `eval` per token);
 - bare batched: the gguf provider's batching done straight on llama-cpp-python's bindings, without figeval or
   Inspect: N_PARALLEL sequences with a cache stream each, each keeping its previous prompt, evaluated in 4-row
   blocks from a multiple of 4, one decode per block size (at most 7 sequences each); free slots go to the
@@ -30,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from figeval.models.gguf import _common_prefix, _log_softmax, _top_k
+
 N_PARALLEL = 7  # the gguf provider's default
 TOP = 20
 GEN_SAMPLES = 20
@@ -39,13 +40,9 @@ WINDOW = 20  # requests in flight: Inspect's starting concurrency
 
 
 def top_logprobs(logits: np.ndarray) -> list[tuple[int, float]]:
-    """The next token's top-20 (token, log-probability), computed as the gguf provider does."""
-    logits = logits.astype(np.float64)
-    logprobs = logits - logits.max()
-    logprobs -= np.log(np.exp(logprobs).sum())
-    top = np.argpartition(logprobs, len(logprobs) - TOP)[len(logprobs) - TOP:]
-    top = top[np.argsort(-logprobs[top], kind="stable")]
-    return [(int(t), float(logprobs[t])) for t in top]
+    """The next token's top-20 (token, log-probability), with the gguf provider's own functions."""
+    logprobs = _log_softmax(logits.astype(np.float64))
+    return [(int(t), float(logprobs[t])) for t in _top_k(logprobs, TOP)]
 
 
 class BareSequential:
@@ -59,12 +56,7 @@ class BareSequential:
 
     def logits_after(self, tokens: list[int]) -> np.ndarray:
         llm = self.llm
-        shared = 0
-        for cached, new in zip(llm._input_ids, tokens):
-            if cached != new:
-                break
-            shared += 1
-        keep = min(shared, len(tokens) - 1)
+        keep = min(_common_prefix(llm._input_ids, tokens), len(tokens) - 1)
         if keep > 0 and llm._ctx.kv_cache_seq_rm(-1, keep, -1):
             llm.n_tokens = keep
         else:
@@ -106,7 +98,7 @@ class BareBatched:
         self.cached: list[list[int]] = [[] for _ in range(n_parallel)]
 
     def keep(self, slot: int, tokens: list[int]) -> int:
-        return min(common(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
+        return min(_common_prefix(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
 
     def run(self, prompts: list[str], max_tokens: int) -> list[Any]:
         lib, memory = self.lib, self.memory
@@ -127,7 +119,7 @@ class BareBatched:
                     passed.add(group[0][0])
                     continue
                 for index, tokens in group[: len(free)]:
-                    slot = max(free, key=lambda s: (common(self.cached[s], tokens), -s))
+                    slot = max(free, key=lambda s: (_common_prefix(self.cached[s], tokens), -s))
                     free.remove(slot)
                     keep = self.keep(slot, tokens)
                     lib.llama_memory_seq_rm(memory, slot, keep, -1)
@@ -186,15 +178,6 @@ class BareBatched:
                         active.remove(item)
                         free.append(slot)
         return answers
-
-
-def common(a: list[int], b: list[int]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def rate(answer: Any, prompts: list[str]) -> float:

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from figeval.benchmarks.ffe_hallu.dataset import load_detection_data
-from figeval.models.gguf import ALIASES, _log_softmax
+from figeval.models.gguf import ALIASES, _log_softmax, _top_k
 from figeval.models.llama_batch import MultiSequenceContext
 
 N_SEQ = 8
@@ -68,7 +68,7 @@ def decode_shapes(context: MultiSequenceContext) -> None:
 
 
 def top_difference(a: np.ndarray, b: np.ndarray) -> float:
-    top = np.argsort(-a)[:20]
+    top = _top_k(a, 20)
     return float(np.abs(a[top] - b[top]).max())
 
 
@@ -120,7 +120,7 @@ def main() -> None:
                     got = decode(streams, [(tokens[p], p, 0, p == len(tokens) - 1) for p in range(a, b)])
                 results.append(got[0])
             worst.append(top_difference(*results))
-        print(f"  K={k:2d}: {sum(w > 1e-4 for w in worst)}/20 prompts differ by more than 1e-4, max {max(worst):.2f}")
+        print(f"  K={k:2d}: {sum(w > 1e-4 for w in worst)}/{len(worst)} prompts differ by more than 1e-4, max {max(worst):.2f}")
 
 
 if __name__ == "__main__":
