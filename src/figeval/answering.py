@@ -16,8 +16,10 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 from figeval.errors import FigevalError
 
 # Decoding of every model call figeval makes (tasks, judges, builders) unless the user overrides it:
-# deterministic, as the papers evaluate; recorded in every log.
-DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=512)
+# deterministic, as the papers evaluate; recorded in every log. No max_tokens: each provider's own limit, so a
+# reasoning model's think block (thousands of tokens for DeepSeek-R1, QwQ) is not cut off and counted against
+# it; an answer the limit still stops is `truncated`. `--max-tokens N` sets one.
+DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0)
 
 # How many next-token candidates logprob mode reads; 20 is the most OpenAI-compatible APIs return.
 TOP_LOGPROBS = 20

@@ -1,5 +1,5 @@
-"""The judged-scorer skeleton shared by every open-answer task: extract -> rule shortcuts -> judge (one retry)
--> override -> `Outcome`.
+"""The judged-scorer skeleton shared by every open-answer task: read the answer (the paper's form, else figeval's
+reader; a truncated output is never judged) -> rule shortcuts -> judge (one retry) -> override -> `Outcome`.
 
 A benchmark supplies the pieces that are its own (how to extract the answer, which rules decide without a
 judge, the judge prompt, an override the paper implies); the order, the failure outcomes and what is recorded
@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from inspect_ai.model import ModelOutput
+
 from figeval.judge import ask_judge, quote_as_data, resolve_judge
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
+from figeval.scoring.readers import Parse, is_truncated, read_layers, truncated_outcome
 
 
 JUDGE_LABEL = "judge_label"
@@ -39,9 +42,10 @@ def quoted_answer(answer: str) -> str:
 
 
 async def judged_outcome(
-    completion: str,
+    output: ModelOutput,
     *,
-    extract: Callable[[str], str | None],
+    paper: Parse | None,
+    reader: Parse,
     unparsed_explanation: str,
     shortcut: Callable[[str], Outcome | None],
     request: Callable[[str], JudgeRequest],
@@ -52,8 +56,9 @@ async def judged_outcome(
     """The outcome of an open answer.
 
     Args:
-        completion: the model's output text.
-        extract: the answer in the text, or None (unparsed: nothing to judge).
+        output: the model's output (one stopped by the token limit is `truncated`, never judged).
+        paper: the answer as the paper's prompt asks for it, or None (layer 1; None where the paper asks no form).
+        reader: figeval's reading of the answer, or None (layer 2); neither: unparsed, nothing to judge.
         unparsed_explanation: what was missing, for the log ("no Persian expression").
         shortcut: a rule's outcome for the extracted answer (decided without a judge), or None.
         request: the judge request for the extracted answer.
@@ -61,22 +66,25 @@ async def judged_outcome(
         judge: the judge model; None: Inspect's `grader` role.
         override: applied to a judge's outcome, for a rule that corrects what the judge cannot know.
     """
-    answer = extract(completion)
+    if is_truncated(output):
+        return truncated_outcome(output)
+    completion = output.completion
+    answer, layer, _ = read_layers(completion, paper, reader, closed=False)
     if answer is None:
         shown = completion if len(completion) <= 200 else completion[:200] + "..."
         return Outcome.unparsed(DecidedBy.PARSER, f"{unparsed_explanation} in {shown!r}")
     decided = shortcut(answer)
     if decided is not None:
-        return decided
+        return replace(decided, read_by=layer)
     ask = request(answer)
     model = resolve_judge(judge)
     verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
     details = {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
     if verdict.label is None:
         return Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, answer=answer, rule=ask.rule, details=details,
-                       explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
+                       read_by=layer, explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
     outcome = Outcome(verdict.label.value, DecidedBy.JUDGE, answer=answer, explanation=verdict.reason,
-                      rule=ask.rule, details={**details, JUDGE_LABEL: verdict.label.value})
+                      rule=ask.rule, read_by=layer, details={**details, JUDGE_LABEL: verdict.label.value})
     return override(outcome) if override else outcome
 
 

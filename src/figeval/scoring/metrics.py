@@ -27,7 +27,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, grouped, metric, stder
 from inspect_ai.scorer._metric import MetricProtocol
 
 from figeval.errors import FigevalError
-from figeval.scoring.outcome import DecidedBy, Outcome, outcome_of
+from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status, outcome_of
 
 AS_WRONG = "as_wrong"
 EXCLUDED = "excluded"
@@ -146,15 +146,59 @@ def rate_stderr(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any
     return compute  # type: ignore[return-value]
 
 
+def _has_status(outcome: Outcome, status: str) -> bool:
+    # a truncated answer is also an unparsed one (it was not read)
+    return outcome.is_unparsed if status == Status.UNPARSED.value else outcome.status.value == status
+
+
 @metric
 def status_rate(status: str = "unparsed", where: dict[str, Any] | None = None) -> Metric:
-    """The share of all answers with a status (`unparsed` or `judge_unparsed`)."""
+    """The share of all answers with a status: `unparsed` (not read, truncated ones included), `truncated` or
+    `judge_unparsed`."""
 
     def compute(scores: list[SampleScore]) -> float | None:
         chosen = [sample_outcome(s.score) for s in scores if _matches(where, s.sample_metadata)]
-        return sum(o.status.value == status for o in chosen) / len(chosen) if chosen else None
+        return sum(_has_status(o, status) for o in chosen) / len(chosen) if chosen else None
 
     return compute  # type: ignore[return-value]
+
+
+UNREAD = "unread"
+"""`read/unread`: the share of answers no layer read (unparsed and truncated)."""
+
+
+def read_layer(outcome: Outcome) -> str:
+    """How an answer was read, as the run summary and the report count it: a `ReadBy` value, `unread`, or
+    `rule` (nothing to read: a rule decided on an answer that names nothing)."""
+    if outcome.is_unparsed:
+        return UNREAD
+    return outcome.read_by.value if outcome.read_by is not None else DecidedBy.RULE.value
+
+
+@metric
+def reading_shares(where: dict[str, Any] | None = None) -> Metric:
+    """The share of answers each layer read (`read/paper_rule`, `read/figeval_reader`, `read/logprob`,
+    `read/extractor`, `read/manual`) and `read/unread`, over the answers `where` selects, whose number is `read/n`:
+    how a task's numbers were read."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        chosen = [sample_outcome(s.score) for s in scores if _matches(where, s.sample_metadata)]
+        if not chosen:
+            return {}
+        counts = Counter(read_layer(o) for o in chosen)
+        shares = {f"read/{layer.value}": 0.0 for layer in ReadBy} | {f"read/{UNREAD}": 0.0}
+        return shares | {f"read/{layer}": n / len(chosen) for layer, n in counts.items()} | {"read/n": len(chosen)}
+
+    return compute
+
+
+def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> list[Metric]:
+    """What every task reports about reading its answers: `unparsed_rate` (truncated included),
+    `truncated_rate` and the shares of each reading layer (`reading_shares`); with a prefix for a subset
+    (`control_unparsed_rate`)."""
+    return [named(status_rate(Status.UNPARSED.value, where), f"{prefix}unparsed_rate"),
+            named(status_rate(Status.TRUNCATED.value, where), f"{prefix}truncated_rate"),
+            *([reading_shares(where)] if not prefix else [])]
 
 
 @metric
@@ -241,3 +285,19 @@ def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any
 def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]:
     """What a task writes in its metadata: each metric's unparsed policy."""
     return {name: policy for name, (_, policy) in policies.items()}
+
+
+@metric
+def label_mass() -> Metric:
+    """Logprob answers: the mean probability mass the next token puts on all the labels' words together
+    (`label_mass`), and the share of answers where it is under one half (`label_mass/under_half`). A small mass
+    says the model barely answered with a label: its answers rest on the tail of its distribution."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        masses = [o.details["label_mass"] for o in outcomes(scores) if "label_mass" in o.details]
+        if not masses:
+            return {}
+        return {"label_mass": sum(masses) / len(masses),
+                "label_mass/under_half": sum(m < 0.5 for m in masses) / len(masses)}
+
+    return compute

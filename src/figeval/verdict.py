@@ -1,0 +1,120 @@
+"""Reading a closed-label verdict from prose, the way a person does: figeval's second reading layer.
+
+A benchmark describes its labels as cues (patterns of the words and phrases that state each label, negated
+forms listed before the plain ones) and this module finds them: in each sentence of the answer, after reasoning
+blocks, a JSON wrapper, markdown and the text the question quoted (the expression asked about) are removed.
+
+- A question ("Is this a fake idiom?", restated before the answer) states nothing.
+- A sentence whose cues name two labels states no verdict ("Although it sounds real, it is made up" is left to
+  the other sentences).
+- A sentence that opens with "But" / "اما" / "با این حال" states the answer's position, as a conclusion does.
+- The answer's verdict is the one label all its verdict sentences state. When they disagree, the last sentence
+  that draws a conclusion ("so", "therefore", "final answer", "بنابراین", "sonuç olarak") decides, as a person
+  reads the conclusion of a changed mind; with no such sentence the answer is ambiguous: None, never a guess.
+
+Pure functions; None means the reader could not read the answer (it becomes `unparsed`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from figeval.parsing import json_answer, strip_reasoning
+from figeval.text import normalize_persian
+
+
+@dataclass(frozen=True)
+class Cue:
+    """Words that state a label: `pattern` is searched in a sentence's reading form (`reading_form`)."""
+
+    pattern: re.Pattern[str]
+    label: str
+    weak: bool = False
+    """A weak cue states its label only in a sentence with no other cue: a "Yes," that opens "Yes, the summary
+    contains false information" answers a question the prompt asked, not which label holds."""
+
+
+def cue(label: str, *patterns: str, weak: bool = False) -> list[Cue]:
+    """One cue per pattern (regular expressions over `reading_form` text), each stating `label`."""
+    return [Cue(re.compile(pattern), label, weak) for pattern in patterns]
+
+
+# A quoted phrase of two words or more is a mention (the sentence asked about, an idiom, "used figuratively"),
+# not the model's verdict; a quoted single word may be ("Answer: "No"").
+_QUOTED_PHRASE = re.compile(r'"[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*”|«[^»\n]*\s[^»\n]*»')
+# A parenthesized aside of three words or more ("(there is a real proverb ...)") comments, it does not answer.
+_ASIDE = re.compile(r"\((?:[^()\n]*\s){2,}[^()\n]*\)")
+_MARKDOWN = re.compile(r"[*`#_]+|^\s*>+", re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<=[.!?؟;؛])\s+|\n+|(?<=[.!?؟])(?=[«\"“A-Z])")
+_CONCLUSION = re.compile(
+    r"\b(?:so|therefore|thus|hence|overall|in conclusion|in summary|to conclude|final(?:ly)?|my answer|the answer)\b"
+    r"|\banswer\s*:|^(?:but|actually)\b|(?:^|\s)(?:بنابراین|پس|در نتیجه|در مجموع|نتیجه|خلاصه اینکه|پاسخ نهایی|جواب نهایی|پاسخ)(?:\s|:|$)"
+    r"|^(?:اما|ولی|با این حال)(?:\s|،)"
+    r"|\b(?:sonuç olarak|yani|dolayısıyla|kısacası|bu yüzden|bu nedenle|bu sebeple|cevap|yanıt)\b",
+)
+
+
+def reading_form(text: str) -> str:
+    """Text as cues read it: Persian-normalized (Arabic letters and digits unified, ZWNJ kept as a space),
+    lowercased (a Turkish capital İ becomes i; other text as Python lowercases it), markdown removed, spaces
+    collapsed."""
+    # line by line: normalize_persian collapses all whitespace, and a line break ends a sentence
+    text = "\n".join(normalize_persian(line) for line in text.split("\n"))
+    text = text.replace("\u200c", " ").replace("İ", "i").lower()
+    text = text.replace("’", "'").replace("‘", "'")
+    return re.sub(r"[ \t]+", " ", _MARKDOWN.sub("", text))
+
+
+def answer_body(text: str, quoted: Iterable[str] = ()) -> str:
+    """The part of an output that states the answer: reasoning blocks removed, the answer field of a JSON
+    answer if there is one, and every occurrence of the `quoted` texts (what the question asked about, which is
+    data, not a verdict: an expression beginning with «نه» must not read as "no") and every quoted phrase of two
+    words or more replaced by a placeholder; asides in parentheses of three words or more removed."""
+    text = strip_reasoning(text)
+    from_json = json_answer(text)
+    if from_json is not None:
+        text = from_json
+    text = reading_form(text)
+    for item in quoted:
+        form = reading_form(item).strip()
+        if form:
+            text = text.replace(form, " «…» ")
+    return _ASIDE.sub(" ", _QUOTED_PHRASE.sub(" «…» ", text))
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def sentence_labels(sentence: str, cues: Sequence[Cue]) -> set[str]:
+    """The labels a sentence's cues state; a span matched by an earlier cue is not matched again (so "not a real
+    idiom" is not also read as "real idiom")."""
+    taken: list[tuple[int, int]] = []
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for item in cues:
+        for match in item.pattern.finditer(sentence):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            (weak if item.weak else strong).add(item.label)
+    return strong or weak
+
+
+def read_verdict(text: str, cues: Sequence[Cue], quoted: Iterable[str] = ()) -> str | None:
+    """The one label the answer states (see the module docstring), or None."""
+    stated: list[tuple[str, bool]] = []
+    for sentence in sentences(answer_body(text, quoted)):
+        if sentence.endswith(("?", "؟")):
+            continue  # a question (the model restating the one it was asked) states no verdict
+        labels = sentence_labels(sentence, cues)
+        if len(labels) == 1:
+            stated.append((labels.pop(), bool(_CONCLUSION.search(sentence))))
+    distinct = {label for label, _ in stated}
+    if len(distinct) == 1:
+        return distinct.pop()
+    concluded = [label for label, conclusion in stated if conclusion]
+    return concluded[-1] if concluded else None
