@@ -60,3 +60,17 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
     return read_eval_log(log.location)
+
+
+READING_KEYS = ("read/", "truncated_rate", "control_truncated_rate")
+
+
+def without_reading(values: dict[str, float]) -> dict[str, float]:
+    """A run's metrics without how its answers were read (the shares of each reading layer and the truncated
+    rate), which tests/*/test_real_answers.py check on the corpus of real answers."""
+    return {name: value for name, value in values.items() if not name.startswith(READING_KEYS)}
+
+
+def run_metrics(log) -> dict[str, float]:
+    """Every metric value of a run's log, how its answers were read aside (`without_reading`)."""
+    return without_reading({name: m.value for score in log.results.scores for name, m in score.metrics.items()})

@@ -118,10 +118,10 @@ def test_boolean_task_arguments_read_yes_and_no():
     [("ضرب‌المثل مناسب:\nآب در هاون کوبیدن", "آب در هاون کوبیدن")],
 )
 def test_an_introduction_line_is_not_the_expression(text, expected):
-    from figeval.parsing import clean_expression, final_choice
+    from figeval.benchmarks.ffe_hallu.readers import chosen_equivalent, generated_expression
 
-    assert clean_expression(text) == expected
-    assert final_choice("Final answer:\nمعادل فارسی:\n" + expected) == expected
+    assert generated_expression(text) == expected
+    assert chosen_equivalent("Final answer:\nمعادل فارسی:\n" + expected) == expected
 
 
 @pytest.mark.parametrize(
@@ -173,7 +173,7 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     assert ran.returncode == 0, ran.stderr
     # the summary says what the numbers depend on: the judge, its prompt, the meaning source, the prompt version
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
-    assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v3+ffe-judge-v2")
+    assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v2")
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each
     assert re.search(r"^correct_rate +0\.500$", ran.stdout, re.MULTILINE)
     assert re.search(r"^incorrect_rate +0\.500$", ran.stdout, re.MULTILINE)

@@ -3,7 +3,7 @@ choice"), read from the phrasings that instruction invites."""
 
 import pytest
 
-from figeval.parsing import final_choice
+from figeval.benchmarks.ffe_hallu.readers import chosen_equivalent
 
 E = "یخ جلسه را شکستن"  # break the ice
 F = "مثل آب خوردن"  # a piece of cake
@@ -49,7 +49,8 @@ ANSWERS = [
     (E, E),
     (f"Candidates: {F}, {E}\n\n{E}", E),
     # no choice
-    ("با یک تیر دو نشان زدن is the closest Persian proverb.", None),  # Latin words on the line
+    # one equivalent given and no marker: that one is the choice
+    ("با یک تیر دو نشان زدن is the closest Persian proverb.", "با یک تیر دو نشان زدن"),
     (f"1. {F}\n2. {E}", None),  # a list, nothing chosen
     ("Final choice: I am not sure.", None),  # no Persian expression
     ("", None),
@@ -59,7 +60,7 @@ ANSWERS = [
 
 @pytest.mark.parametrize("answer, expected", ANSWERS, ids=[repr(a)[:40] for a, _ in ANSWERS])
 def test_final_choice(answer, expected):
-    assert final_choice(answer) == expected
+    assert chosen_equivalent(answer) == expected
 
 
 def test_table_is_large_enough():

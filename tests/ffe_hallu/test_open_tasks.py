@@ -18,10 +18,7 @@ from figeval.judge import ask_judge
 from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream
 from tests.ffe_hallu.test_tasks import write_replay
-
-
-def metrics_of(log) -> dict[str, float]:
-    return {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+from tests.metric_values import run_metrics
 
 
 def judge_json(label: int, reason: str = "scripted") -> str:
@@ -69,7 +66,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
         display="none",
     )
     assert log.status == "success", log.error
-    assert metrics_of(log) == pytest.approx(
+    assert run_metrics(log) == pytest.approx(
         {
             # Over every output but the judge's failure 006 (Section 3.1: every output gets a label): 001
             # correct, 003 incorrect, 004 correct, 005 hallucinated, and 007, with no Persian expression,
@@ -88,6 +85,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
             "decided_by/judge": 4.0,  # 003, 004, 005, 006
             "decided_by/logprob": 0.0,
             "decided_by/manual": 0.0,
+            "decided_by/extractor": 0.0,
             "rule/reference_match": 1.0,  # 001
             "rule/judge_existing": 2.0,  # 003, 004: authentic FFEs, the judge only chooses the meaning
         }
@@ -138,7 +136,7 @@ def test_an_injected_instruction_in_the_output_does_not_reach_the_judge(ffe_hall
         display="none",
     )
     assert log.status == "success", log.error
-    assert metrics_of(log)["hallucinated_rate"] == 1.0
+    assert run_metrics(log)["hallucinated_rate"] == 1.0
 
 
 def write_pairs(path: Path, text: str) -> Path:
@@ -163,8 +161,8 @@ def test_translation_end_to_end(ffe_hallu_imported: Path, tmp_path: Path):
             "ffe-tr-001": "1. یخ کسی را آب کردن\n2. یخ جلسه را شکستن\n\nFinal answer: «یخ جلسه را شکستن»",
             # an authentic FFE of the benchmark with another meaning: the judge says 2
             "ffe-tr-002": "Some options: ...\n**Final answer:** اب از سرچشمه گل الود بودن",
-            # no final choice: unparsed
-            "ffe-tr-003": "با یک تیر دو نشان زدن is the closest Persian proverb.",
+            # two equivalents and no final choice: unparsed
+            "ffe-tr-003": "1. با یک تیر دو نشان زدن\n2. یک کرشمه و دو کار",
         },
     )
     judge = write_replay(tmp_path / "judge.jsonl", {"ffe-tr-002": judge_json(2, "means trouble from the source")})
@@ -176,7 +174,7 @@ def test_translation_end_to_end(ffe_hallu_imported: Path, tmp_path: Path):
         display="none",
     )
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     # 001 correct, 002 incorrect, 003 (no final choice) hallucinated: each 1/3 of all outputs
     assert metrics["correct_rate"] == pytest.approx(1 / 3) and metrics["incorrect_rate"] == pytest.approx(1 / 3)
     assert metrics["hallucinated_rate"] == pytest.approx(1 / 3)
@@ -231,5 +229,5 @@ def test_generation_on_the_embedded_model_judged_by_it(ffe_hallu_imported: Path,
         assert sample.output.usage.output_tokens > 0
         score = sample.scores["ffe_judged_scorer"]
         assert sum(score.value.values()) == 1  # exactly one of the outcomes
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     assert sum(metrics[f"decided_by/{way.value}"] for way in DecidedBy) == 2

@@ -5,7 +5,7 @@ import pytest
 from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind, category_slug
 from figeval.benchmarks.ffe_hallu.scorer import VERDICTS, detection_metrics, says_real
 from figeval.parsing import YesNo
-from figeval.scoring.outcome import DecidedBy, Outcome
+from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy
 from tests.metric_values import metric_values, sample_score
 
 WP, CF = "Word Perturbation", "Cultural Fabrication"
@@ -17,7 +17,7 @@ def answer(kind: ItemKind, item: str, framing: Framing, category: str | None, re
     if real is None:
         outcome = Outcome.unparsed(DecidedBy.PARSER, "no yes/no", target)
     else:
-        outcome = Outcome("real" if real else "fake", DecidedBy.PARSER, target=target)
+        outcome = Outcome("real" if real else "fake", DecidedBy.PARSER, target=target, read_by=ReadBy.FIGEVAL_READER)
     metadata = {"item": item, "kind": kind.value, "framing": framing.value}
     if category:
         metadata |= {"category": category, "category_slug": category_slug(category)}
@@ -30,6 +30,9 @@ def fake(item, framing, category, real):
 
 def control(item, framing, real):
     return answer(ItemKind.REAL, item, framing, None, real)
+
+
+NOT_READ = {"read/paper_rule": 0.0, "read/logprob": 0.0, "read/extractor": 0.0, "read/manual": 0.0}
 
 
 def rates(scores):
@@ -81,6 +84,10 @@ def test_rates_on_hand_built_answers():
             "halluc_rate_real_q/cultural_fabrication": 0.0,
             "false_rejection_rate": 2 / 4,  # F under fake-q, and F's unparsed real-q answer, of 4 control answers
             "control_unparsed_rate": 1 / 4,  # F under real-q
+            "truncated_rate": 0.0,
+            "control_truncated_rate": 0.0,
+            # how the 8 fake answers were read: 7 by figeval's reader, C under fake-q by none
+            "read/figeval_reader": 7 / 8, "read/unread": 1 / 8, **NOT_READ, "read/n": 8,
         }
     )
 
@@ -118,8 +125,10 @@ def test_a_model_that_calls_everything_fake_is_exposed_only_by_the_controls():
 
 def test_rates_without_data_are_left_out_not_zero():
     # A --limit that reached only fake-q samples: no real-q rate, no average, no agreement, no controls.
-    assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {"halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0,
-                                                           "halluc_rate_fake_q/word_perturbation": 1.0}
+    assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {
+        "halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0, "truncated_rate": 0.0,
+        "read/figeval_reader": 1.0, "read/unread": 0.0, **NOT_READ, "read/n": 1,
+        "halluc_rate_fake_q/word_perturbation": 1.0}
 
 
 def test_unparsed_answers_count_as_hallucinated_under_section_4():

@@ -8,6 +8,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_retry
 
 from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
+from tests.metric_values import run_metrics
 
 
 def write_replay(path: Path, outputs: dict[str, str | dict]) -> Path:
@@ -39,7 +40,7 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
         ffe_detection(controls=False), model=f"replay/{replay}", log_dir=str(tmp_path / "logs"), display="none"
     )
     assert log.status == "success"
-    metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+    metrics = run_metrics(log)
     # Rows 1-50 are Word Perturbation (50 per category, in file order). A response that does not reject the
     # fake is hallucinated (Section 4), so the unparsed rows 21-30 count as accepted under fake-q.
     assert metrics == pytest.approx(
@@ -66,15 +67,16 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
     )
     by_id = {sample.id: sample for sample in log.samples}
     unparsed = by_id["ffe-fake-025/fake-q"].scores["detection_scorer"]
-    assert unparsed.value == {"real": 0, "fake": 0, "unparsed": 1, "judge_unparsed": 0, "correct": 0}
+    assert unparsed.value == {"real": 0, "fake": 0, "unparsed": 1, "truncated": 0, "judge_unparsed": 0, "correct": 0}
     assert unparsed.reason == "invalid_response_format" and "Hmm, hard to say." in unparsed.explanation
     # The log records what is needed to reproduce the run.
     metadata = log.eval.metadata
     assert metadata["dataset_sha256"] == {"Fake FFEs.csv": "fbfa773757fcb634ba799adc486b087648d641a02a3180691d3f08ef6e3b75cc"}
-    assert metadata["prompt_version"] == "ffe-detection-v3" and metadata["figeval_version"]
-    assert log.eval.task_version == "ffe-detection-v3"
+    assert metadata["prompt_version"] == "ffe-detection-v4" and metadata["figeval_version"]
+    assert log.eval.task_version == "ffe-detection-v4"
     assert metadata["unparsed_policies"]["halluc_rate_fake_q"] == "as_label:real"
-    assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens == 512
+    # deterministic, and no token cap of figeval's: a reasoning model's think block is not cut off
+    assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens is None
 
 
 def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
@@ -99,7 +101,7 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
         display="none",
     )
     assert log.status == "success"
-    metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+    metrics = run_metrics(log)
     # accepted: 002, 004, and the unparsed 003 (not a rejection) -> 3/4
     assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4,
                                      "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5,  # = 0.25
@@ -133,3 +135,34 @@ def test_missing_replay_id_fails_that_sample_and_a_retry_resumes_without_redoing
     # Everything that finished before the error was kept, not asked again.
     finished_first = {s.id for s in log.samples if s.error is None and s.output.completion}
     assert finished_first <= {s.id for s in kept}
+
+
+def test_reasoning_models_are_read_after_thousands_of_tokens_and_a_cut_one_is_truncated(ffe_hallu_imported: Path,
+                                                                                        tmp_path: Path):
+    # DeepSeek-R1's shape: a think block of about 6,000 words that goes back and forth, then the answer
+    pondering = " ".join(["Is it real? It sounds like one. But the wording is odd, so maybe not; yes, or no?"] * 400)
+    replay = write_replay(tmp_path / "answers.jsonl", {
+        "ffe-fake-001/fake-q": f"<think>\n{pondering}\n</think>\n\nYes, it is a fabricated proverb.",
+        # cut off inside its think block by the token limit: nothing was answered
+        "ffe-fake-002/fake-q": {"output": f"<think>\n{pondering}", "stop_reason": "max_tokens"},
+        # the provider gave the thinking apart from the answer (Inspect's reasoning content): never the answer
+        "ffe-fake-003/fake-q": {"output": "No.", "reasoning": "yes yes yes, it is fake, yes"},
+        "ffe-fake-004/fake-q": "**Yes**",
+    })
+    [log] = inspect_eval(ffe_detection(controls=False), model=f"replay/{replay}", log_dir=str(tmp_path / "logs"),
+                         display="none", sample_id=[f"ffe-fake-00{i}/fake-q" for i in range(1, 5)])
+    assert log.status == "success", log.error
+    assert len(pondering.split()) > 6000
+    scores = {s.id: s.scores["detection_scorer"] for s in log.samples}
+    assert scores["ffe-fake-001/fake-q"].value["fake"] == 1
+    assert scores["ffe-fake-002/fake-q"].value == {"real": 0, "fake": 0, "unparsed": 1, "truncated": 1,
+                                                   "judge_unparsed": 0, "correct": 0}
+    assert scores["ffe-fake-002/fake-q"].reason == "max_tokens"
+    assert "raise max_tokens" in scores["ffe-fake-002/fake-q"].explanation
+    assert scores["ffe-fake-003/fake-q"].value["real"] == 1
+    metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+    # 4 fakes under fake-q: 002 truncated (counted as unparsed: accepting the fake, Section 4), 003 accepted
+    assert metrics["truncated_rate"] == 1 / 4 and metrics["unparsed_rate"] == 1 / 4
+    assert metrics["halluc_rate_fake_q"] == 2 / 4
+    # 003 and 004 in the paper's form (a bare yes/no), 001 by figeval's reader, 002 by none
+    assert (metrics["read/paper_rule"], metrics["read/figeval_reader"], metrics["read/unread"]) == (2 / 4, 1 / 4, 1 / 4)

@@ -9,6 +9,7 @@ from figeval.benchmarks.perhallueval.scorer import UNPARSED, PairAnswer, pair_ra
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError, FigevalError
 from tests.ffe_hallu.test_tasks import write_replay
+from tests.metric_values import run_metrics
 
 FIXTURE = Path(__file__).parent / "fixtures" / "final_qa.csv"
 
@@ -45,12 +46,11 @@ def test_rates_by_hand_with_unparsed_answers_excluded():
 
 @pytest.mark.parametrize("answer, expected", [("Y", "Y"), ("N.", "N"), ("Y, because the text says so", "Y"),
                                               ("بله", "Y"), ("خیر", "N"), ("The answer is N", "N"),
-                                              ("N/A", None), ("Y/N", None), ("درست نیست", None), ("maybe", None)])
+                                              ("N/A", None), ("Y/N", None), ("درست نیست", "N"), ("maybe", None)])
 def test_answers(answer, expected):
-    from figeval.benchmarks.perhallueval.scorer import ANSWER_WORDS
-    from figeval.parsing import first_or_last_label
+    from figeval.benchmarks.perhallueval.readers import read_faithfulness
 
-    assert first_or_last_label(answer, ANSWER_WORDS) == expected
+    assert read_faithfulness(answer) == expected
 
 
 def test_confusion_counts_precision_and_f1_by_hand():
@@ -83,10 +83,6 @@ def test_table_2_claude_sonnet_4_qa():
     assert rates["hamming_score"] == pytest.approx(0.642)
 
 
-def metrics_of(log) -> dict[str, float]:
-    return {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
-
-
 def test_qa_end_to_end(tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {
         "phe-qa-q1/correct": "Y", "phe-qa-q1/hallucinated": "N",  # both right (persian-specific)
@@ -99,7 +95,7 @@ def test_qa_end_to_end(tmp_path: Path):
     [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE)), model=f"replay/{replay}",
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     # factual: Y on q1, q2, q4, q6 of 6 (q5's unparsed answer is not a Y) -> 4/6; hallucinated: N on q1, q3,
     # q4, q5, q6 of 6 -> 5/6; hamming: q1 1, q2 .5, q3 .5, q4 1, q5 .5, q6 1 -> 4.5/6 = 0.75 = (4/6 + 5/6) / 2
     assert metrics["factual_recall"] == pytest.approx(4 / 6)
@@ -139,7 +135,27 @@ def test_logprob_mode_reads_y_and_n_variants(tmp_path: Path):
     [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE), answer_mode="logprob"), model=f"replay/{replay}",
                          limit=2, log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    assert metrics_of(log)["hamming_score"] == 1.0
+    metrics = run_metrics(log)
+    assert metrics["hamming_score"] == 1.0
+    # the mass on the answers' words, averaged: how much the model answered with a label at all
+    import math
+    masses = (math.exp(-0.3) + math.exp(-1.4) + math.exp(-3.0), math.exp(-0.8) + math.exp(-0.9) + math.exp(-1.2))
+    assert metrics["label_mass"] == pytest.approx(sum(masses) / 2)
+    assert metrics["label_mass/under_half"] == 0.0
+
+
+def test_logprob_mode_reads_the_same_words_as_generate_mode(tmp_path: Path):
+    # a top token "Yes" or "بله" is a Y, as it is in a generated answer ("Yes" was counted for nothing before)
+    replay = write_replay(tmp_path / "answers.jsonl", {
+        "phe-qa-q1/correct": {"output": "Yes", "top_logprobs": [{"token": "Yes", "logprob": -0.4},
+                                                               {"token": "N", "logprob": -1.5}]},
+        "phe-qa-q1/hallucinated": {"output": "خیر", "top_logprobs": [{"token": "خیر", "logprob": -0.5},
+                                                                    {"token": " بله", "logprob": -1.0}]},
+    })
+    [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE), answer_mode="logprob"), model=f"replay/{replay}",
+                         limit=2, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    assert run_metrics(log)["hamming_score"] == 1.0  # Y on the correct version, N on the hallucinated one
 
 
 def test_the_qa_prompt_is_question_and_answer_only_while_summaries_keep_their_article():
@@ -170,7 +186,7 @@ def test_qa_on_the_embedded_model_in_logprob_mode(tmp_path: Path):
     assert log.status == "success", log.error
     for sample in log.samples:
         assert "P(Y)=" in sample.scores["perhallueval_scorer"].explanation
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     # Measured: after Figure 7's prompt, which ends "Output:", Y and N variants are among Gemma 3 270M's top 20
     # next tokens (with small probabilities), so every answer is read. Whatever it says, both items are asked
     # in full, so Hamming is the mean of the two recalls.
@@ -188,7 +204,7 @@ def test_two_epochs_give_the_same_pair_metrics_as_one(tmp_path: Path):
     runs = [inspect_eval(perhallueval_qa(data=str(FIXTURE)), model=f"replay/{replay}", limit=4, epochs=epochs,
                          log_dir=str(tmp_path / f"logs{epochs}"), display="none")[0] for epochs in (1, 2)]
     assert all(log.status == "success" for log in runs)
-    one, two = (metrics_of(log) for log in runs)
+    one, two = (run_metrics(log) for log in runs)
     assert two == one
     # q1: 1/2 right; q2: the unparsed correct version is not right, N on hallucinated is -> 1/2
     assert one["hamming_score"] == 0.5 and one["unparsed_rate"] == 1 / 4

@@ -12,10 +12,11 @@ from figeval.benchmarks.persian_allusions.dataset import (
     load_poems,
     mc_options,
 )
-from figeval.parsing import parse_option
+from figeval.benchmarks.persian_allusions.readers import paper_option, read_option
 from figeval.text import expression_key
 from tests.persian_allusions.conftest import FIXTURES
 
+OPTIONS = ["یوسف و زلیخا", "آتش نمرود", "کشتی نوح", "عصای موسی", "جام جم"]
 OPTION_ANSWERS = [
     ('{"selected_option": 3}', 3),
     ('{"selected_option": "2"}', 2),
@@ -37,14 +38,16 @@ OPTION_ANSWERS = [
     ('{"selected_option": 9}', None),
     ("1 or 2", None),
     ("I think option 3 is right, not option 4", None),
-    ("none of them", None),
+    ("none of them", 0),
     ("", None),
 ]
 
 
 @pytest.mark.parametrize("answer, expected", OPTION_ANSWERS, ids=[repr(a)[:40] for a, _ in OPTION_ANSWERS])
 def test_parse_option(answer, expected):
-    assert parse_option(answer, 5) == expected
+    by_paper, by_reader = paper_option(answer, 5), read_option(answer, OPTIONS, 5)
+    assert (by_reader if by_reader is not None else by_paper) == expected
+    assert by_paper in (None, expected)  # the paper's form, where it reads, agrees
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,7 @@ from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allus
 from figeval.errors import DataError, FigevalError
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.persian_allusions.conftest import FIXTURES
-
-
-def metrics_of(log) -> dict[str, float]:
-    return {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+from tests.metric_values import run_metrics
 
 
 def run(task, outputs: dict, tmp_path: Path, judge: dict | None = None, **options):
@@ -41,7 +38,7 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
     }
     log = run(task, outputs, tmp_path, limit=4)
     # themes: rows 1-4 are all quranic
-    assert metrics_of(log) == pytest.approx(
+    assert run_metrics(log) == pytest.approx(
         {"accuracy": 1 / 4, "none_rate": 1 / 4, "unparsed_rate": 1 / 4, "accuracy/theme_quranic": 1 / 4,
          # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1)) = sqrt(3/16 / 3)
          "accuracy/stderr": 0.25, "none_rate/stderr": 0.25}
@@ -71,7 +68,7 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
     log = run(allusion_open(), outputs, tmp_path, judge,
               sample_id=["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011",
                          "perspoems-012"])
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     # counted (not lost to the judge): 007 right, 008 wrong, 009 wrong, 010 judged wrong, 012 unparsed -> 1/5
     assert metrics["accuracy"] == pytest.approx(1 / 5)
     assert metrics["unparsed_rate"] == pytest.approx(1 / 6) and metrics["judge_unparsed_rate"] == pytest.approx(1 / 6)
@@ -90,17 +87,18 @@ def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
         "allusion-001": json.dumps([{"title": "یوسف و زلیخا", "full_explanation": "بریدن دست زنان مصر"}], ensure_ascii=False),
         "allusion-002": json.dumps([{"title": "آتش نمرود", "full_explanation": "آتش"}], ensure_ascii=False),
         "allusion-003": '[{"title": null, "full_explanation": null}]',  # not familiar: incorrect, no judge call
-        "allusion-004": "I don't know this one.",  # unparsed
+        "allusion-004": "I don't know this one.",  # prose, not JSON: the judge reads it as written
     }
-    judge = {"allusion-001": '{"label": 2, "reason": "complete"}', "allusion-002": '{"label": "partial"}'}
+    judge = {"allusion-001": '{"label": 2, "reason": "complete"}', "allusion-002": '{"label": "partial"}',
+             "allusion-004": '{"label": 0, "reason": "no explanation"}'}
     log = run(allusion_knowledge(), outputs, tmp_path, judge, limit=4)
-    assert metrics_of(log) == pytest.approx(
+    assert run_metrics(log) == pytest.approx(
         {
             "knowledge_rate": 1 / 4,  # only a complete explanation counts as knowing
             "partial_rate": 1 / 4,
-            # 003 (not familiar) and 004: an unreadable answer shows no knowledge ("incorrect or absent")
+            # 003 (not familiar, by rule) and 004 (judged): "incorrect or absent"
             "incorrect_rate": 2 / 4,
-            "unparsed_rate": 1 / 4,
+            "unparsed_rate": 0.0,
             "judge_unparsed_rate": 0.0,
             # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
             "knowledge_rate/stderr": 0.25,  # sqrt(3/16 / 3)
@@ -183,7 +181,7 @@ def test_mc_on_the_embedded_model(allusions_imported: Path, tmp_path: Path):
     [log] = inspect_eval(allusion_mc(prompt_lang="fa"), model="gguf/gemma-3-270m", limit=2, max_tokens=12,
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     assert metrics["accuracy"] + metrics["unparsed_rate"] <= 1.0
     assert all(s.output.usage.output_tokens > 0 for s in log.samples)
 

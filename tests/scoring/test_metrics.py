@@ -83,6 +83,7 @@ def test_decided_by_counts():
     assert metric_values([decided_by_counts()], answers()) == {
         "decided_by/parser": 3.0, "decided_by/logprob": 1.0, "decided_by/rule": 0.0, "decided_by/judge": 1.0,
         "decided_by/manual": 0.0,
+        "decided_by/extractor": 0.0,
     }
 
 

@@ -40,12 +40,12 @@ def test_round_trip_in_memory(outcome, labels):
 def test_score_form():
     score = to_score(Outcome.unparsed(DecidedBy.PARSER, "no label in 'Hmm'", "yes"), YES_NO)
     # everything averaged is in the value; the failure has Inspect's reason; nothing was read
-    assert score.value == {"yes": 0, "no": 0, "unparsed": 1, "judge_unparsed": 0, "correct": 0}
+    assert score.value == {"yes": 0, "no": 0, "unparsed": 1, "truncated": 0, "judge_unparsed": 0, "correct": 0}
     assert score.reason == "invalid_response_format" and score.answer is None
     assert score.metadata == {"decided_by": "parser", "labels": YES_NO, "target": "yes"}
     judged = to_score(OUTCOMES[5][0], FFE)
     assert judged.reason == "grader_failed" and "correct" in judged.value and judged.value["correct"] == 0
-    assert set(judged.value) == {"hallucinated", "correct", "incorrect", "unparsed", "judge_unparsed"}
+    assert set(judged.value) == {"hallucinated", "correct", "incorrect", "unparsed", "truncated", "judge_unparsed"}
 
 
 def test_round_trip_through_an_eval_log(tmp_path):

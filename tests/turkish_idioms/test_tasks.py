@@ -10,6 +10,7 @@ from inspect_ai import eval as inspect_eval
 
 from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
 from tests.ffe_hallu.test_tasks import write_replay
+from tests.metric_values import run_metrics
 
 DETECTION_ANSWERS = {
     "tr-idiom-001/figurative": "Yes",  # right
@@ -18,32 +19,28 @@ DETECTION_ANSWERS = {
     "tr-idiom-003/literal": "No.",  # right
     "tr-idiom-004/figurative": "I am not sure.",  # unparsed: wrong for accuracy
     "tr-idiom-004/literal": "No",  # right
-    "tr-idiom-005/figurative": "Evet, mecaz.",  # unparsed: not a word the English prompt asks for
+    "tr-idiom-005/figurative": "Evet, mecaz.",  # right: figeval's reader reads Turkish "evet" under the English prompt
     "tr-idiom-005/literal": "NO",  # right
     "tr-idiom-006/figurative": "No",  # wrong
     "tr-idiom-006/literal": "Yes, although one might say no",  # wrong (the first word decides)
 }
 
 
-def metrics_of(log) -> dict[str, float]:
-    return {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
-
-
 def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
     [log] = inspect_eval(tr_idiom_detection(), model=f"replay/{replay}", log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    assert metrics_of(log) == pytest.approx(
+    assert run_metrics(log) == pytest.approx(
         {
-            "accuracy": 5 / 10,  # 001f, 003f, 003l, 004l, 005l
-            "unparsed_rate": 2 / 10,  # 004f, 005f
-            "yes_rate": 4 / 8,  # yes from 001f, 001l, 003f, 006l, of 8 parsed
+            "accuracy": 6 / 10,  # 001f, 003f, 003l, 004l, 005f, 005l
+            "unparsed_rate": 1 / 10,  # 004f
+            "yes_rate": 5 / 9,  # yes from 001f, 001l, 003f, 005f, 006l, of 9 parsed
             # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1))
-            "accuracy/stderr": (0.5 * 0.5 / 9) ** 0.5,
-            "yes_rate/stderr": (0.5 * 0.5 / 7) ** 0.5,
+            "accuracy/stderr": (0.6 * 0.4 / 9) ** 0.5,
+            "yes_rate/stderr": (5 / 9 * 4 / 9 / 8) ** 0.5,
             # the paper's analysis: unseen in the corpus (rows 1 and 6, frequency 0) vs seen (rows 3, 4, 5)
             "accuracy/freq_unseen": 1 / 4,  # only 001f right
-            "accuracy/freq_seen": 4 / 6,  # 003f, 003l, 004l, 005l right; 004f, 005f unparsed
+            "accuracy/freq_seen": 5 / 6,  # 003f, 003l, 004l, 005f, 005l right; 004f unparsed
         }
     )
     assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 5}
@@ -63,14 +60,12 @@ def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, t
     sheet = tmp_path / "sheet.csv"
     exported = figeval("annotate", "export", str(logs), "--out", str(sheet))
     assert exported.returncode == 0, exported.stderr
-    assert "2 unparsed answers to label by hand" in exported.stdout
+    assert "1 unparsed answers to label by hand" in exported.stdout
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
     rows = list(csv.DictReader([line for line in lines if not line.startswith("#")]))
-    assert [(r["sample_id"], r["output"]) for r in rows] == [("tr-idiom-004/figurative", "I am not sure."),
-                                                             ("tr-idiom-005/figurative", "Evet, mecaz.")]
+    assert [(r["sample_id"], r["output"]) for r in rows] == [("tr-idiom-004/figurative", "I am not sure.")]
 
-    rows[0]["label"] = "yes"  # the annotator reads "I am not sure." as... a yes, for this test's sake
-    rows[1]["label"] = "evet"  # annotators may write the label in Turkish
+    rows[0]["label"] = "evet"  # the annotator reads "I am not sure." as... a yes, for this test's sake (in Turkish)
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
@@ -80,8 +75,8 @@ def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, t
 
     [log] = inspect_eval(tr_idiom_detection(manual_labels=str(labels)), model=f"replay/{replay}",
                          log_dir=str(logs), display="none")
-    metrics = metrics_of(log)
-    # 5 right before, and both hand-labelled answers are right: 7/10
+    metrics = run_metrics(log)
+    # 6 right before, and the hand-labelled answer is right: 7/10
     assert metrics["accuracy"] == pytest.approx(7 / 10) and metrics["unparsed_rate"] == 0.0
     by_id = {s.id: s.scores["idiom_scorer"] for s in log.samples}
     assert by_id["tr-idiom-004/figurative"].metadata["decided_by"] == "manual"
@@ -104,7 +99,7 @@ def test_entailment_in_logprob_mode_reads_label_prefixes(idioms_imported: Path, 
     [log] = inspect_eval(tr_idiom_entailment(answer_mode="logprob"), model=f"replay/{replay}", limit=4,
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     assert metrics["accuracy"] == pytest.approx(2 / 4) and metrics["unparsed_rate"] == pytest.approx(1 / 4)
     assert metrics["entailment_rate"] == pytest.approx(1 / 3)  # of the 3 parsed answers
 
@@ -115,11 +110,11 @@ def test_unbalanced_detection_adds_balanced_accuracy(idioms_imported: Path, tmp_
     [log] = inspect_eval(tr_idiom_detection(balanced=False), model=f"replay/{replay}", log_dir=str(tmp_path / "logs"),
                          display="none")
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
-    # 11 answers: the 5 right above and 002f -> 6/11; figurative: 001f, 002f, 003f right of 6 (004f, 005f
-    # unparsed, 006f wrong) = 1/2; literal: 003l, 004l, 005l right of 5 = 3/5; balanced: (1/2 + 3/5) / 2 = 0.55
-    assert metrics["accuracy"] == pytest.approx(6 / 11)
-    assert metrics["balanced_accuracy"] == pytest.approx(0.55)
+    metrics = run_metrics(log)
+    # 11 answers: the 6 right above and 002f -> 7/11; figurative: 001f, 002f, 003f, 005f right of 6 (004f
+    # unparsed, 006f wrong) = 2/3; literal: 003l, 004l, 005l right of 5 = 3/5; balanced: (2/3 + 3/5) / 2 = 19/30
+    assert metrics["accuracy"] == pytest.approx(7 / 11)
+    assert metrics["balanced_accuracy"] == pytest.approx(19 / 30)
     assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 6} and log.eval.metadata["balanced"] is False
 
 
@@ -135,7 +130,7 @@ def test_detection_on_the_embedded_model(idioms_imported: Path, tmp_path: Path):
     [log] = inspect_eval(tr_idiom_detection(answer_mode="logprob", prompt_lang="tr"), model="gguf/gemma-3-270m",
                          limit=4, log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
-    metrics = metrics_of(log)
+    metrics = run_metrics(log)
     # Gemma puts some probability on "evet"/"hayır" (or yes/no) for every sentence: nothing is unparsed.
     assert metrics["unparsed_rate"] == 0.0 and 0.0 <= metrics["accuracy"] <= 1.0
     for sample in log.samples:

@@ -25,8 +25,7 @@ How the printed texts are sent, and what fills the paper's gaps (each a choice o
   `human` variant follows the human annotation scheme (literal or word-for-word output: label 0).
 """
 
-# v3: Appendix A's prompts as printed (v2: our restatement; unparsed counted as hallucinated).
-PROMPT_VERSION = "ffe-detection-v3"
+PROMPT_VERSION = "ffe-detection-v4"
 
 # --- Task 2, detection of fabricated FFEs (Section 3.2, Appendix A 1.2) ---------------------------------------
 _VERIFIER = "You are a careful verifier of Persian idioms and proverbs. Given a candidate expression, "
@@ -39,8 +38,7 @@ REAL_QUESTION = _VERIFIER + "Is this expression a real idiom or proverb in Persi
 
 
 # --- Task 1, generation of an FFE from its meaning (Section 3.1, Appendix A 1.1) ------------------------------
-# v3: Appendix A's prompt, examples from outside the benchmark, all 200 meanings asked.
-GENERATION_PROMPT_VERSION = "ffe-generation-v3"
+GENERATION_PROMPT_VERSION = "ffe-generation-v4"
 
 # The paper's [IDIOM_EX1]/[MEANING_EX1] and [PROVERB_EX2]/[MEANING_EX2], filled by us with FFEs that are not in
 # the benchmark's files (a test checks this against the authentic and fake lists).
@@ -64,8 +62,8 @@ GENERATION_USER_PROMPT = "Meaning (Persian): {meaning}"
 
 
 # --- Task 3, English -> Persian FFE translation (Section 3.3, Appendix A 1.3) ---------------------------------
-# v3: Appendix A's prompt; its final choice is read by parsing.final_choice.
-TRANSLATION_PROMPT_VERSION = "ffe-translation-v3"
+# Its final choice is read by readers.chosen_equivalent.
+TRANSLATION_PROMPT_VERSION = "ffe-translation-v4"
 
 TRANSLATION_SYSTEM_PROMPT = (
     "You will be given an English idiom or proverb. Your task is to return a Persian idiom or proverb that is the "

@@ -15,7 +15,9 @@ and reported as `judge_unparsed_rate`.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
+from dataclasses import replace
 from enum import Enum
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
@@ -34,7 +36,8 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_JUDGE_SYSTEM_PROMPT,
 )
 from figeval.errors import FigevalError
-from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, final_choice, parse_yes_no
+from figeval.benchmarks.ffe_hallu.readers import bare_expression, chosen_equivalent, detection_verdict, generated_expression
+from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import (
@@ -46,6 +49,7 @@ from figeval.scoring.metrics import (
     outcomes,
     policy_metrics,
     rate,
+    reading_metrics,
     status_rate,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, outcome_key, to_score
@@ -72,16 +76,22 @@ def says_real(verdict: YesNo, framing: Framing) -> bool:
 
 
 def detection_outcome(state: TaskState, mode: AnswerMode) -> Outcome:
-    """The verdict (read as yes/no with the same words in both modes) as what it says the expression is."""
+    """What the answer says the expression is (`real` or `fake`), read in layers in generate mode (see
+    `readers`), or from the next token's yes/no words in logprob mode (turned into real/fake by the framing)."""
     framing = Framing(state.metadata["framing"])
     target = Verdict.REAL.value if state.metadata["kind"] == ItemKind.REAL.value else Verdict.FAKE.value
-    reading = read_answer(state.output, mode, parse=lambda text: (v.value if (v := parse_yes_no(text)) else None),
+    yes_means = Verdict.REAL.value if framing is Framing.REAL_Q else Verdict.FAKE.value
+    if mode is AnswerMode.GENERATE:
+        readings = functools.cache(lambda text: detection_verdict(text, yes_means, state.metadata["expression"]))
+        return read_answer(state.output, mode, paper=lambda text: readings(text)[0],
+                           reader=lambda text: readings(text)[1], words={}, target=target)
+    reading = read_answer(state.output, mode, paper=None, reader=lambda text: None,
                           words={v.value: YES_NO_WORDS[v] for v in YesNo}, target=target)
     if reading.label is None:
         return reading
     verdict = Verdict.REAL if says_real(YesNo(reading.label), framing) else Verdict.FAKE
-    return Outcome(verdict.value, reading.decided_by, target=target, answer=reading.label,
-                   explanation=f"{reading.explanation} ({framing.value}: {verdict.value})", details=reading.details)
+    return replace(reading, label=verdict.value, answer=reading.label,
+                   explanation=f"{reading.explanation} ({framing.value}: {verdict.value})")
 
 
 FAKES = {"kind": ItemKind.FAKE.value}
@@ -132,14 +142,14 @@ def detection_metrics() -> list[Metric]:
             {f"halluc_rate_{framing.name.lower()}": (Verdict.REAL.value, HALLUCINATED_IF_UNPARSED)},
             {**FAKES, "framing": framing.value})),
         named(framing_agreement(), "agreement"),
-        named(status_rate("unparsed", FAKES), "unparsed_rate"),
+        *reading_metrics(FAKES),
         grouped_by(mean_over_groups(fake_accepted, "framing", both_framings), "category_slug",
                    "halluc_rate_avg/{group_name}"),
         # Figure 1: each category under each framing
         *(grouped_by(rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, {**FAKES, "framing": framing.value}),
                      "category_slug", f"halluc_rate_{framing.name.lower()}/{{group_name}}") for framing in Framing),
         named(rate(Verdict.FAKE.value, REJECTED_IF_UNPARSED, CONTROLS), "false_rejection_rate"),
-        named(status_rate("unparsed", CONTROLS), "control_unparsed_rate"),
+        *reading_metrics(CONTROLS, prefix="control_"),
     ]
 
 
@@ -215,7 +225,7 @@ def judged_metrics() -> list[Metric]:
     """correct/incorrect/hallucinated rates over all outputs but the judge's failures (they sum to 1; an output
     with no Persian expression is hallucinated), unparsed and judge_unparsed rates over all outputs, and how
     many outputs each way and rule decided."""
-    return [*policy_metrics(JUDGED_POLICIES), named(status_rate("unparsed"), "unparsed_rate"),
+    return [*policy_metrics(JUDGED_POLICIES), *reading_metrics(),
             named(status_rate("judge_unparsed"), "judge_unparsed_rate"), decided_by_counts()]
 
 
@@ -277,8 +287,10 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
             return outcome
 
         outcome = await judged_outcome(
-            state.output.completion,
-            extract=final_choice if translation else clean_expression,
+            state.output,
+            paper=None if translation else bare_expression,
+            reader=chosen_equivalent if translation
+            else (lambda text: generated_expression(text, state.metadata.get("meaning"))),
             unparsed_explanation="no 'Final answer:' line with a Persian expression" if translation
             else "no Persian expression",
             shortcut=shortcut, request=request, scheme=FFE_LABELS, judge=judge, override=override,

@@ -12,8 +12,7 @@ base model's next token is the verdict (logprob mode). As printed, the summariza
 letters Y and N; figeval keeps it so (answers are read as Y/N or their Persian words).
 """
 
-# v3: Figure 7's prompts (the QA prompt no longer shows the passage), shared by evaluation and verifier.
-PROMPT_VERSION = "perhallueval-v3"
+PROMPT_VERSION = "perhallueval-v4"
 
 # Figure 7, question answering (Figure 6: "You are a response validity checking system...").
 QA_INSTRUCTION = (

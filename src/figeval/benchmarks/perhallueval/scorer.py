@@ -1,7 +1,9 @@
 """Scoring of PerHalluEval (Section 3.5, Sections 4-5, Table 2, Appendix B).
 
-Per answer: Y (faithful) or N (hallucinated), read as the first word, else the last (Latin or Persian forms), or
-in logprob mode from the next token's Y/N variants (the verifier's believability). Across answers:
+Per answer: Y (faithful) or N (hallucinated), read in layers (`readers`: the letter alone, as Figure 7 asks; else
+figeval's reader of sentences, label words and the two numbered questions), or in logprob mode from the next
+token's probability mass on the same answers: the letters' variants (the verifier's believability) and the
+yes/no words (Yes, بله, No, خیر). Across answers:
 
 - factual_recall = TP / (TP + FN): correct versions answered Y;
 - hallucinated_recall = TN / (TN + FP): hallucinated versions answered N;
@@ -30,18 +32,25 @@ from inspect_ai.solver import TaskState
 from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.errors import FigevalError
-from figeval.parsing import YES_NO_WORDS, YesNo, first_or_last_label
+from figeval.benchmarks.perhallueval.readers import NO, YES, bare_letter, read_faithfulness
+from figeval.parsing import YES_NO_WORDS, YesNo, label_probabilities
 from figeval.benchmarks.perhallueval.dataset import SUBSETS
-from figeval.scoring.metrics import AS_WRONG, EXCLUDED, named, outcomes, status_rate
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, label_mass, outcomes, reading_metrics
 from figeval.scoring.outcome import to_score
-from figeval.scoring.readers import read_answer
+from figeval.scoring.readers import TopLogprobs, read_answer
 from figeval.stats import UndefinedStatistic, bootstrap_interval
 
-YES, NO = "Y", "N"
 UNPARSED = "unparsed"
-# The bare letters count here (the prompt asks for Y or N). Not "درست"/"نادرست": Persian negates after the
-# adjective ("درست نیست"), so a first word "درست" can mean N.
-ANSWER_WORDS = {YES: YES_NO_WORDS[YesNo.YES] | {"y"}, NO: YES_NO_WORDS[YesNo.NO] | {"n"}}
+# Logprob mode: the yes/no words beside the letters (which `believability` counts with their variants). Not
+# "درست"/"نادرست": Persian negates after the adjective ("درست نیست"), so a first token "درست" can mean N.
+ANSWER_WORDS = {YES: YES_NO_WORDS[YesNo.YES], NO: YES_NO_WORDS[YesNo.NO]}
+
+
+def answer_mass(candidates: TopLogprobs) -> dict[str, float]:
+    """P(Y) and P(N) of a next-token distribution: the letters' variants and the yes/no words."""
+    letters = believability(candidates)
+    words = label_probabilities(candidates, ANSWER_WORDS)
+    return {YES: letters.p_yes + words[YES], NO: letters.p_no + words[NO]}
 # Hamming first: Table 2 compares the models by it; the log viewer shows a task's first metric as its score.
 STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
 POLICIES = (AS_WRONG, EXCLUDED)
@@ -191,7 +200,7 @@ def perhallueval_metrics(unparsed: str = AS_WRONG) -> list[Metric]:
         FigevalError: an unparsed policy PerHalluEval does not offer.
     """
     check_policy(unparsed)
-    return [pair_intervals(unparsed), named(status_rate("unparsed"), "unparsed_rate"), confusion_counts(unparsed),
+    return [pair_intervals(unparsed), *reading_metrics(), label_mass(), confusion_counts(unparsed),
             *(pair_intervals(unparsed, subset) for subset in SUBSETS.values())]
 
 
@@ -199,14 +208,10 @@ def perhallueval_metrics(unparsed: str = AS_WRONG) -> list[Metric]:
 def perhallueval_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
-    def mass(candidates) -> dict[str, float]:
-        result = believability(candidates)
-        return {YES: result.p_yes, NO: result.p_no}
-
     async def score(state: TaskState, target: Target) -> Score:
         asked_in = resolved_answer_mode(mode, str(state.model))
-        outcome = read_answer(state.output, asked_in, parse=lambda text: first_or_last_label(text, ANSWER_WORDS),
-                              words=ANSWER_WORDS, target=target.text, mass=mass)
+        outcome = read_answer(state.output, asked_in, paper=bare_letter, reader=read_faithfulness,
+                              words=ANSWER_WORDS, target=target.text, mass=answer_mass)
         return to_score(outcome, [YES, NO])
 
     return score

@@ -7,8 +7,7 @@ PROJECT, not the authors' originals. Bump PROMPT_VERSION with any change to a pr
 Literal braces are doubled for str.format.
 """
 
-# v3: Tables 6-8's prompts as printed (v2: our restatement; an unreadable knowledge answer counted as absent).
-PROMPT_VERSION = "allusions-v3"
+PROMPT_VERSION = "allusions-v4"
 
 # Table 6: the knowledge test.
 KNOWLEDGE_PROMPT = {

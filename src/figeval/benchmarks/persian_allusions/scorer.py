@@ -15,6 +15,7 @@ the judge could not label (twice) is left out of the rates and reported as `judg
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
@@ -28,7 +29,8 @@ from figeval.benchmarks.persian_allusions.prompts import (
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
-from figeval.parsing import parse_json_list, parse_option, strip_reasoning
+from figeval.answering import AnswerMode
+from figeval.benchmarks.persian_allusions.readers import json_answer_text, paper_option, prose_answer, read_option
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import (
@@ -39,9 +41,11 @@ from figeval.scoring.metrics import (
     named,
     policy_metrics,
     rate,
+    reading_metrics,
     status_rate,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, to_score
+from figeval.scoring.readers import read_answer
 
 
 class KnowledgeLabel(str, Enum):
@@ -90,53 +94,36 @@ def _theme_accuracy(of: str) -> Metric:
 
 
 def _failure_rates() -> list[Metric]:
-    return [named(status_rate("unparsed"), "unparsed_rate"), named(status_rate("judge_unparsed"), "judge_unparsed_rate")]
+    return [*reading_metrics(), named(status_rate("judge_unparsed"), "judge_unparsed_rate")]
 
 
-@scorer(metrics=[*policy_metrics(MC_POLICIES), named(status_rate("unparsed"), "unparsed_rate"), _theme_accuracy(TARGET)])
+@scorer(metrics=[*policy_metrics(MC_POLICIES), *reading_metrics(), _theme_accuracy(TARGET)])
 def mc_scorer() -> Scorer:
-    """accuracy (unparsed counts as wrong), none_rate (chose 0), unparsed_rate, accuracy per theme."""
+    """accuracy (unparsed counts as wrong), none_rate (chose 0), unparsed_rate, how answers were read, accuracy
+    per theme."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        completion = state.output.completion
-        choice = parse_option(completion, N_OPTIONS)
-        if choice is None:
-            outcome = Outcome.unparsed(DecidedBy.PARSER, f"no option 0-{N_OPTIONS} in {completion[:200]!r}", target.text)
-        else:
-            chosen = "none of the options" if choice == 0 else state.metadata["options"][choice - 1]
-            outcome = Outcome(str(choice), DecidedBy.PARSER, target=target.text, answer=str(choice),
-                              explanation=f"chose {choice}: {chosen}")
+        options = state.metadata["options"]
+
+        def as_label(choice: int | None) -> str | None:
+            return None if choice is None else str(choice)
+
+        outcome = read_answer(state.output, AnswerMode.GENERATE, paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
+                              reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words={},
+                              target=target.text)
+        if outcome.label is not None:
+            choice = int(outcome.label)
+            chosen = "none of the options" if choice == 0 else options[choice - 1]
+            outcome = replace(outcome, explanation=f"chose {choice}: {chosen} ({outcome.explanation})")
         return to_score(outcome, OPTION_LABELS)
 
     return score
 
 
-def _answer_text(entries: list[dict], fields: tuple[str, str]) -> str | None:
-    """The entries of a JSON answer as lines "title: explanation" (keys matched without case; entries whose
-    fields are all empty dropped). None when an entry has none of the fields: not the requested shape."""
-    lines = []
-    for entry in entries:
-        lowered = {str(key).lower(): value for key, value in entry.items()}
-        if not any(field in lowered for field in fields):
-            return None
-        values = [str(lowered.get(field) or "").strip() for field in fields]
-        if any(values):
-            lines.append(": ".join(v for v in values if v))
-    return "\n".join(lines)
-
-
 async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str], empty_rule: str, prompt: str,
-                  judge: str | None, prose_to_judge: bool = False) -> Score:
-    """Parse the JSON answer, label an empty one incorrect by rule, ask the judge otherwise. With
-    `prose_to_judge`, an answer not in the requested JSON shape goes to the judge as written: only an empty
-    output is unparsed (nothing to ask)."""
-
-    def extract(completion: str) -> str | None:
-        entries = parse_json_list(completion)
-        answer = None if entries is None else _answer_text(entries, fields)
-        if answer is None and prose_to_judge:
-            return strip_reasoning(completion).strip() or None
-        return answer
+                  judge: str | None) -> Score:
+    """Read the answer (the JSON list asked for, else the prose as written), label an empty one incorrect by rule,
+    ask the judge otherwise; only an empty output is unparsed (nothing to ask)."""
 
     def shortcut(answer: str) -> Outcome | None:
         if answer:
@@ -144,8 +131,8 @@ async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str]
         return Outcome("incorrect", DecidedBy.RULE, answer="", rule=empty_rule, explanation="the answer names nothing")
 
     outcome = await judged_outcome(
-        state.output.completion, extract=extract, unparsed_explanation=f"no JSON list with {' / '.join(fields)}",
-        shortcut=shortcut, scheme=scheme, judge=judge,
+        state.output, paper=lambda text: json_answer_text(text, fields), reader=prose_answer,
+        unparsed_explanation="no answer", shortcut=shortcut, scheme=scheme, judge=judge,
         request=lambda answer: JudgeRequest(JUDGE_SYSTEM_PROMPT,
                                             prompt.format(answer=quoted_answer(answer), **state.metadata)),
     )
@@ -171,8 +158,6 @@ def open_scorer(judge_mode: str = "gt", judge: str | None = None) -> Scorer:
     prompt = OPEN_JUDGE_PROMPT[judge_mode]
 
     async def score(state: TaskState, target: Target) -> Score:
-        # an answer written as prose instead of JSON is still an answer: the judge reads it
-        return await _judged(state, OPEN_LABELS, ("reference", "explanation"), "no_allusion", prompt, judge,
-                             prose_to_judge=True)
+        return await _judged(state, OPEN_LABELS, ("reference", "explanation"), "no_allusion", prompt, judge)
 
     return score

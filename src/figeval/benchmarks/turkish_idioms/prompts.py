@@ -7,8 +7,7 @@ PROJECT (the paper does not print its Turkish ones), kept as a named option. Bum
 to a prompt or to how answers are read: every log records it.
 """
 
-# v2: the prompts are Appendix A's text; answers are read with the prompt's own label words only.
-PROMPT_VERSION = "tr-idioms-v2"
+PROMPT_VERSION = "tr-idioms-v3"
 
 # Appendix A, second prompt (idiom detection).
 DETECTION_PROMPT = {

@@ -1,9 +1,9 @@
 """Scoring of the Turkish idiom benchmark (paper Section 4, Table 2).
 
-The answer is the label named by its first word, else its last word, among the words the prompt asks for (the
-paper's protocol: "if the first or the last word still was a valid label, we used it"); in logprob mode, the
-label whose words carry the most next-token probability. Reading yes/no as an entailment answer and refusing a
-negated label are options, off by default: they change what counts as unparsed. For answers with no label the paper "read the text and determined the label manually":
+An answer is read in layers (`readers`): the paper's protocol first ("if the first or the last word still was a
+valid label, we used it"), then figeval's reader for the reasoning the paper's authors read by hand; in logprob
+mode, the label whose words carry the most next-token probability. Reading yes/no as an entailment answer is an
+option, off by default. For answers with no label the paper "read the text and determined the label manually":
 an unparsed answer is wrong for accuracy (`as_wrong`) until a person labels it, reported as its own rate, and
 exportable for labelling by hand (`figeval annotate export`); with `-T manual_labels=labels.csv` those hand
 labels are used, and the answer is recorded as decided by hand.
@@ -21,6 +21,7 @@ from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
 from figeval.errors import FigevalError
+from figeval.benchmarks.turkish_idioms.readers import read_label
 from figeval.parsing import first_or_last_label
 from figeval.scoring.labels import LabelScheme, word_scheme
 from figeval.scoring.metrics import (
@@ -32,9 +33,9 @@ from figeval.scoring.metrics import (
     named,
     policy_metrics,
     rate,
-    status_rate,
+    reading_metrics,
 )
-from figeval.scoring.outcome import DecidedBy, Outcome, to_score
+from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, to_score
 from figeval.scoring.readers import read_answer
 
 # The words a prompt asks for, in its language (Appendix A: 'Answer only with "yes" or "no"', 'Answer only
@@ -102,7 +103,7 @@ def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> lis
     """accuracy (unparsed counts as wrong), unparsed_rate, the share of the rate label among parsed answers
     (yes_rate / entailment_rate), accuracy per corpus-frequency band when the data has frequencies, and for
     unbalanced detection the balanced accuracy (the mean of the two classes' accuracies)."""
-    metrics = [*policy_metrics(unparsed_policies(task)), named(status_rate("unparsed"), "unparsed_rate")]
+    metrics = [*policy_metrics(unparsed_policies(task)), *reading_metrics()]
     if with_frequency:
         metrics.append(grouped_by(rate(TARGET, AS_WRONG), "frequency_band", "accuracy/freq_{group_name}"))
     if not balanced:
@@ -113,7 +114,7 @@ def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> lis
 
 @scorer(metrics=[])
 def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual_labels: str | None = None,
-                 prompt_lang: str = "en", yes_no_entailment: bool = False, negation: bool = False) -> Scorer:
+                 prompt_lang: str = "en", yes_no_entailment: bool = False) -> Scorer:
     """Score one answer of `detection` or `entailment` (the task supplies the metrics, which depend on the data).
 
     Args:
@@ -122,7 +123,6 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
         manual_labels: a labels file from `figeval annotate import` with hand labels of unparsed answers.
         prompt_lang: the prompt's language, whose label words are read.
         yes_no_entailment: also read yes/no as entailment/contradiction (not the paper's reading).
-        negation: refuse a label right after a negation ("not entailment"; not the paper's reading).
     """
     words = {label.value: variants for label, variants in label_words(task, prompt_lang, yes_no_entailment).items()}
     labels = list(words)
@@ -131,11 +131,12 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
 
     async def score(state: TaskState, target: Target) -> Score:
         asked_in = resolved_answer_mode(mode, str(state.model))
-        outcome = read_answer(state.output, asked_in, parse=lambda text: first_or_last_label(text, words, negation), words=words,
-                              target=target.text, prefixes=True)
+        outcome = read_answer(state.output, asked_in, paper=lambda text: first_or_last_label(text, words, negation=True),
+                              reader=lambda text: read_label(text, task), words=words, target=target.text,
+                              prefixes=True)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
         if outcome.is_unparsed and manual is not None:
-            outcome = Outcome(manual, DecidedBy.MANUAL, target=target.text, answer=manual,
+            outcome = Outcome(manual, DecidedBy.MANUAL, target=target.text, answer=manual, read_by=ReadBy.MANUAL,
                               explanation=f"labelled by hand ({outcome.explanation})")
         return to_score(outcome, labels)
 

@@ -22,7 +22,7 @@ from figeval.task import benchmark_task
 
 
 def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
-                prompt_lang: str, negation: bool, yes_no_entailment: bool = False, balanced: bool = True,
+                prompt_lang: str, yes_no_entailment: bool = False, balanced: bool = True,
                 **settings: object) -> Task:
     with_frequency = any(sample.metadata["frequency_band"] is not None for sample in samples)
     classes = Counter(sample.target for sample in samples)
@@ -30,7 +30,7 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
         benchmark=f"Turkish idioms: {kind}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{kind}"),
         solver=answer_solver(mode),
-        scorer=idiom_scorer(kind, mode.value, manual_labels, prompt_lang, yes_no_entailment, negation),
+        scorer=idiom_scorer(kind, mode.value, manual_labels, prompt_lang, yes_no_entailment),
         metrics=idiom_metrics(kind, with_frequency, balanced),
         version=PROMPT_VERSION,
         unparsed_policies=recorded_policies(unparsed_policies(kind)),
@@ -38,7 +38,6 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
         answer_mode=mode,
         prompt_lang=prompt_lang,
         manual_labels=manual_labels,
-        negation=negation,
         yes_no_entailment=yes_no_entailment,
         balanced=balanced,
         class_counts=dict(sorted(classes.items())),
@@ -48,7 +47,7 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
 
 @task
 def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
-                       balanced: bool = True, frequency_bands: str = "seen", negation: bool = False) -> Task:
+                       balanced: bool = True, frequency_bands: str = "seen") -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
 
     Args:
@@ -60,7 +59,6 @@ def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manua
             reports accuracy "as the class distribution is balanced"); false asks every figurative sentence and
             adds `balanced_accuracy`.
         frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
-        negation: refuse a label right after a negation word (not the paper's reading).
     """
     mode = answer_mode_of(answer_mode)
     idioms, provenance = load_idiom_data(prompt_lang)
@@ -68,13 +66,13 @@ def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manua
     if without_literal:
         what = "left out" if balanced else "asked with their figurative sentence only"
         print(f"tr_idiom_detection: {without_literal} idiom(s) without a literal-use sentence {what}", file=sys.stderr)
-    return _idiom_task("detection", samples, mode, manual_labels, provenance, prompt_lang, negation, balanced=balanced,
+    return _idiom_task("detection", samples, mode, manual_labels, provenance, prompt_lang, balanced=balanced,
                        idioms_without_literal=without_literal, frequency_bands=frequency_bands)
 
 
 @task
 def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
-                        frequency_bands: str = "seen", yes_no_entailment: bool = False, negation: bool = False) -> Task:
+                        frequency_bands: str = "seen", yes_no_entailment: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
     contradiction)
 
@@ -85,10 +83,9 @@ def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "auto", manu
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
         frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
         yes_no_entailment: also read "yes"/"no" as entailment/contradiction (not the paper's reading).
-        negation: refuse a label right after a negation word (not the paper's reading).
     """
     mode = answer_mode_of(answer_mode)
     idioms, provenance = load_idiom_data(prompt_lang)
     samples = entailment_samples(idioms, prompt_lang, frequency_bands)
-    return _idiom_task("entailment", samples, mode, manual_labels, provenance, prompt_lang, negation,
+    return _idiom_task("entailment", samples, mode, manual_labels, provenance, prompt_lang,
                        yes_no_entailment=yes_no_entailment, frequency_bands=frequency_bands)

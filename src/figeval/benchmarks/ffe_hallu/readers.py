@@ -1,0 +1,238 @@
+"""Reading FFE-HALLU's free-text answers (documented in this benchmark's README, "How answers are read").
+
+Task 2 (detection). Layer 1, the paper's: Section 4 assumes YES/NO answers, so an answer that is a bare yes/no
+word (after a think block, a JSON wrapper, markdown and an "Answer:" label) is read as the paper reads it.
+Layer 2, figeval's reader, for what chat models write instead: a yes/no opening a sentence ("No, it is a
+well-known proverb"), "the answer is no", True/False, and what the answer says the expression is, in English
+or Persian: fake / fabricated / made up / not a real ... / does not exist / I don't recognize it / a distorted
+version of ..., versus real / genuine / authentic / well known / exists; جعلی، ساختگی، ساخته‌شده، وجود ندارد،
+واقعی نیست versus واقعی است، اصیل، رایج، معروف، وجود دارد. A yes/no is turned into real or fake by the framing
+(fake-q: yes = fake; real-q: yes = real). Not verdicts: "نه تنها ... بلکه" (not only ... but), "No idea",
+a restated question ("Is this a fake idiom? ..."), and the expression itself when it begins with «نه» (the
+quoted expression is removed before reading). See `figeval.verdict` for how sentences are combined.
+"""
+
+from __future__ import annotations
+
+import re
+
+from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning
+from figeval.text import expression_key, has_arabic_script, normalize_persian
+from figeval.verdict import Cue, cue, read_verdict, reading_form
+
+REAL, FAKE = "real", "fake"
+
+# What may open a sentence before its yes/no: a list marker, "Answer:", "Final answer is", "پاسخ:", "جواب:".
+_OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
+            r"|(?:پاسخ|جواب)(?:\s+نهایی)?\s*[:\-]?\s*|verdict\s*[:\-]?\s*)?")
+_YES = r"(?:yes|yeah|yep|true|بله|بلی|آری|آره)(?!\s+(?:or|and|یا|و)\s)"
+# "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط".
+_NO = r"(?:no|nope|false|خیر|نخیر|نه)(?!\s+(?:or|idea|doubt|comment|تنها|فقط|یا|چندان)\b)"
+_END = r"(?=[\s.,!:;،؛)]|$)"
+_ANSWER_IS = (r"(?:answer\b[^.:]{0,40}?\b(?:is|would be)\s*:?|answer\s*:|پاسخ\s*(?:من\s*)?(?:است|:)|جواب\s*:"
+              r"|boxed\{\s*(?:\\text\{)?)\s*")
+
+_SUBJECT_WORDS = r"(?:persian\s+|farsi\s+)?(?:idiom|proverb|expression|saying|phrase|ffe|one)"
+_REAL_WORDS = (r"(?:real|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
+               r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic)")
+_FAKE_WORDS = (r"(?:fake|fabricated|made[- ]up|invented|fictional|fictitious|non[- ]?existent|bogus|spurious|"
+               r"artificial|coined)")
+_PERSIAN_REAL = r"(?:واقعی|اصیل|رایج|معروف|مشهور|شناخته شده|معتبر|متداول|پرکاربرد|مصطلح)"
+_PERSIAN_FAKE = r"(?:جعلی|ساختگی|ساخته شده|من درآوردی|تحریف شده|دستکاری شده)"
+_COPULA = r"(?:است|هست|می باشد|میباشد)"
+# The rest of a negated clause belongs to the negation ("I don't recognize this as a real Persian idiom").
+_CLAUSE = r"[^.,;:!?،؛]*"
+
+
+def detection_cues(framing_yes_means: str) -> list[Cue]:
+    """The cues of a detection answer under a framing whose "yes" says the expression is `framing_yes_means`."""
+    yes, no = framing_yes_means, (FAKE if framing_yes_means == REAL else REAL)
+    return [
+        # negated forms first: a span a cue took is not read again
+        *cue(REAL, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?:\w+\s+){{0,3}}?{_FAKE_WORDS}\b{_CLAUSE}",
+             rf"{_PERSIAN_FAKE}\s+نیست", rf"(?:^|\s)نه\s+{_PERSIAN_FAKE}"),
+        *cue(FAKE, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?!sure\b|certain\b|only\b|just\b)(?:\w+\s+){{0,4}}?"
+                   rf"{_REAL_WORDS}\b{_CLAUSE}",
+             rf"\b(?:not aware|not familiar|unaware|(?:don't|do not|can't|cannot) recall|(?:can't|cannot|couldn't|"
+             rf"could not) find|never heard|(?:haven't|have not) heard|no record){_CLAUSE}",
+             rf"\bnot\s+(?:\w+\s+){{0,2}}?(?:used|in use|exist)\b{_CLAUSE}",
+             r"\b(?:don't|do not|doesn't|does not|cannot|can't|couldn't|could not|didn't|did not|am not able to)\s+"
+             rf"(?:\w+\s+){{0,2}}?(?:recogni[sz]e|know of|exist|seem to exist|appear (?:to exist|in))\b{_CLAUSE}",
+             r"\bno\s+(?:such|known|record of|evidence)\b",
+             r"\b(?:distorted|altered|modified|corrupted|garbled|mangled|perturbed|twisted|misquoted|scrambled)\s+"
+             r"(?:version|form|variant|rendering|variation)\b",
+             rf"{_PERSIAN_REAL}\s+نیست", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
+             r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
+        *cue(yes, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}"),
+        *cue(no, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}"),
+        *cue(FAKE, rf"\b{_FAKE_WORDS}\b", _PERSIAN_FAKE),
+        # "is a real idiom", "It is genuine.", but not "is a traditional occupation"
+        *cue(REAL, rf"\b(?:is|'s|are|seems|appears)\s+(?:to\s+be\s+)?(?:(?:indeed|definitely|certainly|actually|"
+                   rf"quite|very|a|an|the|truly|clearly)\s+)*{_REAL_WORDS}\b(?=\s*$|\s*[^\w\s]|\s+(?:and|or)\b|"
+                   rf"\s+{_SUBJECT_WORDS}\b|\s+(?:in|among)\s+persian\b)",
+             rf"(?<!of )(?<!on )(?<!from )(?<!to )(?<!in )(?<!as )(?<!like )(?<!than )\b(?:a|an)\s+{_REAL_WORDS}\s+"
+             rf"{_SUBJECT_WORDS}\b",
+             r"^(?:it'?s\s+)?(?:real|genuine|authentic)\W*$",
+             rf"\b(?:is|'s)\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?example\s+of\s+(?:a|an)\s+(?:\w+\s+)?{_SUBJECT_WORDS}\b", r"\b(?:does\s+)?exists?\b(?!\s+in\s+(?:a|another))",
+             rf"{_PERSIAN_REAL}\s*(?:ی\s+)?{_COPULA}", rf"{_PERSIAN_REAL}\s+{_COPULA}?", r"وجود\s+دار"),
+    ]
+
+
+_CUES = {REAL: detection_cues(REAL), FAKE: detection_cues(FAKE)}
+
+
+def bare_yes_no(text: str) -> YesNo | None:
+    """The paper's reading (FFE-HALLU Section 4 assumes YES/NO answers): an answer that is one yes/no word, after
+    reasoning, a JSON wrapper, markdown and an "Answer:" label are removed; None for anything longer."""
+    text = strip_reasoning(text)
+    text = json_answer(text) or text
+    words = answer_words(reading_form(text))
+    if words[:1] == ["answer"]:
+        words = words[1:]
+    if len(words) != 1:
+        return None
+    letters = {"y": YesNo.YES, "n": YesNo.NO}  # the whole answer a letter: "Y"
+    return letters.get(words[0]) or next((v for v, variants in YES_NO_WORDS.items() if words[0] in variants), None)
+
+
+def detection_verdict(text: str, yes_means: str, expression: str) -> tuple[str | None, str | None]:
+    """(the paper's reading, figeval's reading) of a detection answer, each `real`, `fake` or None.
+
+    Args:
+        text: the model's answer.
+        yes_means: what a "yes" says the expression is under the framing asked (`fake` for fake-q).
+        expression: the expression asked about (removed before reading: it is not a verdict).
+    """
+    no_means = FAKE if yes_means == REAL else REAL
+    bare = bare_yes_no(text)
+    paper = None if bare is None else (yes_means if bare is YesNo.YES else no_means)
+    return paper, read_verdict(text, _CUES[yes_means], quoted=[expression])
+
+
+# --- Tasks 1 and 3: the expression a model gives ----------------------------------------------------------------
+# Task 1 asks "Output only the expression" (Appendix A 1.1): an answer that is one line of Persian with nothing
+# but the expression is read as asked (layer 1). figeval's reader (layer 2) takes the expression out of what chat
+# models write around it: labels ("Idiom:", "ضرب‌المثل:"), quotes, list numbers, glosses after a dash, arrow or
+# parenthesis, a transliteration, a sentence around it ("A fitting proverb is «X», which means ..."), the restated
+# meaning, a "Best:" / "The answer is:" line, `\boxed{}`. Several expressions with none preferred are unread.
+
+_BOXED = re.compile(r"\\boxed\{(?:\\text\{)?([^{}]*)\}?\}")
+_ARABIC_RUN = re.compile(r"[\u0600-\u06FF\u200c][\u0600-\u06FF\u200c\s،]*[\u0600-\u06FF\u200c]|[\u0600-\u06FF]")
+# Lines that are not the answer: the restated meaning, a gloss, a translation, an explanation.
+_NOT_ANSWER_LINE = re.compile(
+    r"^\s*(?:[-*•>]\s*)?(?:meaning(?:\s*\(persian\))?|literal(?:ly)?|translation|gloss|explanation|usage|example|"
+    r"transliteration|note|معنی|معنا|مفهوم|توضیح|ترجمه|کاربرد|مثال|یعنی)\b", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\(?[0-9۰-۹]+[.)\-:]|[0-9۰-۹]+\s*[-–])\s+")
+_CHOICE_MARKER = re.compile(
+    r"(?:(?:my|the)\s+)?(?:final\s+(?:answer|choice|pick|selection)|final|best(?:\s+(?:equivalent|choice|match|option|"
+    r"answer))?|(?:the\s+)?answer(?:\s+is)?|i\s+(?:would\s+)?(?:go\s+with|choose|pick|select)|the\s+one\s+i'?d\s+pick\s+is"
+    r"|(?:the\s+)?closest\s+(?:match|equivalent)(?:\s+is)?|best\s+fit"
+    r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|برتر))(?:[\s\u200c]*(?:من|ام))?|بهترین(?:[\s\u200c]*(?:گزینه|معادل|پاسخ))?)"
+    r"[ \t]*(?:is|would[ \t]+be|است|:|：|=|->|=>|→|-|–|—|➡️?|[ \t])+",
+    re.IGNORECASE,
+)
+
+
+def _plain(text: str) -> str:
+    text = strip_reasoning(text)
+    text = _BOXED.sub(lambda m: m.group(1), text)
+    return re.sub(r"[*`#_]+|^\s*>+\s*|➡️?|✓|✅", "", text, flags=re.MULTILINE)
+
+
+_LABEL = re.compile(r"^\s*(?:persian\s+)?(?:idiom|proverb|expression|saying|answer|equivalent|translation|"
+                    r"اصطلاح|ضرب[\s\u200c]?المثل|مثل|کنایه|پاسخ|جواب|معادل)\s*[:：\-–]\s*", re.IGNORECASE)
+# An item marked as the choice: "1. X ✓ (most suitable)".
+_MARKED_ITEM = re.compile(r"✓|✅|\((?:most suitable|best|recommended|my choice|preferred)\)|←\s*best", re.IGNORECASE)
+
+
+def _expression_in(segment: str) -> str | None:
+    """The expression a line or a clause names: its one quoted Persian span, else its one run of Persian words
+    (a label before it and a gloss after a dash, arrow or parenthesis cut off first; of "X, although Y", X)."""
+    segment = re.split(r"[,،;]\s*(?:although|though|but|while|however|اما|ولی)\b|\s—\s", segment, maxsplit=1)[0]
+    quoted = {q.strip() for q in re.findall(r"[«“\"]([^«»“”\"]+)[»”\"]", segment) if has_arabic_script(q)}
+    if len(quoted) == 1:
+        return quoted.pop()
+    if len(quoted) > 1:
+        return None
+    segment = _LABEL.sub("", _LIST_ITEM.sub("", segment, count=1), count=1)
+    segment = re.split(r"\s+[(\[]|\s*[→⟶]|\s+[-–—:]\s+|\s+/\s+", segment, maxsplit=1)[0]
+    runs = [run.strip(" ،") for run in _ARABIC_RUN.findall(segment) if len(run.strip(" ،")) > 1]
+    return runs[0] if len(runs) == 1 else None
+
+
+def _answer_lines(text: str, meaning: str | None) -> list[str]:
+    meaning_key = expression_key(meaning) if meaning else None
+    lines = []
+    for line in _plain(text).splitlines():
+        if not has_arabic_script(line) or _NOT_ANSWER_LINE.match(line) or line.strip().endswith((":", "：")):
+            continue  # not Persian, a gloss, or an introduction ("ضرب‌المثل مناسب:")
+        if meaning_key and meaning_key in expression_key(line):
+            continue  # the meaning restated
+        lines.append(line)
+    return lines
+
+
+def bare_expression(text: str) -> str | None:
+    """Layer 1 of Task 1: the output is the expression alone, as the prompt asks ("Output only the
+    expression"): one line of Persian words, a final period aside."""
+    lines = [line.strip() for line in strip_reasoning(text).splitlines() if line.strip()]
+    if len(lines) != 1:
+        return None
+    line = lines[0].rstrip(".!").strip()
+    return line if line and re.fullmatch(r"[\u0600-\u06FF\u200c\s،]+", line) else None
+
+
+def _after_marker(text: str, lines: list[str]) -> str | None:
+    """The expression after the last choice marker, or the list item a number after it names, or the item
+    marked as the choice."""
+    marked = [line for line in strip_reasoning(text).splitlines() if _MARKED_ITEM.search(line) and has_arabic_script(line)]
+    if len(marked) == 1:
+        return _expression_in(_plain(_MARKED_ITEM.sub(" ", marked[0])))
+    plain = _plain(text)
+    markers = list(_CHOICE_MARKER.finditer(plain))
+    if not markers:
+        return None
+    rest = plain[markers[-1].end():]
+    same_line, _, following = rest.partition("\n")
+    number = re.match(r"\s*\(?(?:option|گزینه|number)?\s*([0-9۰-۹]+|first|second|third|one|two|three)\b\)?\s*(?:one|option)?\s*[.:]?\s*$",
+                      normalize_persian(same_line), re.IGNORECASE)
+    if number is not None:
+        wanted = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3}.get(number.group(1).lower())
+        wanted = wanted or int(number.group(1))
+        items = [line for line in lines if _LIST_ITEM.match(line)]
+        return _expression_in(items[wanted - 1]) if 0 < wanted <= len(items) else None
+    # "Best equivalent: X. Other options: ...": the marker's own sentence
+    sentence = re.split(r"(?<=[.!؟?])\s+|\n", same_line.strip(), maxsplit=1)[0]
+    if has_arabic_script(sentence) and not sentence.endswith((":", "：")):
+        return _expression_in(sentence)
+    # the expression on a following line, an introduction ("معادل فارسی:") passed over
+    after = [line for line in following.split("\n") if has_arabic_script(line) and not line.strip().endswith((":", "："))]
+    return _expression_in(after[0]) if after else None
+
+
+def _ordinal_choice(text: str, lines: list[str]) -> str | None:
+    """"I would go with the second one": the list item an ordinal names."""
+    match = re.search(r"\b(?:go with|choose|pick|prefer|select)\s+the\s+(first|second|third)\b", _plain(text), re.IGNORECASE)
+    if match is None:
+        return None
+    items = [line for line in lines if _LIST_ITEM.match(line)]
+    wanted = {"first": 1, "second": 2, "third": 3}[match.group(1).lower()]
+    return _expression_in(items[wanted - 1]) if wanted <= len(items) else None
+
+
+def generated_expression(text: str, meaning: str | None = None) -> str | None:
+    """figeval's reading of a Task 1 answer: the one expression given, or the one a marker chooses among several
+    (the restated meaning is not an answer)."""
+    lines = _answer_lines(text, meaning)
+    chosen = _after_marker(text, lines) or _ordinal_choice(text, lines)
+    if chosen:
+        return chosen
+    found = {expression_key(e): e for line in lines if (e := _expression_in(line))}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def chosen_equivalent(text: str) -> str | None:
+    """figeval's reading of a Task 3 answer ("in the end specify your final choice", Appendix A 1.3): the
+    expression after the last final-choice marker (or the list item it numbers, or "the second one"); without a
+    marker, the only equivalent given. Several equivalents and no choice: unread."""
+    return generated_expression(text)

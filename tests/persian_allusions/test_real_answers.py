@@ -1,0 +1,54 @@
+"""The Persian allusions readers on real answer shapes (tests/real_answers): the option chosen read as a person
+reads it; knowledge and open answers given to the judge whatever their form; Table 3's numbers equal to those
+derived by hand from the person's readings once the unread answers are labelled by hand."""
+
+import pytest
+
+from figeval.benchmarks.persian_allusions.scorer import (
+    KNOWLEDGE_POLICIES,
+    MC_POLICIES,
+    OPEN_POLICIES,
+    knowledge_scorer,
+    mc_scorer,
+    open_scorer,
+)
+from figeval.scoring.metrics import policy_metrics
+from tests.real_answers.corpus import by_hand, compare, load, outcomes_of, score_all, scripted_judge, values
+
+MC = load("allusion_mc")
+
+
+def test_the_option_chosen_is_read_as_a_person_reads_it():
+    scores = score_all(mc_scorer(), MC, target=lambda e: e.metadata["target"])
+    reading = compare(MC, outcomes_of(scores), lambda o: o.label)
+    assert reading.misread == []
+    # unread: the 3 a person cannot read; 4 naming the option only by an English title or description, and one
+    # that takes its JSON back ("Wait, let me reconsider ...") and names its new choice only by its story
+    assert reading.layers["unread"] == 3 + 5
+    found = values(policy_metrics(MC_POLICIES), by_hand(MC, scores, lambda e: e.person))
+    assert found["accuracy"] == pytest.approx(sum(e.person == e.metadata["target"] for e in MC) / len(MC))
+
+
+# A judge's label for what the person read: an answer saying it does not know, or that there is no allusion, is
+# incorrect (a rule decides the empty JSON; a prose one reaches the judge).
+@pytest.mark.parametrize("task, scorer, policies, headline, label", [
+    ("allusion_knowledge", lambda judge: knowledge_scorer(judge), KNOWLEDGE_POLICIES, "knowledge_rate", "complete"),
+    ("allusion_open", lambda judge: open_scorer("gt", judge), OPEN_POLICIES, "accuracy", "correct"),
+])
+def test_every_answer_reaches_the_judge_and_table_3_follows(task, scorer, policies, headline, label):
+    entries = load(task)
+    scores = []
+    for entry in entries:
+        judge = scripted_judge(lambda answer, entry=entry: entry.judge or "incorrect")
+        metadata = {"allusion": "", "description": "", "text": "", **entry.metadata}
+        scores += score_all(scorer(judge), [entry], metadata=lambda e, metadata=metadata: metadata)
+    outcomes = outcomes_of(scores)
+    # never unread because not JSON: only what a person cannot read either is unread (or judged as written)
+    reading = compare(entries, outcomes, lambda o: "read")
+    unread = [e.id for e, o in zip(entries, outcomes) if o.is_unparsed]
+    assert all(e.person is None for e in entries if e.id in unread)
+    found = values(policy_metrics(policies), scores)
+    # the paper's rule: only a complete (knowledge) / correct (open) answer counts; an unreadable one never does
+    expected = sum(e.person is not None and e.judge == label for e in entries) / len(entries)
+    assert found[headline] == pytest.approx(expected)
+    assert reading.layers["unread"] == len(unread)

@@ -1,0 +1,51 @@
+"""All ten tasks' readers on the corpus of real answer shapes (tests/real_answers): at least 95% of the answers
+read by the paper's rule or figeval's reader, none read otherwise than a person reads it (each benchmark's
+test_real_answers checks its tasks one by one, with their metrics)."""
+
+from collections import Counter
+
+from figeval.benchmarks.ffe_hallu.scorer import detection_scorer, ffe_judged_scorer
+from figeval.benchmarks.perhallueval.scorer import perhallueval_scorer
+from figeval.benchmarks.persian_allusions.scorer import knowledge_scorer, mc_scorer, open_scorer
+from figeval.benchmarks.turkish_idioms.scorer import idiom_scorer
+from figeval.scoring.metrics import read_layer
+from tests.real_answers.corpus import load, outcomes_of, score_all, scripted_judge
+
+JUDGE = scripted_judge(lambda answer: "0")
+PERHALLUEVAL_TARGET = {"correct": "Y", "hallucinated": "N"}
+
+
+def scored(task: str):
+    entries = load(task)
+    if task == "ffe_detection":
+        return score_all(detection_scorer("generate"), entries, target=lambda e: e.metadata["kind"])
+    if task.startswith("ffe_"):
+        return score_all(ffe_judged_scorer(task.removeprefix("ffe_"), [], JUDGE), entries,
+                         metadata=lambda e: {"references": [], "english": "", "meaning": "", **e.metadata})
+    if task.startswith("tr_idiom_"):
+        kind = task.removeprefix("tr_idiom_")
+        return [s for lang in ("en", "tr") for s in score_all(
+            idiom_scorer(kind, "generate", None, lang), [e for e in entries if e.metadata["prompt_lang"] == lang],
+            target=lambda e: e.metadata["target"])]
+    if task == "allusion_mc":
+        return score_all(mc_scorer(), entries, target=lambda e: e.metadata["target"])
+    if task.startswith("allusion_"):
+        scorer = knowledge_scorer(JUDGE) if task == "allusion_knowledge" else open_scorer("gt", JUDGE)
+        return score_all(scorer, entries, metadata=lambda e: {"allusion": "", "description": "", "text": "",
+                                                              **e.metadata})
+    return score_all(perhallueval_scorer("generate"), entries,
+                     target=lambda e: PERHALLUEVAL_TARGET[e.metadata["version"]])
+
+
+TASKS = ["ffe_detection", "ffe_generation", "ffe_translation", "tr_idiom_detection", "tr_idiom_entailment",
+         "allusion_knowledge", "allusion_mc", "allusion_open", "perhallueval_qa", "perhallueval_summarization"]
+
+
+def test_the_corpus_covers_every_task_with_400_answers_and_95_percent_are_read():
+    layers: Counter = Counter()
+    for task in TASKS:
+        layers.update(read_layer(o) for o in outcomes_of(scored(task)))
+    total = sum(layers.values())
+    assert total >= 400
+    read = layers["paper_rule"] + layers["figeval_reader"] + layers["rule"]
+    assert read / total >= 0.95, layers
