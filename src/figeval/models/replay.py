@@ -2,7 +2,9 @@
 
 For scoring outputs produced elsewhere, for exact re-scoring, and for tests. Each line is
 `{"id": "<sample id>", "output": "<text>"}`, optionally with `"top_logprobs": [{"token": ..., "logprob": ...}]`
-for the first generated token (to replay logprob-mode answers). Duplicate ids are an error when the model is
+for the first generated token (to replay logprob-mode answers), `"stop_reason"` (Inspect's: `stop`,
+`max_tokens`, `model_length`, ...; default `stop`) and `"reasoning"` (a reasoning model's thinking returned apart
+from its answer, as Inspect's providers give it: never read as the answer). Duplicate ids are an error when the model is
 created; a sample whose id is not in the file fails with an error naming the id and is never scored.
 
 Replayed outputs must not go through Inspect's response cache: the cache is keyed by prompt, and two samples
@@ -15,10 +17,12 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from inspect_ai.model import (
     ChatMessage,
+    ContentReasoning,
+    ContentText,
     GenerateConfig,
     Logprob,
     Logprobs,
@@ -27,6 +31,7 @@ from inspect_ai.model import (
     ModelUsage,
     TopLogprob,
 )
+from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from figeval.errors import FigevalError
@@ -36,6 +41,11 @@ from figeval.errors import FigevalError
 class ReplayRecord:
     output: str
     top_logprobs: list[TopLogprob] | None
+    stop_reason: str = "stop"
+    reasoning: str | None = None
+
+
+STOP_REASONS = get_args(StopReason)
 
 
 def load_replay_file(path: Path) -> dict[str, ReplayRecord]:
@@ -82,7 +92,13 @@ def load_replay_file(path: Path) -> dict[str, ReplayRecord]:
         if bad is not None:
             raise FigevalError(f"{where}: token {bad.token!r} has logprob {bad.logprob}; a log probability is a "
                                "number <= 0.")
-        records[sample_id] = ReplayRecord(row["output"], top_logprobs)
+        stop_reason = row.get("stop_reason", "stop")
+        if stop_reason not in STOP_REASONS:
+            raise FigevalError(f"{where}: stop_reason must be one of {list(STOP_REASONS)}, not {stop_reason!r}.")
+        reasoning = row.get("reasoning")
+        if reasoning is not None and not isinstance(reasoning, str):
+            raise FigevalError(f"{where}: reasoning must be a string (the model's thinking), not {type(reasoning).__name__}.")
+        records[sample_id] = ReplayRecord(row["output"], top_logprobs, stop_reason, reasoning)
         first_line[sample_id] = number
     if not records:
         raise FigevalError(f"replay file {path.name} has no outputs.")
@@ -147,7 +163,10 @@ class ReplayModelAPI(ModelAPI):
             logprobs = Logprobs(
                 content=[Logprob(token=best.token, logprob=best.logprob, top_logprobs=record.top_logprobs)]
             )
-        output = ModelOutput.from_content(self.model_name, record.output)
+        output = ModelOutput.from_content(self.model_name, record.output, stop_reason=record.stop_reason)  # type: ignore[arg-type]
+        if record.reasoning is not None:
+            output.choices[0].message.content = [ContentReasoning(reasoning=record.reasoning),
+                                                 ContentText(text=record.output)]
         output.choices[0].logprobs = logprobs
         # Replayed text costs no tokens; a usage record keeps Inspect from counting with tiktoken (online).
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
