@@ -110,3 +110,48 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
             click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}")
         if row.unresolved:
             click.echo(f"{'':<40} {row.unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
+
+
+@annotate.command("unread")
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The sheet to write (.csv).")
+def annotate_unread(log: Path, out: Path) -> None:
+    """Write the answers of a run (LOG: one .eval file, any task) that no reader could read, with the task's labels,
+    for a person to label; then `figeval annotate apply`."""
+    from figeval.hand_labels import unread_answers, write_unread_sheet
+    from figeval.reporting.runs import read_logs
+
+    refuse_input(out, [log])
+    if out.suffix != ".csv":
+        raise FigevalError(f"--out {out}: the sheet is a .csv file; choose a name ending in .csv.")
+    [run] = _one_log(log, read_logs)
+    answers = unread_answers(run)
+    write_unread_sheet(answers, out)
+    click.echo(f"{len(answers)} unread answers of {run.eval.task.split('/')[-1]} on {run.eval.model} written to {out}: "
+               "fill 'label' with the label each answer gives (the model's answer, not the right one), then "
+               f"`figeval annotate apply {log} {out} --out LABELLED.eval`")
+
+
+@annotate.command("apply")
+@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("sheet", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The new log to write (.eval).")
+def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
+    """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
+    write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
+    from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers, write_log
+    from figeval.reporting.runs import format_table, read_logs, summarize
+
+    refuse_input(out, [sheet], "--out")
+    [run] = _one_log(log, read_logs)
+    labelled, applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
+    write_log(labelled, out, log)
+    left = len(unread_answers(labelled))
+    click.echo(f"{applied} answers labelled by hand, {left} still unread; written to {out}")
+    click.echo(format_table(summarize(labelled)))
+
+
+def _one_log(log: Path, read_logs) -> list:
+    if not log.is_file():
+        raise FigevalError(f"{log}: give one .eval log file (a run), not {'a folder' if log.is_dir() else 'a missing path'}.")
+    return read_logs([log])

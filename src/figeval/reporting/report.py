@@ -13,8 +13,8 @@ from inspect_ai.log import read_eval_log
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.paper import count_row, reference_rows
-from figeval.reporting.runs import RunSummary, Superseded, newest_runs, read_runs
-from figeval.reporting.tables import Cell, Row, Table, TableSpec, build_table, metric_cell
+from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, read_runs, unread_warning
+from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec, build_table, metric_cell
 
 
 @dataclass
@@ -72,7 +72,31 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
             tables.append(table)
         for labels in human:
             tables += agreement_tables(labels, runs, paper)
+    if (table := reading_table(runs)).rows:
+        tables.append(table)
     return Report(tables, runs, superseded, other)
+
+
+def reading_table(runs: Sequence[RunSummary]) -> Table:
+    """How each run's answers were read: the share each layer read, and the unread ones (with the commands that
+    resolve them when over the limit)."""
+    layers = [layer for layer in READ_LAYERS if any(f"read/{layer}" in run.metrics for run in runs)]
+    table = Table("reading", "How the answers were read (share of answers; figeval's reading layers)", "figeval",
+                  "percent", [ColumnHead("task", "Task")] + [ColumnHead(layer, READ_LAYERS[layer]) for layer in layers]
+                  + [ColumnHead("truncated", "truncated", ours=True)])
+    for run in runs:
+        if not any(f"read/{layer}" in run.metrics for layer in layers):
+            continue
+        n = int(run.metrics.get("read/n", run.samples))  # detection reads its fakes' answers: its own n
+        cells = {layer: Cell(run.metrics[f"read/{layer}"], n=n, log=run.log)
+                 for layer in layers if f"read/{layer}" in run.metrics}
+        cells["task"] = Cell(run.task)
+        if "truncated_rate" in run.metrics:
+            cells["truncated"] = Cell(run.metrics["truncated_rate"], n=n, log=run.log)
+        table.rows.append(Row(run.model, {}, cells))
+        if (warning := unread_warning(run)) is not None:
+            table.notes.append(f"{run.task} on {run.model}: {warning}")
+    return table
 
 
 def model_family(model: str) -> str:

@@ -68,16 +68,50 @@ def run_identity(log: EvalLog) -> dict[str, str]:
     return identity
 
 
+# How answers were read (`read/<layer>` metrics), in the order the layers are tried, and their names for people.
+READ_LAYERS = {"paper_rule": "the paper's rule", "figeval_reader": "figeval's reader", "logprob": "logprob",
+               "extractor": "extractor", "manual": "by hand", "rule": "rule (nothing to read)", "unread": "unread"}
+# Over this share of unread answers a run's numbers are not comparable with a paper's (whose people read them).
+UNREAD_LIMIT = 0.02
+
+
+def reading_line(run: RunSummary) -> str | None:
+    """How a run's answers were read ("the paper's rule 62.0%, figeval's reader 35.0%, unread 3.0%"), or None
+    for a run that does not report it."""
+    shares = {layer: run.metrics[f"read/{layer}"] for layer in READ_LAYERS if f"read/{layer}" in run.metrics}
+    if not shares:
+        return None
+    line = ", ".join(f"{READ_LAYERS[layer]} {100 * share:.1f}%" for layer, share in shares.items() if share)
+    truncated = run.metrics.get("truncated_rate")
+    return line + (f" (truncated by the token limit {100 * truncated:.1f}%)" if truncated else "")
+
+
+def unread_warning(run: RunSummary) -> str | None:
+    """Over UNREAD_LIMIT unread answers: what that means and the commands that resolve it."""
+    unread = run.metrics.get("read/unread")
+    if unread is None or unread <= UNREAD_LIMIT:
+        return None
+    return (f"{100 * unread:.1f}% of answers are unread (over {100 * UNREAD_LIMIT:.0f}%): they count against the model "
+            "by each metric's rule, so these numbers are not comparable with the paper's yet. Read them by hand: "
+            f"`figeval annotate unread {run.log} --out unread.csv`, fill 'label', then `figeval annotate apply "
+            f"{run.log} unread.csv --out labelled.eval`.")
+
+
 def format_table(run: RunSummary) -> str:
-    """A two-column table: the run's identity, then one line per metric (rates with three decimals)."""
+    """A two-column table: the run's identity, then one line per metric (rates with three decimals), then how
+    the answers were read and, when too many were not, what to do."""
     head = [("task", run.task), ("model", run.model), ("samples", str(run.samples)), *(run.identity or {}).items()]
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
-    rows = head + [(name, f"{value:.3f}") for name, value in run.metrics.items()]
+    rows = head + [(name, f"{value:.3f}") for name, value in run.metrics.items() if not name.startswith("read/")]
     width = max(len(name) for name, _ in rows)
     rule = "-" * (width + 2 + max(len(value) for _, value in rows))
     lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in head] + [rule]
     lines += [f"{name.ljust(width)}  {value}" for name, value in rows[len(head):]] + [rule]
+    if (read := reading_line(run)) is not None:
+        lines.append(f"answers read by: {read}")
+    if (warning := unread_warning(run)) is not None:
+        lines.append(f"note: {warning}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,170 @@
+"""Answers no reader could read, labelled by hand: a sheet of a run's unread answers, and the run with a person's
+labels applied, written as a new log (the model is not asked again; the old log is left as it was).
+
+Every figeval task can be resolved this way: the sheet offers the task's own labels (the ones its scores count),
+a person writes the label the model's answer gives (the model's answer, not the right one), and each applied
+label becomes an outcome decided by hand (`decided_by` and `read_by` `manual`), recorded through Inspect's score
+edits, so the log keeps the unread outcome in the score's history. The metrics are recomputed by Inspect from the
+log's own metric declarations.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from inspect_ai.log import EvalLog, edit_score, recompute_metrics, write_eval_log
+from inspect_ai.scorer import ScoreEdit
+
+from figeval.errors import DataError, FigevalError
+from figeval.output import atomic_open, refuse_input
+from figeval.scoring.outcome import DecidedBy, ReadBy, Status, outcome_of, to_score
+
+SHEET_COLUMNS = ("task", "model", "sample_id", "labels", "input", "output", "label")
+# A cell a spreadsheet would run as a formula starts with one of these: shown behind an apostrophe.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class UnreadAnswer:
+    task: str
+    model: str
+    sample_id: str
+    labels: tuple[str, ...]
+    input: str
+    output: str
+
+
+def _task(log: EvalLog) -> str:
+    return log.eval.task.split("/")[-1]
+
+
+def _score_name(log: EvalLog) -> str:
+    names = {name for sample in log.samples or [] for name in (sample.scores or {})}
+    if len(names) != 1:
+        raise FigevalError(f"{log.location}: expected one figeval score per sample, found {sorted(names)}; give a "
+                           "log of a figeval task.")
+    return names.pop()
+
+
+def unread_answers(log: EvalLog) -> list[UnreadAnswer]:
+    """The answers of a run that no layer read (unparsed and truncated), one per sample id (with several epochs,
+    one row stands for every unread epoch of the sample)."""
+    found: dict[str, UnreadAnswer] = {}
+    for sample in log.samples or []:
+        for score in (sample.scores or {}).values():
+            outcome = outcome_of(score)
+            if outcome.is_unparsed and str(sample.id) not in found:
+                found[str(sample.id)] = UnreadAnswer(
+                    task=_task(log), model=log.eval.model, sample_id=str(sample.id),
+                    labels=tuple(score.metadata["labels"]), input=_input_text(sample.input),
+                    output=sample.output.completion)
+    return list(found.values())
+
+
+def _input_text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return "\n".join(getattr(message, "text", str(message)) for message in value)  # type: ignore[union-attr]
+
+
+def _cell(text: str) -> str:
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
+    """A CSV sheet (UTF-8 with a byte-order mark, so spreadsheets read Persian as Unicode), header first, one row
+    per unread answer, `label` left empty."""
+    with atomic_open(path, "utf-8-sig", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(SHEET_COLUMNS)
+        for a in answers:
+            writer.writerow([a.task, a.model, a.sample_id, " | ".join(a.labels), _cell(a.input), _cell(a.output), ""])
+
+
+def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
+    """{(task, model, sample id): label} of the filled rows of a sheet (empty labels skipped).
+
+    Raises:
+        DataError: the file is missing, not a sheet of unread answers, or a row repeats a sample.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not UTF-8; save the sheet as CSV UTF-8.") from None
+    rows = list(csv.DictReader(io.StringIO(text)))
+    missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
+    if not rows or missing:
+        raise DataError(f"{path}: not a sheet of unread answers (columns {', '.join(SHEET_COLUMNS)}); write one "
+                        "with `figeval annotate unread LOG --out SHEET`.")
+    labels: dict[tuple[str, str, str], str] = {}
+    for number, row in enumerate(rows, start=2):
+        key = (row["task"], row["model"], row["sample_id"])
+        if key in labels:
+            raise DataError(f"{path}, row {number}: sample {row['sample_id']} appears twice; keep one row per answer.")
+        if (row.get("label") or "").strip():
+            labels[key] = row["label"].strip()
+    return labels
+
+
+def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> tuple[EvalLog, int]:
+    """The log with every unread answer that has a label decided by hand, its metrics recomputed; and how many
+    answers got one.
+
+    Raises:
+        DataError: a label is not one of the task's labels, names a sample the run does not have, or one that was
+            read (the sheet is of another run, or was edited).
+    """
+    task, model, name = _task(log), log.eval.model, _score_name(log)
+    mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
+    others = len(labels) - len(mine)
+    if not mine and others:
+        raise DataError(f"{sheet}: its labels are for other runs than {task} on {model}; give this run's sheet.")
+    by_id = {str(sample.id): sample for sample in log.samples or []}
+    applied = 0
+    for sample_id, label in mine.items():
+        if sample_id not in by_id:
+            raise DataError(f"{sheet}: sample {sample_id} is not in {log.location}; give the sheet of this run.")
+        for sample in (s for s in log.samples or [] if str(s.id) == sample_id):
+            score = sample.scores[name]
+            outcome = outcome_of(score)
+            if not outcome.is_unparsed:
+                continue  # this epoch was read
+            allowed = {value.lower(): value for value in score.metadata["labels"]}
+            if label.lower() not in allowed:
+                raise DataError(f"{sheet}: sample {sample_id}: label {label!r} is not one of {list(allowed.values())}; "
+                                "write the label the model's answer gives.")
+            decided = replace(outcome, label=allowed[label.lower()], status=Status.LABELLED,
+                              decided_by=DecidedBy.MANUAL, read_by=ReadBy.MANUAL, answer=allowed[label.lower()],
+                              explanation=f"labelled by hand ({outcome.explanation})")
+            new = to_score(decided, score.metadata["labels"])
+            edit_score(log, sample.id, name, ScoreEdit(value=new.value, answer=new.answer,
+                                                       explanation=new.explanation, metadata=new.metadata),
+                       recompute_metrics=False, epoch=sample.epoch)
+            applied += 1
+    if not applied and mine:
+        raise DataError(f"{sheet}: none of its labelled answers is unread in {log.location}; it was read already.")
+    recompute_metrics(log)
+    return log, applied
+
+
+def write_log(log: EvalLog, out: Path, source: Path) -> None:
+    """The labelled run as a new `.eval` log; never over its source.
+
+    Raises:
+        FigevalError: `out` is the source log, exists already, or is not an `.eval` file name.
+    """
+    refuse_input(out, [source])
+    if out.suffix != ".eval":
+        raise FigevalError(f"--out {out}: an Inspect log is written as .eval; choose a name ending in .eval.")
+    if out.exists():
+        raise FigevalError(f"--out {out} exists; choose a new name (the labelled run is a new log).")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise FigevalError(f"cannot write {out}: the folder {out.parent} does not exist; create it or choose another.")
+    write_eval_log(log, str(out))
+
+

@@ -1,0 +1,87 @@
+"""Unread answers labelled by hand: the sheet of a run's unread answers, and the run with the labels applied as
+a new log whose metrics equal those derived by hand."""
+
+import csv
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+
+from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
+from figeval.errors import DataError
+from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers
+from tests.ffe_hallu.test_tasks import write_replay
+from tests.metric_values import run_metrics
+from tests.test_bad_inputs import figeval_in_process
+
+FIXTURE = Path(__file__).parent / "perhallueval" / "fixtures" / "final_qa.csv"
+
+
+@pytest.fixture
+def run_with_unread_answers(tmp_path: Path) -> Path:
+    replay = write_replay(tmp_path / "answers.jsonl", {
+        "phe-qa-q1/correct": "Y", "phe-qa-q1/hallucinated": "N",
+        "phe-qa-q2/correct": "It depends on what one means by the capital.",  # unread; a person reads... Y
+        "phe-qa-q2/hallucinated": {"output": "<think>The answer says 1350, the text", "stop_reason": "max_tokens"},
+        "phe-qa-q3/correct": "Y", "phe-qa-q3/hallucinated": "Y",
+    })
+    [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE)), model=f"replay/{replay}", limit=6,
+                         log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answers: Path, tmp_path: Path):
+    log = run_with_unread_answers
+    before = run_metrics(read_eval_log(str(log)))
+    # factual: Y on q1, q3 of 3 (q2 unread) = 2/3; hallucinated: N on q1 of 3 (q2 truncated, q3 fooled) = 1/3
+    assert (before["factual_recall"], before["hallucinated_recall"]) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
+    sheet, out = tmp_path / "unread.csv", tmp_path / "labelled.eval"
+    exported = figeval_in_process("annotate", "unread", str(log), "--out", str(sheet), cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert "2 unread answers of perhallueval_qa" in exported.stdout
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    assert [(r["sample_id"], r["labels"]) for r in rows] == [("phe-qa-q2/correct", "Y | N"),
+                                                              ("phe-qa-q2/hallucinated", "Y | N")]
+    rows[0]["label"], rows[1]["label"] = "y", "N"  # a person's reading; any case
+    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    applied = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    assert applied.returncode == 0, applied.stderr
+    assert "2 answers labelled by hand, 0 still unread" in applied.stdout
+    labelled = read_eval_log(str(out))
+    after = run_metrics(labelled)
+    # by hand: factual Y on q1, q2, q3 = 3/3; hallucinated N on q1, q2 of 3 = 2/3; Hamming (1 + 1 + 1/2) / 3
+    assert after["factual_recall"] == pytest.approx(1.0)
+    assert after["hallucinated_recall"] == pytest.approx(2 / 3)
+    assert after["hamming_score"] == pytest.approx(2.5 / 3)
+    assert after["unparsed_rate"] == 0.0
+    metrics = {name: m.value for s in labelled.results.scores for name, m in s.metrics.items()}
+    assert metrics["read/manual"] == pytest.approx(2 / 6)
+    score = next(s for s in labelled.samples if s.id == "phe-qa-q2/correct").scores["perhallueval_scorer"]
+    assert score.metadata["decided_by"] == "manual" and score.metadata["read_by"] == "manual"
+    assert score.history  # the unread outcome stays in the score's history
+    # the old log is left as it was, and the new one is never written over it or over another file
+    assert run_metrics(read_eval_log(str(log))) == before
+    again = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    assert again.returncode == 2 and "exists; choose a new name" in again.stderr
+    same = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(log), cwd=tmp_path)
+    assert same.returncode == 2 and "is one of the command's inputs" in same.stderr
+
+
+def test_a_label_the_task_does_not_have_is_refused_with_the_labels_it_has(run_with_unread_answers: Path,
+                                                                         tmp_path: Path):
+    run = read_eval_log(str(run_with_unread_answers))
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("task,model,sample_id,labels,input,output,label\n"
+                     f"perhallueval_qa,{run.eval.model},phe-qa-q2/correct,Y | N,,,faithful\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"sample phe-qa-q2/correct: label 'faithful' is not one of \['Y', 'N'\]"):
+        apply_hand_labels(run, read_hand_labels(sheet), sheet)
+    sheet.write_text("task,model,sample_id,labels,input,output,label\n"
+                     f"perhallueval_qa,{run.eval.model},phe-qa-q1/correct,Y | N,,,N\n", encoding="utf-8")
+    with pytest.raises(DataError, match="none of its labelled answers is unread"):
+        apply_hand_labels(run, read_hand_labels(sheet), sheet)
+    assert len(unread_answers(run)) == 2
