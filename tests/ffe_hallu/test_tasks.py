@@ -103,9 +103,14 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
     assert log.status == "success"
     metrics = run_metrics(log)
     # accepted: 002, 004, and the unparsed 003 (not a rejection) -> 3/4
+    import math
+    # the mass on yes/no words: 001 e^-0.2 + e^-1.8; 002 e^-0.5 + e^-0.9 + e^-1.2; 003 none; 004 e^-0.1 + e^-2.4
+    masses = [math.exp(-0.2) + math.exp(-1.8), math.exp(-0.5) + math.exp(-0.9) + math.exp(-1.2), 0.0,
+              math.exp(-0.1) + math.exp(-2.4)]
     assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4,
                                      "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5,  # = 0.25
-                                     "halluc_rate_fake_q/word_perturbation": 3 / 4})
+                                     "halluc_rate_fake_q/word_perturbation": 3 / 4,
+                                     "label_mass": sum(masses) / 4, "label_mass/under_half": 1 / 4})  # 003
     assert [s.scores["detection_scorer"].answer for s in log.samples] == ["yes", "no", None, "no"]
 
 

@@ -44,6 +44,7 @@ from figeval.scoring.metrics import (
     as_label,
     decided_by_counts,
     grouped_by,
+    label_mass,
     mean_over_groups,
     named,
     outcomes,
@@ -150,6 +151,7 @@ def detection_metrics() -> list[Metric]:
                      "category_slug", f"halluc_rate_{framing.name.lower()}/{{group_name}}") for framing in Framing),
         named(rate(Verdict.FAKE.value, REJECTED_IF_UNPARSED, CONTROLS), "false_rejection_rate"),
         *reading_metrics(CONTROLS, prefix="control_"),
+        label_mass(),
     ]
 
 

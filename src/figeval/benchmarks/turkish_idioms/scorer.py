@@ -29,6 +29,7 @@ from figeval.scoring.metrics import (
     EXCLUDED,
     TARGET,
     grouped_by,
+    label_mass,
     mean_over_groups,
     named,
     policy_metrics,
@@ -103,7 +104,7 @@ def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> lis
     """accuracy (unparsed counts as wrong), unparsed_rate, the share of the rate label among parsed answers
     (yes_rate / entailment_rate), accuracy per corpus-frequency band when the data has frequencies, and for
     unbalanced detection the balanced accuracy (the mean of the two classes' accuracies)."""
-    metrics = [*policy_metrics(unparsed_policies(task)), *reading_metrics()]
+    metrics = [*policy_metrics(unparsed_policies(task)), *reading_metrics(), label_mass()]
     if with_frequency:
         metrics.append(grouped_by(rate(TARGET, AS_WRONG), "frequency_band", "accuracy/freq_{group_name}"))
     if not balanced:
