@@ -42,8 +42,8 @@ def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answ
     assert exported.returncode == 0, exported.stderr
     assert "2 unread answers of perhallueval_qa" in exported.stdout
     rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
-    assert [(r["sample_id"], r["labels"]) for r in rows] == [("phe-qa-q2/correct", "Y | N"),
-                                                              ("phe-qa-q2/hallucinated", "Y | N")]
+    assert [(r["sample_id"], r["read"], r["labels"]) for r in rows] == [("phe-qa-q2/correct", "unread", "Y | N"),
+                                                                         ("phe-qa-q2/hallucinated", "unread", "Y | N")]
     rows[0]["label"], rows[1]["label"] = "y", "N"  # a person's reading; any case
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
@@ -76,12 +76,44 @@ def test_a_label_the_task_does_not_have_is_refused_with_the_labels_it_has(run_wi
                                                                          tmp_path: Path):
     run = read_eval_log(str(run_with_unread_answers))
     sheet = tmp_path / "sheet.csv"
-    sheet.write_text("task,model,sample_id,labels,input,output,label\n"
-                     f"perhallueval_qa,{run.eval.model},phe-qa-q2/correct,Y | N,,,faithful\n", encoding="utf-8")
+    sheet.write_text("task,model,sample_id,read,labels,input,output,label\n"
+                     f"perhallueval_qa,{run.eval.model},phe-qa-q2/correct,unread,Y | N,,,faithful\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"sample phe-qa-q2/correct: label 'faithful' is not one of \['Y', 'N'\]"):
         apply_hand_labels(run, read_hand_labels(sheet), sheet)
-    sheet.write_text("task,model,sample_id,labels,input,output,label\n"
-                     f"perhallueval_qa,{run.eval.model},phe-qa-q1/correct,Y | N,,,N\n", encoding="utf-8")
+    sheet.write_text("task,model,sample_id,read,labels,input,output,label\n"
+                     f"perhallueval_qa,{run.eval.model},phe-qa-q1/correct,read,Y | N,,,N\n", encoding="utf-8")
     with pytest.raises(DataError, match="none of its labelled answers is unread"):
         apply_hand_labels(run, read_hand_labels(sheet), sheet)
     assert len(unread_answers(run)) == 2
+
+
+def test_an_extractor_reads_only_unread_answers_and_its_agreement_with_people_is_reported(tmp_path: Path):
+    replay = write_replay(tmp_path / "answers.jsonl", {
+        "phe-qa-q1/correct": "Y", "phe-qa-q1/hallucinated": "It depends on what one means by the capital.",
+        "phe-qa-q2/correct": "The answer could be argued either way.", "phe-qa-q2/hallucinated": "N",
+    })
+    # the extractor is asked only about q1/hallucinated and q2/correct (replayed, keyed by sample id)
+    extractor = write_replay(tmp_path / "extractor.jsonl", {"phe-qa-q1/hallucinated": '{"label": "N"}',
+                                                             "phe-qa-q2/correct": '{"label": "Y"}'})
+    [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE)), model=f"replay/{replay}", limit=4,
+                         model_roles={"extractor": f"replay/{extractor}"}, log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert log.status == "success", log.error
+    metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    assert metrics["read/extractor"] == pytest.approx(2 / 4) and metrics["unparsed_rate"] == 0.0
+    sheet, out = tmp_path / "check.csv", tmp_path / "labelled.eval"
+    assert figeval_in_process("annotate", "unread", log.location, "--out", str(sheet), cwd=tmp_path).returncode == 0
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    assert [(r["sample_id"], r["read"]) for r in rows] == [("phe-qa-q1/hallucinated", "extractor"),
+                                                          ("phe-qa-q2/correct", "extractor")]
+    rows[0]["label"], rows[1]["label"] = "N", "N"  # the person agrees on the first, not on the second
+    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    applied = figeval_in_process("annotate", "apply", log.location, str(sheet), "--out", str(out), cwd=tmp_path)
+    assert applied.returncode == 0, applied.stderr
+    # 2 answers: agree on 1 -> 50%; kappa: observed 1/2, both labels' marginals (N,Y) vs (N,N) -> expected 1/2: 0
+    assert "extractor vs hand labels: n=2, agreement 50.0%, Cohen's kappa" in applied.stdout
+    # the person's label replaces the extractor's: factual recall Y on q1 of 2 = 1/2 (q2 now N)
+    assert run_metrics(read_eval_log(str(out)))["factual_recall"] == pytest.approx(1 / 2)

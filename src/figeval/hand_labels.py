@@ -20,9 +20,9 @@ from inspect_ai.scorer import ScoreEdit
 
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input
-from figeval.scoring.outcome import DecidedBy, ReadBy, Status, outcome_of, to_score
+from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status, outcome_of, to_score
 
-SHEET_COLUMNS = ("task", "model", "sample_id", "labels", "input", "output", "label")
+SHEET_COLUMNS = ("task", "model", "sample_id", "read", "labels", "input", "output", "label")
 # A cell a spreadsheet would run as a formula starts with one of these: shown behind an apostrophe.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -35,6 +35,8 @@ class UnreadAnswer:
     labels: tuple[str, ...]
     input: str
     output: str
+    read: str = "unread"
+    """`unread`, or `extractor` for an answer only the extractor model read (a person's label checks it)."""
 
 
 def _task(log: EvalLog) -> str:
@@ -49,18 +51,23 @@ def _score_name(log: EvalLog) -> str:
     return names.pop()
 
 
+def _to_label(outcome: Outcome) -> bool:
+    return outcome.is_unparsed or outcome.read_by is ReadBy.EXTRACTOR
+
+
 def unread_answers(log: EvalLog) -> list[UnreadAnswer]:
-    """The answers of a run that no layer read (unparsed and truncated), one per sample id (with several epochs,
-    one row stands for every unread epoch of the sample)."""
+    """The answers of a run that no reader read (unparsed and truncated), and those only the extractor model
+    read (shown without its label), one per sample id (with several epochs, one row stands for every such epoch
+    of the sample)."""
     found: dict[str, UnreadAnswer] = {}
     for sample in log.samples or []:
         for score in (sample.scores or {}).values():
             outcome = outcome_of(score)
-            if outcome.is_unparsed and str(sample.id) not in found:
+            if _to_label(outcome) and str(sample.id) not in found:
                 found[str(sample.id)] = UnreadAnswer(
                     task=_task(log), model=log.eval.model, sample_id=str(sample.id),
                     labels=tuple(score.metadata["labels"]), input=_input_text(sample.input),
-                    output=sample.output.completion)
+                    output=sample.output.completion, read="unread" if outcome.is_unparsed else "extractor")
     return list(found.values())
 
 
@@ -81,7 +88,8 @@ def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(SHEET_COLUMNS)
         for a in answers:
-            writer.writerow([a.task, a.model, a.sample_id, " | ".join(a.labels), _cell(a.input), _cell(a.output), ""])
+            writer.writerow([a.task, a.model, a.sample_id, a.read, " | ".join(a.labels), _cell(a.input),
+                             _cell(a.output), ""])
 
 
 def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
@@ -111,9 +119,18 @@ def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
     return labels
 
 
-def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> tuple[EvalLog, int]:
-    """The log with every unread answer that has a label decided by hand, its metrics recomputed; and how many
-    answers got one.
+@dataclass(frozen=True)
+class Applied:
+    log: EvalLog
+    """The run, every labelled answer decided by hand, its metrics recomputed."""
+    labelled: int
+    extractor_pairs: list[tuple[str, str]]
+    """(the extractor's label, the person's) of each answer only the extractor had read."""
+
+
+def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> Applied:
+    """The log with every unread (or extractor-read) answer that has a label decided by hand, its metrics
+    recomputed.
 
     Raises:
         DataError: a label is not one of the task's labels, names a sample the run does not have, or one that was
@@ -125,19 +142,21 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     if not mine and others:
         raise DataError(f"{sheet}: its labels are for other runs than {task} on {model}; give this run's sheet.")
     by_id = {str(sample.id): sample for sample in log.samples or []}
-    applied = 0
+    applied, pairs = 0, []
     for sample_id, label in mine.items():
         if sample_id not in by_id:
             raise DataError(f"{sheet}: sample {sample_id} is not in {log.location}; give the sheet of this run.")
         for sample in (s for s in log.samples or [] if str(s.id) == sample_id):
             score = sample.scores[name]
             outcome = outcome_of(score)
-            if not outcome.is_unparsed:
+            if not _to_label(outcome):
                 continue  # this epoch was read
             allowed = {value.lower(): value for value in score.metadata["labels"]}
             if label.lower() not in allowed:
                 raise DataError(f"{sheet}: sample {sample_id}: label {label!r} is not one of {list(allowed.values())}; "
                                 "write the label the model's answer gives.")
+            if outcome.read_by is ReadBy.EXTRACTOR:
+                pairs.append((outcome.label, allowed[label.lower()]))
             decided = replace(outcome, label=allowed[label.lower()], status=Status.LABELLED,
                               decided_by=DecidedBy.MANUAL, read_by=ReadBy.MANUAL, answer=allowed[label.lower()],
                               explanation=f"labelled by hand ({outcome.explanation})")
@@ -149,7 +168,7 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     if not applied and mine:
         raise DataError(f"{sheet}: none of its labelled answers is unread in {log.location}; it was read already.")
     recompute_metrics(log)
-    return log, applied
+    return Applied(log, applied, pairs)
 
 
 def write_log(log: EvalLog, out: Path, source: Path) -> None:

@@ -66,12 +66,19 @@ def state_of(entry: Entry, metadata: Mapping[str, Any] | None = None) -> TaskSta
 
 
 def score_all(score: Callable, entries: Sequence[Entry], target: Callable[[Entry], str] = lambda e: "",
-              metadata: Callable[[Entry], Mapping[str, Any]] | None = None) -> list[SampleScore]:
-    """Each entry scored by a task's score function, one after another (so a scripted judge answers in order)."""
+              metadata: Callable[[Entry], Mapping[str, Any]] | None = None,
+              extractor: Callable[[Entry], str | None] | None = None) -> list[SampleScore]:
+    """Each entry scored by a task's score function, one after another (so a scripted judge answers in order);
+    with `extractor`, an extractor model bound to its role answers each entry with the label the function gives
+    (None: it cannot tell)."""
+    from inspect_ai.model._model import init_model_roles
 
     async def run() -> list[SampleScore]:
         found = []
         for entry in entries:
+            if extractor is not None:
+                label = extractor(entry)
+                init_model_roles({"extractor": scripted_judge(lambda answer, label=label: label)})
             fields = metadata(entry) if metadata else entry.metadata
             result: Score = await score(state_of(entry, fields), Target(target(entry)))
             found.append(SampleScore(score=result, sample_id=entry.id, sample_metadata=dict(fields)))
@@ -125,8 +132,8 @@ def scripted_judge(labels_by_answer: Callable[[str], str]):
 
     def reply(messages, tools, tool_choice, config):
         shown = _ANSWER_BLOCK.search(messages[-1].text)
-        output = ModelOutput.from_content("mockllm/judge", json.dumps({"label": labels_by_answer(shown.group(1) if shown else ""),
-                                                                      "reason": "scripted"}))
+        label = labels_by_answer(shown.group(1) if shown else "")
+        output = ModelOutput.from_content("mockllm/judge", json.dumps({"label": label, "reason": "scripted"}))
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 

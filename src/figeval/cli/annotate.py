@@ -142,13 +142,21 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers, write_log
     from figeval.reporting.runs import format_table, read_logs, summarize
 
+    from figeval.stats import agreement_row
+
     refuse_input(out, [sheet], "--out")
     [run] = _one_log(log, read_logs)
-    labelled, applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
-    write_log(labelled, out, log)
-    left = len(unread_answers(labelled))
-    click.echo(f"{applied} answers labelled by hand, {left} still unread; written to {out}")
-    click.echo(format_table(summarize(labelled)))
+    applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
+    write_log(applied.log, out, log)
+    left = sum(a.read == "unread" for a in unread_answers(applied.log))
+    click.echo(f"{applied.labelled} answers labelled by hand, {left} still unread; written to {out}")
+    if applied.extractor_pairs:
+        extractor, person = zip(*applied.extractor_pairs)
+        row = agreement_row("extractor vs hand labels", list(extractor), list(person))
+        kappa = (f"{row.kappa.estimate:.2f} [{row.kappa.low:.2f}, {row.kappa.high:.2f}]" if row.kappa
+                 else f"undefined ({row.note})")
+        click.echo(f"extractor vs hand labels: n={row.n}, agreement {100 * row.percent:.1f}%, Cohen's kappa {kappa}")
+    click.echo(format_table(summarize(applied.log)))
 
 
 def _one_log(log: Path, read_logs) -> list:

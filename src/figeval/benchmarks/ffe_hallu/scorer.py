@@ -54,6 +54,7 @@ from figeval.scoring.metrics import (
     status_rate,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, outcome_key, to_score
+from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 from figeval.text import expression_key
 
@@ -161,7 +162,8 @@ def detection_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
     async def score(state: TaskState, target: Target) -> Score:
-        return to_score(detection_outcome(state, resolved_answer_mode(mode, str(state.model))), VERDICTS)
+        outcome = detection_outcome(state, resolved_answer_mode(mode, str(state.model)))
+        return to_score(await with_extractor(outcome, state, VERDICTS), VERDICTS)
 
     return score
 

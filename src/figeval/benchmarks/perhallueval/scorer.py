@@ -37,6 +37,7 @@ from figeval.parsing import YES_NO_WORDS, YesNo, label_probabilities
 from figeval.benchmarks.perhallueval.dataset import SUBSETS
 from figeval.scoring.metrics import AS_WRONG, EXCLUDED, label_mass, outcomes, reading_metrics
 from figeval.scoring.outcome import to_score
+from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import TopLogprobs, read_answer
 from figeval.stats import UndefinedStatistic, bootstrap_interval
 
@@ -212,6 +213,6 @@ def perhallueval_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
         asked_in = resolved_answer_mode(mode, str(state.model))
         outcome = read_answer(state.output, asked_in, paper=bare_letter, reader=read_faithfulness,
                               words=ANSWER_WORDS, target=target.text, mass=answer_mass)
-        return to_score(outcome, [YES, NO])
+        return to_score(await with_extractor(outcome, state, [YES, NO]), [YES, NO])
 
     return score

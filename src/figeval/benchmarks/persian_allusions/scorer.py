@@ -45,6 +45,7 @@ from figeval.scoring.metrics import (
     status_rate,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, to_score
+from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 
 
@@ -111,6 +112,7 @@ def mc_scorer() -> Scorer:
         outcome = read_answer(state.output, AnswerMode.GENERATE, paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
                               reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words={},
                               target=target.text)
+        outcome = await with_extractor(outcome, state, OPTION_LABELS)
         if outcome.label is not None:
             choice = int(outcome.label)
             chosen = "none of the options" if choice == 0 else options[choice - 1]

@@ -37,6 +37,7 @@ from figeval.scoring.metrics import (
     reading_metrics,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, to_score
+from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 
 # The words a prompt asks for, in its language (Appendix A: 'Answer only with "yes" or "no"', 'Answer only
@@ -135,6 +136,7 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
         outcome = read_answer(state.output, asked_in, paper=lambda text: first_or_last_label(text, words, negation=True),
                               reader=lambda text: read_label(text, task), words=words, target=target.text,
                               prefixes=True)
+        outcome = await with_extractor(outcome, state, labels)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
         if outcome.is_unparsed and manual is not None:
             outcome = Outcome(manual, DecidedBy.MANUAL, target=target.text, answer=manual, read_by=ReadBy.MANUAL,
