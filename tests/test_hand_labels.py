@@ -14,6 +14,7 @@ from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answ
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 from tests.test_bad_inputs import figeval_in_process
+from tests.test_cli import figeval
 
 FIXTURE = Path(__file__).parent / "perhallueval" / "fixtures" / "final_qa.csv"
 
@@ -49,7 +50,8 @@ def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answ
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    applied = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    # in a process of its own, as a user runs it (Inspect recomputes the metrics from figeval's registered ones)
+    applied = figeval("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
     assert applied.returncode == 0, applied.stderr
     assert "2 answers labelled by hand, 0 still unread" in applied.stdout
     labelled = read_eval_log(str(out))

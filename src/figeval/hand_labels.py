@@ -139,6 +139,8 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     task, model, name = _task(log), log.eval.model, _score_name(log)
     mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
     others = len(labels) - len(mine)
+    if not labels:
+        raise DataError(f"{sheet}: no row has a label; fill the 'label' column with the label each answer gives.")
     if not mine and others:
         raise DataError(f"{sheet}: its labels are for other runs than {task} on {model}; give this run's sheet.")
     by_id = {str(sample.id): sample for sample in log.samples or []}

@@ -142,6 +142,7 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers, write_log
     from figeval.reporting.runs import format_table, read_logs, summarize
 
+    import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.stats import agreement_row
 
     refuse_input(out, [sheet], "--out")

@@ -91,10 +91,11 @@ def unread_warning(run: RunSummary) -> str | None:
     unread = run.metrics.get("read/unread")
     if unread is None or unread <= UNREAD_LIMIT:
         return None
+    log = run.log.removeprefix("file://")
     return (f"{100 * unread:.1f}% of answers are unread (over {100 * UNREAD_LIMIT:.0f}%): they count against the model "
             "by each metric's rule, so these numbers are not comparable with the paper's yet. Read them by hand: "
-            f"`figeval annotate unread {run.log} --out unread.csv`, fill 'label', then `figeval annotate apply "
-            f"{run.log} unread.csv --out labelled.eval`.")
+            f"`figeval annotate unread {log} --out unread.csv`, fill 'label', then `figeval annotate apply "
+            f"{log} unread.csv --out labelled.eval`.")
 
 
 def format_table(run: RunSummary) -> str:
