@@ -35,7 +35,7 @@ _UNCLOSED_THINK = re.compile(r"<(think|thinking|reasoning)>.*\Z", re.DOTALL | re
 _ORPHAN_THINK_END = re.compile(r"\A.*</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
 _CODE_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
-_ANSWER_KEYS = ("answer", "verdict", "label", "response", "final_answer", "result", "output")
+_ANSWER_KEYS = ("answer", "verdict", "label", "response", "final_answer", "result", "output", "conclusion", "نتیجه", "پاسخ")
 _MARKDOWN = re.compile(r"[*`#]|__|^\s*>+", re.MULTILINE)  # emphasis, code, headings, block quotes
 _WORD = re.compile(r"[^\W_]+|/", re.UNICODE)
 

@@ -43,7 +43,8 @@ def cue(label: str, *patterns: str, weak: bool = False) -> list[Cue]:
 
 # A quoted phrase of two words or more is a mention (the sentence asked about, an idiom, "used figuratively"),
 # not the model's verdict; a quoted single word may be ("Answer: "No"").
-_QUOTED_PHRASE = re.compile(r'"[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*”|«[^»\n]*\s[^»\n]*»')
+# A quotation hugs its text: `" is a ... to "` between two quotations is not one.
+_QUOTED_PHRASE = re.compile(r'"(?=\S)[^"\n]*\s[^"\n]*(?<=\S)"|“[^”\n]*\s[^”\n]*”|«[^»\n]*\s[^»\n]*»')
 # A parenthesized aside of three words or more ("(there is a real proverb ...)") comments, it does not answer.
 _ASIDE = re.compile(r"\((?:[^()\n]*\s){2,}[^()\n]*\)")
 _MARKDOWN = re.compile(r"[*`#_]+|^\s*>+", re.MULTILINE)

@@ -33,7 +33,7 @@ _ANSWER_IS = (r"(?:answer\b[^.:]{0,40}?\b(?:is|would be)\s*:?|answer\s*:|پاس�
               r"|boxed\{\s*(?:\\text\{)?)\s*")
 
 _SUBJECT_WORDS = r"(?:persian\s+|farsi\s+)?(?:idiom|proverb|expression|saying|phrase|ffe|one)"
-_REAL_WORDS = (r"(?:real|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
+_REAL_WORDS = (r"(?:real|true|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
                r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic)")
 _FAKE_WORDS = (r"(?:fake|fabricated|made[- ]up|invented|fictional|fictitious|non[- ]?existent|bogus|spurious|"
                r"artificial|coined)")
@@ -56,6 +56,7 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              rf"\b(?:not aware|not familiar|unaware|(?:don't|do not|can't|cannot) recall|(?:can't|cannot|couldn't|"
              rf"could not) find|never heard|(?:haven't|have not) heard|no record){_CLAUSE}",
              rf"\bnot\s+(?:\w+\s+){{0,2}}?(?:used|in use|exist)\b{_CLAUSE}",
+             rf"\b(?:is not|isn't|'s not)\s+(?:a|an)\s+(?:persian|farsi)\s+{_SUBJECT_WORDS}\b{_CLAUSE}",
              r"\b(?:don't|do not|doesn't|does not|cannot|can't|couldn't|could not|didn't|did not|am not able to)\s+"
              rf"(?:\w+\s+){{0,2}}?(?:recogni[sz]e|know of|exist|seem to exist|appear (?:to exist|in))\b{_CLAUSE}",
              r"\bno\s+(?:such|known|record of|evidence)\b",
@@ -73,7 +74,10 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              rf"(?<!of )(?<!on )(?<!from )(?<!to )(?<!in )(?<!as )(?<!like )(?<!than )\b(?:a|an)\s+{_REAL_WORDS}\s+"
              rf"{_SUBJECT_WORDS}\b",
              r"^(?:it'?s\s+)?(?:real|genuine|authentic)\W*$",
-             rf"\b(?:is|'s)\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?example\s+of\s+(?:a|an)\s+(?:\w+\s+)?{_SUBJECT_WORDS}\b", r"\b(?:does\s+)?exists?\b(?!\s+in\s+(?:a|another))",
+             rf"\b(?:is|'s)\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?example\s+of\s+(?:a|an)\s+(?:\w+\s+)?{_SUBJECT_WORDS}\b",
+             # "X is a Persian proverb that ...": says it exists (not "a common idiomatic expression in Persian",
+             # which small models write of expressions they call fake in the same breath)
+             rf"\b(?:is|'s)\s+(?:a|an)\s+(?:(?:common|classic|traditional|old)\s+)?(?:persian|farsi)\s+{_SUBJECT_WORDS}\b", r"\b(?:does\s+)?exists?\b(?!\s+in\s+(?:a|another))",
              rf"{_PERSIAN_REAL}\s*(?:ی\s+)?{_COPULA}", rf"{_PERSIAN_REAL}\s+{_COPULA}?", r"وجود\s+دار"),
     ]
 
