@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, edit_score, recompute_metrics, write_eval_log
+from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, write_eval_log
 from inspect_ai.scorer import ScoreEdit
 
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input
-from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status, outcome_of, to_score
+from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "read", "labels", "input", "output", "label")
 # A cell a spreadsheet would run as a formula starts with one of these: shown behind an apostrophe.
@@ -143,12 +143,14 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
         raise DataError(f"{sheet}: no row has a label; fill the 'label' column with the label each answer gives.")
     if not mine and others:
         raise DataError(f"{sheet}: its labels are for other runs than {task} on {model}; give this run's sheet.")
-    by_id = {str(sample.id): sample for sample in log.samples or []}
+    epochs: dict[str, list[EvalSample]] = {}
+    for sample in log.samples or []:
+        epochs.setdefault(str(sample.id), []).append(sample)
     applied, pairs = 0, []
     for sample_id, label in mine.items():
-        if sample_id not in by_id:
+        if sample_id not in epochs:
             raise DataError(f"{sheet}: sample {sample_id} is not in {log.location}; give the sheet of this run.")
-        for sample in (s for s in log.samples or [] if str(s.id) == sample_id):
+        for sample in epochs[sample_id]:
             score = sample.scores[name]
             outcome = outcome_of(score)
             if not _to_label(outcome):
@@ -159,10 +161,7 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
                                 "write the label the model's answer gives.")
             if outcome.read_by is ReadBy.EXTRACTOR:
                 pairs.append((outcome.label, allowed[label.lower()]))
-            decided = replace(outcome, label=allowed[label.lower()], status=Status.LABELLED,
-                              decided_by=DecidedBy.MANUAL, read_by=ReadBy.MANUAL, answer=allowed[label.lower()],
-                              explanation=f"labelled by hand ({outcome.explanation})")
-            new = to_score(decided, score.metadata["labels"])
+            new = to_score(outcome.by_hand(allowed[label.lower()]), score.metadata["labels"])
             edit_score(log, sample.id, name, ScoreEdit(value=new.value, answer=new.answer,
                                                        explanation=new.explanation, metadata=new.metadata),
                        recompute_metrics=False, epoch=sample.epoch)

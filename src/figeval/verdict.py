@@ -107,8 +107,13 @@ def sentence_labels(sentence: str, cues: Sequence[Cue]) -> set[str]:
 
 def read_verdict(text: str, cues: Sequence[Cue], quoted: Iterable[str] = ()) -> str | None:
     """The one label the answer states (see the module docstring), or None."""
+    return body_verdict(answer_body(text, quoted), cues)
+
+
+def body_verdict(body: str, cues: Sequence[Cue]) -> str | None:
+    """`read_verdict` of an answer already made its `answer_body`."""
     stated: list[tuple[str, bool]] = []
-    for sentence in sentences(answer_body(text, quoted)):
+    for sentence in sentences(body):
         if sentence.endswith(("?", "؟")):
             continue  # a question (the model restating the one it was asked) states no verdict
         labels = sentence_labels(sentence, cues)

@@ -144,18 +144,14 @@ def by_hand(entries: Sequence[Entry], scores: Sequence[SampleScore], label_of: C
             ) -> list[SampleScore]:
     """The scores with every unread answer that a person can read labelled by hand (decided_by `manual`), as
     applying a filled sheet of unread answers does."""
-    from dataclasses import replace as replaced
-
-    from figeval.scoring.outcome import DecidedBy, ReadBy, Status, to_score
+    from figeval.scoring.outcome import to_score
 
     found = []
     for entry, s in zip(entries, scores, strict=True):
         outcome = outcome_of(s.score)
         label = label_of(entry)
         if outcome.is_unparsed and label is not None:
-            outcome = replaced(outcome, label=label, status=Status.LABELLED, decided_by=DecidedBy.MANUAL,
-                               read_by=ReadBy.MANUAL, answer=label)
-            s = s.model_copy(update={"score": to_score(outcome, s.score.metadata["labels"])})
+            s = s.model_copy(update={"score": to_score(outcome.by_hand(label), s.score.metadata["labels"])})
         found.append(s)
     return found
 

@@ -119,12 +119,11 @@ def annotate_unread(log: Path, out: Path) -> None:
     """Write the answers of a run (LOG: one .eval file, any task) that no reader could read, with the task's labels,
     for a person to label; then `figeval annotate apply`."""
     from figeval.hand_labels import unread_answers, write_unread_sheet
-    from figeval.reporting.runs import read_logs
 
     refuse_input(out, [log])
     if out.suffix != ".csv":
         raise FigevalError(f"--out {out}: the sheet is a .csv file; choose a name ending in .csv.")
-    [run] = _one_log(log, read_logs)
+    [run] = _one_log(log)
     answers = unread_answers(run)
     write_unread_sheet(answers, out)
     click.echo(f"{len(answers)} unread answers of {run.eval.task.split('/')[-1]} on {run.eval.model} written to {out}: "
@@ -140,13 +139,13 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
     write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
     from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers, write_log
-    from figeval.reporting.runs import format_table, read_logs, summarize
+    from figeval.reporting.runs import format_table, summarize
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.stats import agreement_row
 
     refuse_input(out, [sheet], "--out")
-    [run] = _one_log(log, read_logs)
+    [run] = _one_log(log)
     applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
     write_log(applied.log, out, log)
     left = sum(a.read == "unread" for a in unread_answers(applied.log))
@@ -160,7 +159,9 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     click.echo(format_table(summarize(applied.log)))
 
 
-def _one_log(log: Path, read_logs) -> list:
+def _one_log(log: Path) -> list:
+    from figeval.reporting.runs import read_logs
+
     if not log.is_file():
         raise FigevalError(f"{log}: give one .eval log file (a run), not {'a folder' if log.is_dir() else 'a missing path'}.")
     return read_logs([log])

@@ -24,8 +24,8 @@ from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status
 
 EXTRACTOR_ROLE = "extractor"
 EXTRACTOR_PROMPT_VERSION = "extractor-v1"
-EXTRACTOR_ANSWERS, EXTRACTOR_MODEL = "extractor_answers", "extractor_model"
-"""Outcome details: what the extractor replied, and which model it was."""
+EXTRACTOR_ANSWERS, EXTRACTOR_MODEL, EXTRACTOR_PROMPT = "extractor_answers", "extractor_model", "extractor_prompt"
+"""Outcome details: what the extractor replied, which model it was, and the version of the prompt it was asked."""
 
 EXTRACTOR_SYSTEM_PROMPT = (
     "You read another system's answer to a question and report which of the allowed labels the answer gives. "
@@ -65,7 +65,8 @@ async def with_extractor(outcome: Outcome, state: TaskState, labels: Sequence[st
     prompt = EXTRACTOR_PROMPT.format(question=state.input_text, answer=quote_as_data(state.output.completion, "answer"),
                                      labels=", ".join(labels))
     verdict = await ask_judge(model, EXTRACTOR_SYSTEM_PROMPT, prompt, _scheme(labels))
-    details = {**outcome.details, EXTRACTOR_ANSWERS: verdict.raw, EXTRACTOR_MODEL: str(model)}
+    details = {**outcome.details, EXTRACTOR_ANSWERS: verdict.raw, EXTRACTOR_MODEL: str(model),
+               EXTRACTOR_PROMPT: EXTRACTOR_PROMPT_VERSION}
     if verdict.label is None:
         return replace(outcome, details=details)
     label = verdict.label.value

@@ -28,6 +28,7 @@ from inspect_ai.scorer._metric import MetricProtocol
 
 from figeval.errors import FigevalError
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status, outcome_of
+from figeval.scoring.readers import LABEL_MASS
 
 AS_WRONG = "as_wrong"
 EXCLUDED = "excluded"
@@ -294,7 +295,7 @@ def label_mass() -> Metric:
     says the model barely answered with a label: its answers rest on the tail of its distribution."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        masses = [o.details["label_mass"] for o in outcomes(scores) if "label_mass" in o.details]
+        masses = [o.details[LABEL_MASS] for o in outcomes(scores) if LABEL_MASS in o.details]
         if not masses:
             return {}
         return {"label_mass": sum(masses) / len(masses),

@@ -14,7 +14,7 @@ details such as the judge's raw answers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -113,6 +113,12 @@ class Outcome:
     @classmethod
     def truncated(cls, decided_by: DecidedBy, explanation: str, target: str | None = None, **details: Any) -> Outcome:
         return cls(None, decided_by, Status.TRUNCATED, target=target, explanation=explanation, details=details)
+
+    def by_hand(self, label: str) -> Outcome:
+        """This answer as a person labelled it: decided and read by hand, what no layer could read kept in the
+        explanation."""
+        return replace(self, label=label, status=Status.LABELLED, decided_by=DecidedBy.MANUAL, read_by=ReadBy.MANUAL,
+                       answer=label, explanation=f"labelled by hand ({self.explanation})")
 
     @property
     def is_unparsed(self) -> bool:

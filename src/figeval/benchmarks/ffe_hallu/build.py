@@ -8,8 +8,6 @@ response cache, so even a lost sheet is rebuilt without paying again.
 
 from __future__ import annotations
 
-import functools
-
 import csv
 import json
 import random
@@ -62,11 +60,11 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     MIMICRY_THEMES,
     PARAPHRASE_PROMPT,
 )
+from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
 from figeval.data.store import sha256_of
 from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input, write_text
-from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_verdict
 from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, strip_reasoning
 from figeval.scoring.readers import read_answer
 from figeval.text import has_arabic_script
@@ -376,9 +374,9 @@ def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], 
                                           cache=response_cache(checker))
             # "Do you know it as an existing idiom?": yes says real; read as the detection task reads its answers
             as_yes_no = {REAL: YesNo.YES.value, FAKE: YesNo.NO.value}
-            readings = functools.cache(lambda answer: detection_verdict(answer, REAL, text))
-            reading = read_answer(output, mode, paper=lambda answer: as_yes_no.get(readings(answer)[0]),
-                                  reader=lambda answer: as_yes_no.get(readings(answer)[1]),
+            paper, reader = detection_readers(REAL, text)
+            reading = read_answer(output, mode, paper=lambda answer: as_yes_no.get(paper(answer)),
+                                  reader=lambda answer: as_yes_no.get(reader(answer)),
                                   words={v.value: YES_NO_WORDS[v] for v in YesNo})
             return {"checker": checker, "text": text, "answer": reading.label or "unparsed"}
 

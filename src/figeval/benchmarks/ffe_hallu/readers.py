@@ -14,9 +14,11 @@ quoted expression is removed before reading). See `figeval.verdict` for how sent
 
 from __future__ import annotations
 
+import functools
 import re
 
 from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning
+from figeval.scoring.readers import Parse
 from figeval.text import expression_key, has_arabic_script, normalize_persian
 from figeval.verdict import Cue, cue, read_verdict, reading_form
 
@@ -113,6 +115,13 @@ def detection_verdict(text: str, yes_means: str, expression: str) -> tuple[str |
     return paper, read_verdict(text, _CUES[yes_means], quoted=[expression])
 
 
+def detection_readers(yes_means: str, expression: str) -> tuple[Parse, Parse]:
+    """The paper's rule and figeval's reader of one detection answer (see `detection_verdict`), as `read_answer`
+    takes them: the answer is read once for both."""
+    readings = functools.lru_cache(maxsize=1)(lambda text: detection_verdict(text, yes_means, expression))
+    return (lambda text: readings(text)[0]), (lambda text: readings(text)[1])
+
+
 # --- Tasks 1 and 3: the expression a model gives ----------------------------------------------------------------
 # Task 1 asks "Output only the expression" (Appendix A 1.1): an answer that is one line of Persian with nothing
 # but the expression is read as asked (layer 1). figeval's reader (layer 2) takes the expression out of what chat
@@ -138,7 +147,7 @@ _CHOICE_MARKER = re.compile(
 
 
 def _plain(text: str) -> str:
-    text = strip_reasoning(text)
+    """Text (its reasoning already set aside) without markup: \\boxed{}, emphasis, arrows, check marks."""
     text = _BOXED.sub(lambda m: m.group(1), text)
     return re.sub(r"[*`#_]+|^\s*>+\s*|➡️?|✓|✅", "", text, flags=re.MULTILINE)
 
@@ -164,10 +173,10 @@ def _expression_in(segment: str) -> str | None:
     return runs[0] if len(runs) == 1 else None
 
 
-def _answer_lines(text: str, meaning: str | None) -> list[str]:
+def _answer_lines(plain: str, meaning: str | None) -> list[str]:
     meaning_key = expression_key(meaning) if meaning else None
     lines = []
-    for line in _plain(text).splitlines():
+    for line in plain.splitlines():
         if not has_arabic_script(line) or _NOT_ANSWER_LINE.match(line) or line.strip().endswith((":", "：")):
             continue  # not Persian, a gloss, or an introduction ("ضرب‌المثل مناسب:")
         if meaning_key and meaning_key in expression_key(line):
@@ -186,13 +195,14 @@ def bare_expression(text: str) -> str | None:
     return line if line and re.fullmatch(r"[\u0600-\u06FF\u200c\s،]+", line) else None
 
 
-def _after_marker(text: str, lines: list[str]) -> str | None:
-    """The expression after the last choice marker, or the list item a number after it names, or the item
-    marked as the choice."""
-    marked = [line for line in strip_reasoning(text).splitlines() if _MARKED_ITEM.search(line) and has_arabic_script(line)]
-    if len(marked) == 1:
-        return _expression_in(_plain(_MARKED_ITEM.sub(" ", marked[0])))
-    plain = _plain(text)
+def _marked_item(reasoned: str) -> str | None:
+    """The one item marked as the choice ("1. X ✓ (most suitable)")."""
+    marked = [line for line in reasoned.splitlines() if _MARKED_ITEM.search(line) and has_arabic_script(line)]
+    return _expression_in(_plain(_MARKED_ITEM.sub(" ", marked[0]))) if len(marked) == 1 else None
+
+
+def _after_marker(plain: str, lines: list[str]) -> str | None:
+    """The expression after the last choice marker, or the list item a number after it names."""
     markers = list(_CHOICE_MARKER.finditer(plain))
     if not markers:
         return None
@@ -214,9 +224,9 @@ def _after_marker(text: str, lines: list[str]) -> str | None:
     return _expression_in(after[0]) if after else None
 
 
-def _ordinal_choice(text: str, lines: list[str]) -> str | None:
+def _ordinal_choice(plain: str, lines: list[str]) -> str | None:
     """"I would go with the second one": the list item an ordinal names."""
-    match = re.search(r"\b(?:go with|choose|pick|prefer|select)\s+the\s+(first|second|third)\b", _plain(text), re.IGNORECASE)
+    match = re.search(r"\b(?:go with|choose|pick|prefer|select)\s+the\s+(first|second|third)\b", plain, re.IGNORECASE)
     if match is None:
         return None
     items = [line for line in lines if _LIST_ITEM.match(line)]
@@ -227,8 +237,10 @@ def _ordinal_choice(text: str, lines: list[str]) -> str | None:
 def generated_expression(text: str, meaning: str | None = None) -> str | None:
     """figeval's reading of a Task 1 answer: the one expression given, or the one a marker chooses among several
     (the restated meaning is not an answer)."""
-    lines = _answer_lines(text, meaning)
-    chosen = _after_marker(text, lines) or _ordinal_choice(text, lines)
+    reasoned = strip_reasoning(text)
+    plain = _plain(reasoned)
+    lines = _answer_lines(plain, meaning)
+    chosen = _marked_item(reasoned) or _after_marker(plain, lines) or _ordinal_choice(plain, lines)
     if chosen:
         return chosen
     found = {expression_key(e): e for line in lines if (e := _expression_in(line))}

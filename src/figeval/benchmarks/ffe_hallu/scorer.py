@@ -15,7 +15,6 @@ and reported as `judge_unparsed_rate`.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from dataclasses import replace
 from enum import Enum
@@ -36,7 +35,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_JUDGE_SYSTEM_PROMPT,
 )
 from figeval.errors import FigevalError
-from figeval.benchmarks.ffe_hallu.readers import bare_expression, chosen_equivalent, detection_verdict, generated_expression
+from figeval.benchmarks.ffe_hallu.readers import bare_expression, chosen_equivalent, detection_readers, generated_expression
 from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
@@ -84,9 +83,8 @@ def detection_outcome(state: TaskState, mode: AnswerMode) -> Outcome:
     target = Verdict.REAL.value if state.metadata["kind"] == ItemKind.REAL.value else Verdict.FAKE.value
     yes_means = Verdict.REAL.value if framing is Framing.REAL_Q else Verdict.FAKE.value
     if mode is AnswerMode.GENERATE:
-        readings = functools.cache(lambda text: detection_verdict(text, yes_means, state.metadata["expression"]))
-        return read_answer(state.output, mode, paper=lambda text: readings(text)[0],
-                           reader=lambda text: readings(text)[1], words={}, target=target)
+        paper, reader = detection_readers(yes_means, state.metadata["expression"])
+        return read_answer(state.output, mode, paper=paper, reader=reader, words={}, target=target)
     reading = read_answer(state.output, mode, paper=None, reader=lambda text: None,
                           words={v.value: YES_NO_WORDS[v] for v in YesNo}, target=target)
     if reading.label is None:

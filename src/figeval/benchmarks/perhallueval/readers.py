@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from figeval.parsing import json_answer, strip_reasoning
-from figeval.verdict import answer_body, cue, read_verdict, reading_form
+from figeval.verdict import answer_body, body_verdict, cue, reading_form
 
 YES, NO = "Y", "N"
 
@@ -83,11 +83,11 @@ def bare_letter(text: str) -> str | None:
     return {"y": YES, "n": NO}.get(letter)
 
 
-def criteria_verdict(text: str) -> str | None:
-    """The verdict of the summarization prompt's two questions answered in turn: (1) is all information drawn
-    correctly from the article? (2) is there false, distorted or extra information? Y only for yes, then no;
-    CONTRADICTORY for no, then no; None when the questions are not answered in turn."""
-    match = _CRITERIA.search(answer_body(text))
+def criteria_verdict(body: str) -> str | None:
+    """The verdict of the summarization prompt's two questions answered in turn, in an answer's `answer_body`:
+    (1) is all information drawn correctly from the article? (2) is there false, distorted or extra information?
+    Y only for yes, then no; CONTRADICTORY for no, then no; None when the questions are not answered in turn."""
+    match = _CRITERIA.search(body)
     if match is None:
         return None
     first, second = (answer in ("yes", "بله", "y") for answer in match.groups())
@@ -98,12 +98,12 @@ def criteria_verdict(text: str) -> str | None:
 
 def read_faithfulness(text: str) -> str | None:
     """figeval's reading of a PerHalluEval answer: Y, N or None."""
-    text = own_answer(text)
-    by_criteria = criteria_verdict(text)
+    body = answer_body(own_answer(text))
+    by_criteria = criteria_verdict(body)
     if by_criteria is None:
-        return read_verdict(text, CUES)
+        return body_verdict(body, CUES)
     if by_criteria == CONTRADICTORY:
         return None
     # the items' own yes/no are answers to the questions, not verdicts: read the rest for a disagreeing one
-    rest = read_verdict(_CRITERION_ITEM.sub(" ", answer_body(text)), CUES)
+    rest = body_verdict(_CRITERION_ITEM.sub(" ", body), CUES)
     return by_criteria if rest in (None, by_criteria) else None

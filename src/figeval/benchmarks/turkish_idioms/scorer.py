@@ -36,7 +36,7 @@ from figeval.scoring.metrics import (
     rate,
     reading_metrics,
 )
-from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, to_score
+from figeval.scoring.outcome import to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 
@@ -139,8 +139,7 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
         outcome = await with_extractor(outcome, state, labels)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
         if outcome.is_unparsed and manual is not None:
-            outcome = Outcome(manual, DecidedBy.MANUAL, target=target.text, answer=manual, read_by=ReadBy.MANUAL,
-                              explanation=f"labelled by hand ({outcome.explanation})")
+            outcome = outcome.by_hand(manual)
         return to_score(outcome, labels)
 
     return score
