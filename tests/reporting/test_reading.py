@@ -32,3 +32,11 @@ def test_the_report_has_a_table_of_how_each_run_was_read_with_its_own_n():
     assert (first["paper_rule"].value, first["unread"].value, first["paper_rule"].n) == (0.5, 0.03, 200)
     assert first["truncated"].value == 0.01
     assert len(table.notes) == 1 and "logs/a.eval" in table.notes[0]
+
+
+def test_a_logprob_run_is_not_sent_to_hand_labels_it_has_no_text_for():
+    metrics = {"unparsed_rate": 0.06, "read/logprob": 0.94, "read/unread": 0.06, "label_mass": 0.059}
+    table = format_table(RunSummary("ffe_detection", "gguf/gemma-3-270m", 800, metrics, "success", "logs/run.eval"))
+    assert "note: 6.0% of answers are unread" in table
+    assert "no label word among the next token's top candidates (mean label mass 0.059" in table
+    assert "annotate unread" not in table

@@ -91,11 +91,17 @@ def unread_warning(run: RunSummary) -> str | None:
     unread = run.metrics.get("read/unread")
     if unread is None or unread <= UNREAD_LIMIT:
         return None
+    said = (f"{100 * unread:.1f}% of answers are unread (over {100 * UNREAD_LIMIT:.0f}%): they count against the "
+            "model by each metric's rule, so these numbers are not comparable with the paper's yet.")
+    if run.metrics.get("read/logprob"):
+        # a logprob answer is one token: there is no text for a person to read
+        mass = run.metrics.get("label_mass")
+        return (f"{said} In logprob mode an unread answer has no label word among the next token's top candidates"
+                + (f" (mean label mass {mass:.3f}: the model barely answers with a label)" if mass is not None else "")
+                + "; ask a model that answers in words with -T answer_mode=generate.")
     log = run.log.removeprefix("file://")
-    return (f"{100 * unread:.1f}% of answers are unread (over {100 * UNREAD_LIMIT:.0f}%): they count against the model "
-            "by each metric's rule, so these numbers are not comparable with the paper's yet. Read them by hand: "
-            f"`figeval annotate unread {log} --out unread.csv`, fill 'label', then `figeval annotate apply "
-            f"{log} unread.csv --out labelled.eval`.")
+    return (f"{said} Read them by hand: `figeval annotate unread {log} --out unread.csv`, fill 'label', then "
+            f"`figeval annotate apply {log} unread.csv --out labelled.eval`.")
 
 
 def format_table(run: RunSummary) -> str:

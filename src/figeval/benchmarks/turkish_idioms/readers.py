@@ -1,8 +1,9 @@
 """Reading the Turkish idiom benchmark's answers (documented in this benchmark's README, "How answers are read").
 
 Layer 1, the paper's (Section 4): the first word, else the last word, if it is one of the labels the prompt asks
-for ("yes"/"no", "entailment"/"contradiction"; in the Turkish prompt "evet"/"hayır", "gerektirme"/"çelişki"); a
-label right after a negation ("Not entailment.") is not that label.
+for ("yes"/"no", "entailment"/"contradiction"; in the Turkish prompt "evet"/"hayır", "gerektirme"/"çelişki"), as
+printed; a label offered as an alternative ("yes/no", "Yes and no") is none. Where it reads a label the reader
+below contradicts ("Not entailment.": last word "entailment"), the reader decides.
 Layer 2, figeval's reader, for the "unsolicited reasoning" the paper read by hand: the labels of either prompt
 language (models answer "Evet" to the English prompt), their inflections (entails, entailed, contradictory,
 contradicts; gerektirir, çelişir, çelişkili), negated labels in a two-label task ("not entailment", "no

@@ -133,7 +133,7 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
 
     async def score(state: TaskState, target: Target) -> Score:
         asked_in = resolved_answer_mode(mode, str(state.model))
-        outcome = read_answer(state.output, asked_in, paper=lambda text: first_or_last_label(text, words, negation=True),
+        outcome = read_answer(state.output, asked_in, paper=lambda text: first_or_last_label(text, words),
                               reader=lambda text: read_label(text, task), words=words, target=target.text,
                               prefixes=True)
         outcome = await with_extractor(outcome, state, labels)
