@@ -41,25 +41,27 @@ def test_resolution_rule(labels, expected):
 
 @pytest.fixture
 def judged_log(ffe_hallu_imported: Path, tmp_path: Path):
-    """A judged ffe_generation run on 5 samples: 001 matches its reference, the rest are judged."""
+    """A judged ffe_generation run on 5 samples: 001 matches its reference (the judge labels it too, 1, as the
+    paper's judges labelled every output), the rest are judged."""
     outputs = write_replay(
         tmp_path / "outputs.jsonl",
         {
-            "ffe-gen-001": "به بار اوردن",
-            "ffe-gen-003": "پا پس کشیدن",
-            "ffe-gen-004": "دل پری از کسی داشتن",
-            "ffe-gen-005": "گربه را دم دروازه کشتن",
-            "ffe-gen-006": "«سیب‌زمینی را کباب کردن»",
+            "ffe-gen-001/human": "به بار اوردن",
+            "ffe-gen-003/human": "پا پس کشیدن",
+            "ffe-gen-004/human": "دل پری از کسی داشتن",
+            "ffe-gen-005/human": "گربه را دم دروازه کشتن",
+            "ffe-gen-006/human": "«سیب‌زمینی را کباب کردن»",
         },
     )
     judge = write_replay(
         tmp_path / "judge.jsonl",
         {sid: json.dumps({"label": label}) for sid, label in
-         [("ffe-gen-003", 2), ("ffe-gen-004", 1), ("ffe-gen-005", 0), ("ffe-gen-006", 0)]},
+         [("ffe-gen-001/human", 1), ("ffe-gen-003/human", 2), ("ffe-gen-004/human", 1), ("ffe-gen-005/human", 0),
+          ("ffe-gen-006/human", 0)]},
     )
     [log] = inspect_eval(
         ffe_generation(), model=f"replay/{outputs}", model_roles={"grader": f"replay/{judge}"},
-        sample_id=["ffe-gen-001", "ffe-gen-003", "ffe-gen-004", "ffe-gen-005", "ffe-gen-006"],
+        sample_id=["ffe-gen-001/human", "ffe-gen-003/human", "ffe-gen-004/human", "ffe-gen-005/human", "ffe-gen-006/human"],
         log_dir=str(tmp_path / "logs"), display="none",
     )
     assert log.status == "success", log.error
@@ -100,21 +102,21 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     by_id = {row["sample_id"]: row for row in rows}
     assert len(rows) == 5 and all(row["label"] == "" for row in rows)
     # Persian text exactly as in the data and the output, ZWNJ included.
-    assert by_id["ffe-gen-006"]["output"] == "سیب\u200cزمینی را کباب کردن"
-    assert by_id["ffe-gen-001"]["reference"] == "به بار اوردن" and by_id["ffe-gen-001"]["input"] == "به ثمر رسیدن"
+    assert by_id["ffe-gen-006/human"]["output"] == "سیب\u200cزمینی را کباب کردن"
+    assert by_id["ffe-gen-001/human"]["reference"] == "به بار اوردن" and by_id["ffe-gen-001/human"]["input"] == "به ثمر رسیدن"
 
-    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001": "1", "ffe-gen-003": "2", "ffe-gen-004": "correct",
-                                                 "ffe-gen-005": "0", "ffe-gen-006": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001": "1", "ffe-gen-003": "1", "ffe-gen-004": "1",
-                                                  "ffe-gen-005": "0", "ffe-gen-006": "2"})
+    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "correct",
+                                                 "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
+    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
+                                                  "ffe-gen-005/human": "0", "ffe-gen-006/human": "2"})
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(first), str(second), "--out", str(labels))
     assert imported.returncode == 0, imported.stderr
     assert "5 answers: 3 agreed, 2 unresolved" in imported.stdout
-    assert "unresolved: ffe-gen-003" in imported.stdout and "unresolved: ffe-gen-006" in imported.stdout
+    assert "unresolved: ffe-gen-003/human" in imported.stdout and "unresolved: ffe-gen-006/human" in imported.stdout
 
-    third = fill(sheet, tmp_path / "ann3.csv", {"ffe-gen-001": "1", "ffe-gen-003": "2", "ffe-gen-004": "1",
-                                                 "ffe-gen-005": "0", "ffe-gen-006": "0"})
+    third = fill(sheet, tmp_path / "ann3.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
+                                                 "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
     assert "5 answers: 3 agreed, 2 third" in imported.stdout
 
@@ -125,12 +127,13 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines() if line.startswith("replay/")}
     assert rows == {"humans": ["5", "40.0", "40.0", "20.0"], "run": ["5", "40.0", "40.0", "20.0"]}
 
-    # Judge (log) vs resolved humans on the 4 judge-decided answers (001 matched its reference: left out):
-    # judge 003: 2 (incorrect), 004: 1, 005: 0, 006: 0; humans 003: 2 (third), 004: 1, 005: 0, 006: 0 -> 4/4.
+    # Judge (log) vs resolved humans over every output (Table 6), 001 included although its reference rule
+    # decided it: judge 001: 1, 003: 2 (incorrect), 004: 1, 005: 0, 006: 0; humans 001: 1, 003: 2 (third),
+    # 004: 1, 005: 0, 006: 0 -> 5/5.
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels), "--confusion")
     assert agreement.returncode == 0, agreement.stderr
-    assert figures(agreement.stdout, "replay/", "| judge replay/")[:2] == ["4", "1.000"]
-    # the run's final labels, rules included: 001 (matched its reference: correct, humans 1) joins -> 5/5
+    assert figures(agreement.stdout, "replay/", "| judge replay/")[:2] == ["5", "1.000"]
+    # the run's final labels, rules included (001 correct by the reference rule, humans 1) -> 5/5
     assert figures(agreement.stdout, "replay/", "| with figeval's rules")[:2] == ["5", "1.000"]
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
@@ -148,7 +151,7 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     tables = {table["key"]: table for table in json.loads(report.stdout)["tables"]}
     judged = {row["identity"]["judge"]: row["cells"] for row in tables["judge-agreement/ffe_generation"]["rows"]
               if not row["reference"]}
-    assert [(cells["agreement"]["value"], cells["agreement"]["n"]) for cells in judged.values()] == [(1.0, 4), (1.0, 5)]
+    assert [(cells["agreement"]["value"], cells["agreement"]["n"]) for cells in judged.values()] == [(1.0, 5), (1.0, 5)]
     assert list(judged)[1] == "with figeval's rules"
     people = tables["annotator-agreement/ffe_generation"]
     pair = next(row["cells"] for row in people["rows"] if row["identity"].get("annotators") == "ann1 vs ann2"
@@ -189,25 +192,25 @@ def sheet_with(tmp_path: Path, rows: str, name: str = "ann.csv") -> Path:
 
 
 def test_unknown_label_is_named(tmp_path: Path):
-    path = sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,maybe\n")
+    path = sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,maybe\n")
     # the spreadsheet's own row: the instruction line is row 1, the header row 2, so the second answer is row 4
-    with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003' of m\) has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
+    with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
         read_sheet(path, annotation_spec)
 
 
 def test_empty_label_and_duplicate_row_are_named(tmp_path: Path):
-    with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001' of m\) has no label"):
-        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,\n"), annotation_spec)
-    with pytest.raises(DataError, match=r"row 4 repeats sample 'ffe-gen-001' of m"):
-        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-001,x,y,z,2\n"), annotation_spec)
+    with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001/human' of m\) has no label"):
+        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,\n"), annotation_spec)
+    with pytest.raises(DataError, match=r"row 4 repeats sample 'ffe-gen-001/human' of m"):
+        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-001/human,x,y,z,2\n"), annotation_spec)
 
 
 def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
     path = tmp_path / "ann.csv"
     path.write_text('# instructions\ntask,model,sample_id,input,reference,output,label\n'
-                    'ffe_generation,m,ffe-gen-001,x,y,"line one\n# not a comment",1\n', encoding="utf-8-sig")
-    assert read_sheet(path, annotation_spec)[1] == {("m", "ffe-gen-001"): C}
-    path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001\n", encoding="utf-8-sig")
+                    'ffe_generation,m,ffe-gen-001/human,x,y,"line one\n# not a comment",1\n', encoding="utf-8-sig")
+    assert read_sheet(path, annotation_spec)[1] == {("m", "ffe-gen-001/human"): C}
+    path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001/human\n", encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"row 2 does not have one cell per column"):  # no instructions: header is row 1
         read_sheet(path, annotation_spec)
 
@@ -221,7 +224,7 @@ def test_turkish_answers_are_left_to_right_in_label_studio(tmp_path: Path):
 
 def test_annotators_are_named_and_never_two_of_one_name(tmp_path: Path):
     """Sheets with one file name from different folders were three annotators "ann" in agreement with themselves."""
-    rows = "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,0\n"
+    rows = "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,0\n"
     for name in ("alice", "bob"):
         (tmp_path / name).mkdir()
     first, second = sheet_with(tmp_path / "alice", rows), sheet_with(tmp_path / "bob", rows)
@@ -244,12 +247,12 @@ def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
     tasks = [{"data": {"task": "ffe_generation", "model": "m", "sample_id": sample},
               "annotations": [{"completed_by": {"id": 1, "email": "a@lab"}, "result": [{"value": {"choices": [first]}}]},
                               {"completed_by": 2, "result": [{"value": {"choices": [second]}}]}]}
-             for sample, first, second in (("ffe-gen-001", "correct", "correct"), ("ffe-gen-003", "incorrect", "correct"))]
+             for sample, first, second in (("ffe-gen-001/human", "correct", "correct"), ("ffe-gen-003/human", "incorrect", "correct"))]
     export = tmp_path / "project.json"
     export.write_text(json.dumps(tasks), encoding="utf-8")
     task, by_annotator = read_annotators(export, annotation_spec)
     assert task == "ffe_generation" and list(by_annotator) == ["a@lab", "2"]
-    assert by_annotator["2"] == {("m", "ffe-gen-001"): C, ("m", "ffe-gen-003"): C}
+    assert by_annotator["2"] == {("m", "ffe-gen-001/human"): C, ("m", "ffe-gen-003/human"): C}
     with pytest.raises(DataError, match="holds the labels of 2 annotators"):
         read_sheet(export, annotation_spec)
     labels = tmp_path / "labels.csv"
@@ -260,9 +263,9 @@ def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
 
 
 def test_a_sheet_missing_a_row_is_named(tmp_path: Path):
-    full = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\nm,ffe-gen-003,x,y,z,0\n", "a.csv"), annotation_spec)
-    short = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001,x,y,z,1\n", "b.csv"), annotation_spec)
-    with pytest.raises(DataError, match=r"b has no row for 1 answer\(s\) the other sheets have \(first: sample 'ffe-gen-003' of m\)"):
+    full = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,0\n", "a.csv"), annotation_spec)
+    short = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\n", "b.csv"), annotation_spec)
+    with pytest.raises(DataError, match=r"b has no row for 1 answer\(s\) the other sheets have \(first: sample 'ffe-gen-003/human' of m\)"):
         combine([("a", *full), ("b", *short)])
     with pytest.raises(DataError, match="one to three"):
         combine([("a", *full)] * 4)
@@ -318,7 +321,7 @@ def test_with_epochs_annotators_and_agreement_see_the_reduced_outcome(ffe_hallu_
     from figeval.annotation import items_from_log, judge_labels
     from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS
 
-    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-005": "گربه را دم دروازه کشتن"})
+    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-005/human": "گربه را دم دروازه کشتن"})
     calls = []
 
     def judge_reply(messages, tools, tool_choice, config):
@@ -329,15 +332,15 @@ def test_with_epochs_annotators_and_agreement_see_the_reduced_outcome(ffe_hallu_
         return output
 
     [log] = inspect_eval(
-        ffe_generation(), model=f"replay/{outputs}", sample_id=["ffe-gen-005"], epochs=3, cache=False,
+        ffe_generation(), model=f"replay/{outputs}", sample_id=["ffe-gen-005/human"], epochs=3, cache=False,
         model_roles={"grader": get_model("mockllm/model", custom_outputs=judge_reply, memoize=False)},
         log_dir=str(tmp_path / "logs"), display="none",
     )
     assert log.status == "success", log.error
     assert len(log.samples) == 3 and len(calls) == 3
     items, skipped = items_from_log(log, annotation_spec("ffe_generation"))
-    assert [item.sample_id for item in items] == ["ffe-gen-005"] and skipped == 0
-    assert judge_labels(log, FFE_LABELS) == {(f"replay/{outputs}", "ffe-gen-005"): C}
+    assert [item.sample_id for item in items] == ["ffe-gen-005/human"] and skipped == 0
+    assert judge_labels(log, FFE_LABELS) == {(f"replay/{outputs}", "ffe-gen-005/human"): C}
     assert log.results.scores[0].metrics["correct_rate"].value == 1.0
 
 
@@ -345,36 +348,36 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
     """Section 3.5: two annotators label everything; a third resolves what they disagree on."""
     sheet = tmp_path / "sheet.csv"
     assert figeval("annotate", "export", str(judged_log), "--out", str(sheet)).returncode == 0
-    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001": "1", "ffe-gen-003": "2", "ffe-gen-004": "1",
-                                                 "ffe-gen-005": "0", "ffe-gen-006": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001": "1", "ffe-gen-003": "1", "ffe-gen-004": "1",
-                                                  "ffe-gen-005": "0", "ffe-gen-006": "2"})
+    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
+                                                 "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
+    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
+                                                  "ffe-gen-005/human": "0", "ffe-gen-006/human": "2"})
     # the third sheet holds only the two disagreements (003, 006)
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
     kept = [line for line in lines if line.startswith("#") or line.startswith("task,") or
-            ",ffe-gen-003," in line or ",ffe-gen-006," in line]
+            ",ffe-gen-003/human," in line or ",ffe-gen-006/human," in line]
     partial = tmp_path / "partial.csv"
     partial.write_text("\n".join(kept) + "\n", encoding="utf-8-sig")
-    third = fill(partial, tmp_path / "ann3.csv", {"ffe-gen-003": "2", "ffe-gen-006": "0"})
+    third = fill(partial, tmp_path / "ann3.csv", {"ffe-gen-003/human": "2", "ffe-gen-006/human": "0"})
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
     assert imported.returncode == 0, imported.stderr
     assert "5 answers: 3 agreed, 2 third" in imported.stdout
     humans, annotators = read_labels(labels, annotation_spec)
     by_id = {h.sample_id: h for h in humans}
-    assert by_id["ffe-gen-003"].label is I and by_id["ffe-gen-006"].label is H
-    assert by_id["ffe-gen-001"].annotators == (C, C, None)
+    assert by_id["ffe-gen-003/human"].label is I and by_id["ffe-gen-006/human"].label is H
+    assert by_id["ffe-gen-001/human"].annotators == (C, C, None)
     # agreement with the third is over the answers it labelled: 003 (ann1 2 = ann3 2), 006 (ann1 0 = ann3 0)
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
     assert agreement.returncode == 0, agreement.stderr
     assert figures(agreement.stdout, "ann1 vs ann3: all models")[:2] == ["2", "1.000"]
 
     # a third sheet that misses a disagreement is refused, naming it
-    missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003": "2", "ffe-gen-006": "0"})
+    missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003/human": "2", "ffe-gen-006/human": "0"})
     missing.write_text("\n".join(l for l in missing.read_text(encoding="utf-8-sig").splitlines()
-                                 if ",ffe-gen-006," not in l) + "\n", encoding="utf-8-sig")
+                                 if ",ffe-gen-006/human," not in l) + "\n", encoding="utf-8-sig")
     refused = figeval("annotate", "import", str(first), str(second), str(missing), "--out", str(tmp_path / "x.csv"))
-    assert refused.returncode == 2 and "short has no row for sample 'ffe-gen-006'" in refused.stderr
+    assert refused.returncode == 2 and "short has no row for sample 'ffe-gen-006/human'" in refused.stderr
 
 
 def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
@@ -398,3 +401,52 @@ def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
     assert (row.n, row.unresolved, row.rates) == (2, 1, {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0})
     # the run over the same two answers: s1 correct, s2 unparsed -> hallucinated by the task's policy
     assert run_rates(log, humans, FFE_LABELS).rates == {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0}
+
+
+def test_a_model_s_human_and_paraphrased_meaning_runs_never_share_an_answer(ffe_hallu_imported: Path, tmp_path: Path):
+    """Task 1 asked with the dictionary meanings and with verified paraphrases (Section 3.1) by one model: one
+    sheet of both runs, one labels file, and Table 6 per run, each run's labels its own."""
+    paraphrases = tmp_path / "paraphrases.csv"
+    paraphrases.write_text("row,farsi_idiom,Meaning,paraphrase,verified\n"
+                           "1,به بار اوردن,به ثمر رسیدن,نتیجه دادن,yes\n"
+                           "3,حال وهوای کسی یا کاری را نداشتن,تمایلی به انجام کاری نداشتن,حوصله نداشتن,yes\n",
+                           encoding="utf-8-sig")
+    outputs = write_replay(tmp_path / "outputs.jsonl", {
+        "ffe-gen-001/human": "به بار اوردن",  # the reference: correct by the rule
+        "ffe-gen-003/human": "پا پس کشیدن",  # row 12's FFE, judged
+        "ffe-gen-001/paraphrased": "پا پس کشیدن",  # judged
+        "ffe-gen-003/paraphrased": "حال وهوای کسی یا کاری را نداشتن",  # the reference: correct by the rule
+    })
+    judge = write_replay(tmp_path / "judge.jsonl", {sid: json.dumps({"label": label}) for sid, label in [
+        ("ffe-gen-001/human", 1), ("ffe-gen-003/human", 2), ("ffe-gen-001/paraphrased", 2),
+        ("ffe-gen-003/paraphrased", 1)]})
+    logs = tmp_path / "logs"
+    runs = [(ffe_generation(), ["ffe-gen-001/human", "ffe-gen-003/human"]),
+            (ffe_generation(meaning="paraphrased", paraphrases=str(paraphrases)), None)]
+    for task, ids in runs:
+        [log] = inspect_eval(task, model=f"replay/{outputs}", model_roles={"grader": f"replay/{judge}"},
+                             sample_id=ids, log_dir=str(logs), display="none")
+        assert log.status == "success", log.error
+
+    sheet = tmp_path / "sheet.csv"
+    exported = figeval("annotate", "export", str(logs), "--out", str(sheet))
+    assert exported.returncode == 0, exported.stderr
+    # One person: human 001 correct, 003 incorrect; paraphrased 001 hallucinated, 003 correct.
+    person = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2",
+                                                  "ffe-gen-001/paraphrased": "0", "ffe-gen-003/paraphrased": "1"})
+    labels = tmp_path / "labels.csv"
+    imported = figeval("annotate", "import", str(person), "--out", str(labels))
+    assert imported.returncode == 0, imported.stderr
+
+    report = figeval("report", str(logs), "--human", str(labels), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    table = next(t for t in json.loads(report.stdout)["tables"] if t["key"] == "judge-agreement/ffe_generation")
+    assert "meaning" in table["identity_keys"]
+    found = {(row["identity"]["meaning"], row["identity"]["judge"]): (row["cells"]["agreement"]["value"],
+                                                                      row["cells"]["agreement"]["n"])
+             for row in table["rows"]}
+    judge_name = f"replay/{judge}"
+    # human: the judge said 1, 2 where the person said 1, 2 -> 2/2. paraphrased: the judge said 2, 1 where the
+    # person said 0, 1 -> 1/2; the run's own labels (001 incorrect by the judge, 003 correct by the rule) alike.
+    assert found == {("human", judge_name): (1.0, 2), ("human", "with figeval's rules"): (1.0, 2),
+                     ("paraphrased", judge_name): (0.5, 2), ("paraphrased", "with figeval's rules"): (0.5, 2)}

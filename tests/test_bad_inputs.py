@@ -147,11 +147,11 @@ PARAPHRASES = ("row,farsi_idiom,Meaning,paraphrase,verified\n"
 KEPT_PASSAGES = "allusion,text,keep\nیوسف و زلیخا,متنی درباره یوسف,yes\nآتش نمرود,متنی درباره آتش,no\n"
 SHEET = ("# FFE-HALLU: label each model output\n"
          "task,model,sample_id,input,reference,output,label\n"
-         "ffe_generation,m,ffe-gen-001,به ثمر رسیدن,به بار اوردن,به بار اوردن,1\n"
-         "ffe_generation,m,ffe-gen-003,معنی,مثل,پاسخ,0\n")
+         "ffe_generation,m,ffe-gen-001/human,به ثمر رسیدن,به بار اوردن,به بار اوردن,1\n"
+         "ffe_generation,m,ffe-gen-003/human,معنی,مثل,پاسخ,0\n")
 LABELS = ("task,model,sample_id,label,resolution,ann1,ann2\n"
-          "ffe_generation,m,ffe-gen-001,correct,agreed,correct,correct\n"
-          "ffe_generation,m,ffe-gen-003,hallucinated,agreed,hallucinated,hallucinated\n")
+          "ffe_generation,m,ffe-gen-001/human,correct,agreed,correct,correct\n"
+          "ffe_generation,m,ffe-gen-003/human,hallucinated,agreed,hallucinated,hallucinated\n")
 
 
 def replay_line(sample_id: str = "ffe-fake-001/fake-q", output: str = "Yes", **extra) -> str:
@@ -450,9 +450,9 @@ LOADER_CASES = [
     refused("sheet", lambda t: write(t / "s.csv", utf16(SHEET)), r"s\.csv: cannot be read as UTF-8", id="sheet-utf16"),
     refused("sheet", lambda t: write(t / "s.csv", cp1256(SHEET)), r"s\.csv: cannot be read as UTF-8", id="sheet-cp1256"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET.replace(",0\n", ",3\n")),
-            r"s\.csv: row 4 \(sample 'ffe-gen-003' of m\) has label '3'", id="sheet-label-out-of-range"),
+            r"s\.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label '3'", id="sheet-label-out-of-range"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET.replace(",0\n", ",-1\n")),
-            r"s\.csv: row 4 \(sample 'ffe-gen-003' of m\) has label '-1'",
+            r"s\.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label '-1'",
             id="sheet-label-negative"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET.replace(",0\n", ",1.0\n")), r"s\.csv: row 4 .* has label '1\.0'",
             id="sheet-label-not-a-code"),
@@ -463,10 +463,10 @@ LOADER_CASES = [
             id="sheet-duplicated-label-column"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET.replace("ffe_generation", "ffe_detection")),
             r"task 'ffe_detection' has no human-label scheme", id="sheet-of-a-task-without-labels"),
-    refused("sheet", lambda t: write(t / "s.csv", SHEET.replace("ffe_generation,m,ffe-gen-003", "ffe_translation,m,ffe-gen-003")),
+    refused("sheet", lambda t: write(t / "s.csv", SHEET.replace("ffe_generation,m,ffe-gen-003/human", "ffe_translation,m,ffe-gen-003/human")),
             r"s\.csv: rows of 2 tasks", id="sheet-rows-of-two-tasks"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET + SHEET.splitlines()[2] + "\n"),
-            r"s\.csv: row 5 repeats sample 'ffe-gen-001' of m", id="sheet-duplicate-row"),
+            r"s\.csv: row 5 repeats sample 'ffe-gen-001/human' of m", id="sheet-duplicate-row"),
     refused("sheet", lambda t: write(t / "s.csv", SHEET.replace(",معنی,", ',"معنی,')), r"s\.csv: row 4 does not have one cell",
             id="sheet-unclosed-quote"),
     accepted("sheet", lambda t: write(t / "s.csv", SHEET.replace(",پاسخ,", f",{long_text()},")),
@@ -489,14 +489,14 @@ LOADER_CASES = [
     refused("sheet", lambda t: write(t / "s.json", json.dumps([{"data": "ffe_generation"}])), r"s\.json",
             id="label-studio-data-not-an-object"),
     # resolved labels files (`annotate rates`, `judge agreement --human`, `report --human`, -T manual_labels)
-    refused("labels", lambda t: write(t / "l.csv", LABELS + "ffe_generation,m,ffe-gen-001,incorrect,agreed,incorrect,incorrect\n"),
-            r"l\.csv: row 4\b.*ffe-gen-001",
+    refused("labels", lambda t: write(t / "l.csv", LABELS + "ffe_generation,m,ffe-gen-001/human,incorrect,agreed,incorrect,incorrect\n"),
+            r"l\.csv: row 4\b.*ffe-gen-001/human",
             id="labels-duplicate-row"),
     refused("labels", lambda t: write(t / "l.csv", LABELS.replace("correct,agreed", "7,agreed", 1)), r"l\.csv: row 2\b",
             id="labels-label-out-of-range"),
     refused("labels", lambda t: write(t / "l.csv", LABELS.replace("agreed,correct", "agreed,-1", 1)), r"l\.csv: row 2\b",
             id="labels-annotator-label-negative"),
-    refused("labels", lambda t: write(t / "l.csv", LABELS + "ffe_generation,m,ffe-gen-004\n"), r"l\.csv: row 4\b",
+    refused("labels", lambda t: write(t / "l.csv", LABELS + "ffe_generation,m,ffe-gen-004/human\n"), r"l\.csv: row 4\b",
             id="labels-short-row"),
     refused("labels", lambda t: write(t / "l.csv", LABELS + ",,,,,,\n"), r"l\.csv",
             id="labels-blank-row"),
@@ -505,7 +505,7 @@ LOADER_CASES = [
     refused("labels", lambda t: write(t / "l.csv", SHEET), r"l\.csv: not a labels file from `figeval annotate import`",
             id="labels-given-a-sheet"),
     refused("labels", lambda t: write(t / "l.csv", utf16(LABELS)), r"l\.csv: cannot be read as UTF-8", id="labels-utf16"),
-    refused("labels", lambda t: write(t / "l.csv", LABELS.replace("ffe_generation,m,ffe-gen-003", "ffe_translation,m,ffe-gen-003")),
+    refused("labels", lambda t: write(t / "l.csv", LABELS.replace("ffe_generation,m,ffe-gen-003/human", "ffe_translation,m,ffe-gen-003/human")),
             r"l\.csv holds labels of 2 tasks", id="labels-of-two-tasks"),
     refused("labels", lambda t: write(t / "l.csv", LABELS.replace("ffe_generation", "ffe_detection")),
             r"task 'ffe_detection' has no human-label scheme", id="labels-of-a-task-without-labels"),
@@ -617,18 +617,20 @@ def test_task_argument(task: str, data: str | None, args: dict, message: str, da
 # --- the commands, as a user runs them: a subprocess, or (in_process) the same entry point in this process ------
 
 
-GENERATION_OUTPUTS = {"ffe-gen-001": "به بار اوردن", "ffe-gen-003": "پا پس کشیدن", "ffe-gen-004": "دل پری از کسی داشتن",
-                      "ffe-gen-005": "گربه را دم دروازه کشتن", "ffe-gen-006": "«سیب‌زمینی را کباب کردن»"}
-JUDGE_LABELS = {"ffe-gen-003": 2, "ffe-gen-004": 1, "ffe-gen-005": 0, "ffe-gen-006": 0}
+GENERATION_OUTPUTS = {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-003/human": "پا پس کشیدن", "ffe-gen-004/human": "دل پری از کسی داشتن",
+                      "ffe-gen-005/human": "گربه را دم دروازه کشتن", "ffe-gen-006/human": "«سیب‌زمینی را کباب کردن»"}
+# the judge labels every output (Table 6), 001 beside its reference rule too
+JUDGE_LABELS = {"ffe-gen-001/human": 1, "ffe-gen-003/human": 2, "ffe-gen-004/human": 1, "ffe-gen-005/human": 0, "ffe-gen-006/human": 0}
 # what two annotators resolved: 006 "correct" where the judge said hallucinated
-HUMAN_LABELS = {"ffe-gen-001": "correct", "ffe-gen-003": "incorrect", "ffe-gen-004": "correct",
-                "ffe-gen-005": "hallucinated", "ffe-gen-006": "correct"}
+HUMAN_LABELS = {"ffe-gen-001/human": "correct", "ffe-gen-003/human": "incorrect", "ffe-gen-004/human": "correct",
+                "ffe-gen-005/human": "hallucinated", "ffe-gen-006/human": "correct"}
 
 
 @dataclass(frozen=True)
 class Annotated:
     log: Path
-    """A judged ffe_generation run of 5 answers: 001 matches its reference, 003-006 are judged."""
+    """A judged ffe_generation run of 5 answers: 001 matches its reference (the judge labels it beside the rule),
+    003-006 are judged."""
     model: str
     detection_log: Path
     """An ffe_detection run (a task without human labels)."""
@@ -823,8 +825,9 @@ COMMAND_CASES = [
                           data="ffe"), refuses("pp.csv", "row 2"),
             id="run-paraphrases-negative-row"),
     command(lambda c: run(c, "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={c.file('pp.csv', PARAPHRASES)}",
-                          "--model", c.replay({"ffe-gen-001": "به بار اوردن", "ffe-gen-002": "چیزی نه به دار است نه به بار"}),
-                          "--model-role", "grader=mockllm/model", data="ffe"),  # never asked: both answers are references
+                          "--model", c.replay({"ffe-gen-001/paraphrased": "به بار اوردن", "ffe-gen-002/paraphrased": "چیزی نه به دار است نه به بار"}),
+                          "-T", "judge_every_output=false", "--model-role", "grader=mockllm/model", data="ffe"),
+            # never asked: both answers are references, and the judge is not asked to label them beside the rule
             succeeds(lambda r, c: "2 verified paraphrases used, 1 unverified rows dropped" in r.stderr
                      and has_row(r.stdout, "samples", "2")), id="run-paraphrases-verified-rows-used"),
     command(lambda c: run(c, "ffe_translation", "-T", "pairs=" + c.file("p.csv", PAIRS.replace(",یخ", ',"یخ')),
@@ -835,7 +838,8 @@ COMMAND_CASES = [
             id="run-pairs-given-authentic-file", in_process=True),
     command(lambda c: run(c, "ffe_translation", "-T", f"pairs={c.file('p.csv', PAIRS)}", "--model", c.replay(
                 {"ffe-tr-001": "یخ را شکستن", "ffe-tr-002": "دست کسی را رو کردن", "ffe-tr-003": "با یک تیر دو نشان زدن"}),
-                          "--model-role", "grader=mockllm/model", data="ffe"),  # never asked: every answer is a reference
+                          "-T", "judge_every_output=false", "--model-role", "grader=mockllm/model", data="ffe"),
+            # never asked: every answer is a reference, and the judge is not asked to label them beside the rule
             rows(("samples", "3"), ("correct_rate", "1.000")), id="run-pairs-good-file"),
     command(lambda c: run(c, "tr_idiom_entailment", "--model", c.replay({"tr-idiom-001/paraphrase": "entailment",
                                                                          "tr-idiom-001/similar": "entailment"}),
@@ -917,7 +921,7 @@ COMMAND_CASES = [
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
                        "--out", str(c.tmp / "nosuch" / "l.csv")], refuses("the folder", "does not exist"),
             id="import-out-folder-missing", in_process=True),
-    command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-005": "-1"})),
+    command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-005/human": "-1"})),
                        "--out", str(c.tmp / "l.csv")], refuses("a.csv", "'-1'"),
             id="import-label-negative", in_process=True),
     command(lambda c: ["annotate", "import", *[c.file(f"a{i}.csv", c.annotated.filled_sheet(HUMAN_LABELS)) for i in range(4)],
@@ -927,13 +931,13 @@ COMMAND_CASES = [
                        "--out", str(c.tmp / "l.csv")], refuses("ls.json"),
             id="import-label-studio-data-not-an-object"),
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
-                       c.file("b.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-006": "0"})),
-                       "--out", str(c.tmp / "l.csv")], stdout_has("5 answers: 4 agreed, 1 unresolved", "unresolved: ffe-gen-006"),
+                       c.file("b.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-006/human": "0"})),
+                       "--out", str(c.tmp / "l.csv")], stdout_has("5 answers: 4 agreed, 1 unresolved", "unresolved: ffe-gen-006/human"),
             id="import-accepted"),
     # figeval annotate rates
-    command(lambda c: ["annotate", "rates", labels_with(c, f"ffe_generation,{c.annotated.model},ffe-gen-006,correct,agreed,"
+    command(lambda c: ["annotate", "rates", labels_with(c, f"ffe_generation,{c.annotated.model},ffe-gen-006/human,correct,agreed,"
                                                            "correct,correct\n"), str(c.annotated.log)],
-            refuses("labels.csv", "ffe-gen-006"),
+            refuses("labels.csv", "ffe-gen-006/human"),
             id="rates-duplicate-label-row"),
     command(lambda c: ["annotate", "rates", str(c.annotated.sheet), str(c.annotated.log)],
             refuses("sheet.csv: not a labels file"), id="rates-given-a-sheet", in_process=True),
@@ -943,8 +947,8 @@ COMMAND_CASES = [
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.tmp)], refuses("Is a directory"),
             id="agreement-human-is-a-directory"),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human",
-                       labels_with(c, edit=lambda text: text.replace("ffe-gen-004,correct,", "ffe-gen-004,7,"))],
-            refuses("labels.csv", "ffe-gen-004"), id="agreement-human-label-out-of-range", in_process=True),
+                       labels_with(c, edit=lambda text: text.replace("ffe-gen-004/human,correct,", "ffe-gen-004/human,7,"))],
+            refuses("labels.csv", "ffe-gen-004/human"), id="agreement-human-label-out-of-range", in_process=True),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human",
                        labels_with(c, edit=lambda text: text.replace("ffe_generation", "allusion_open")
                                   .replace("hallucinated", "incorrect"))],
@@ -953,8 +957,8 @@ COMMAND_CASES = [
     command(lambda c: ["judge", "agreement", str(c.tmp / "nosuch.eval"), "--human", str(c.annotated.labels)],
             refuses("no log at"), id="agreement-log-missing", in_process=True),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.annotated.labels)],
-            # the judge labelled 003-006 and disagrees with the people on 006: 3 of 4
-            succeeds(lambda r, c: re.search(r"^ +4 +0\.750 ", r.stdout, re.MULTILINE) is not None), id="agreement-accepted"),
+            # the judge labelled every output and disagrees with the people on 006: 4 of 5
+            succeeds(lambda r, c: re.search(r"^ +5 +0\.800 ", r.stdout, re.MULTILINE) is not None), id="agreement-accepted"),
     # figeval report
     command(lambda c: ["report", c.folder("r", {"notes.txt": "hello", "results.json": "{}"})],
             succeeds(lambda r, c: r.returncode == 0 and "no successful runs" in r.stderr),

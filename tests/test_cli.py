@@ -166,8 +166,9 @@ def test_inspect_eval_finds_the_task_through_the_entry_point(ffe_hallu_imported:
 
 
 def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imported: Path, tmp_path: Path):
-    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-001": "به بار اوردن", "ffe-gen-002": "پا پس کشیدن"})
-    judge = write_replay(tmp_path / "judge.jsonl", {"ffe-gen-002": '{"label": 2, "reason": "other meaning"}'})
+    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-002/human": "پا پس کشیدن"})
+    judge = write_replay(tmp_path / "judge.jsonl", {"ffe-gen-002/human": '{"label": 2, "reason": "other meaning"}',
+                                                    "ffe-gen-001/human": '{"label": 1}'})  # beside the rule (Table 6)
     ran = figeval("run", "ffe_generation", "--model", f"replay/{outputs}", "-T", f"judge=replay/{judge}",
                   "--limit", "2", "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr

@@ -26,7 +26,6 @@ from figeval.output import atomic_open, write_text
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import AS_WRONG, counted_label
-from figeval.scoring.outcome import DecidedBy
 from figeval.scoring.reducer import sample_outcomes
 from figeval.stats import (
     AgreementRow,
@@ -113,29 +112,38 @@ def judge_labels(log: EvalLog, scheme: LabelScheme, judge: str | None = None,
         log: a judged run.
         scheme: the task's labels.
         judge: only the answers this judge model labelled (None: any judge).
-        with_rules: False: the label a judge model itself gave, before any rule overrode it (answers a rule
-            decided say nothing about the judge and are left out). True: the run's final label of every
-            labelled answer, rule shortcuts and overrides included.
+        with_rules: False: the label a judge model itself gave, before any rule overrode it, on every output it
+            was asked about (with `judge_every_output`, also those a rule decided or that could not be read).
+            True: the run's final label of every output as its metrics count it: rule shortcuts and overrides
+            included, an unread output by the run's unparsed policy; the judge's failures left out.
 
     Raises:
         DataError: a label is not in the scheme (the log is of another task than the labels).
     """
     by_value = {label.value: label for label in scheme.labels}
+    policy = counting_policy(log, scheme)
     found = {}
     for sample, outcome in sample_outcomes(log):
-        if outcome.label is None:
-            continue
         if with_rules:
-            label = outcome.label
-        elif outcome.decided_by is DecidedBy.JUDGE and judge in (None, outcome.details.get(JUDGE_MODEL)):
-            label = outcome.details.get(JUDGE_LABEL, outcome.label)
+            label = counted_label(outcome, policy)[1]
+        elif judge in (None, outcome.details.get(JUDGE_MODEL)):
+            label = outcome.details.get(JUDGE_LABEL)
         else:
+            continue
+        if label is None:
             continue
         if label not in by_value:
             raise DataError(f"{log.location}: the label {label!r} is not one of {list(by_value)}; "
                             "give the labels of this log's task.")
         found[(log.eval.model, str(sample.id))] = by_value[label]
     return found
+
+
+def counting_policy(log: EvalLog, scheme: LabelScheme) -> str:
+    """How the run's rates count an unread output (its recorded unparsed policy; never in the model's favour)."""
+    policies = (log.eval.metadata or {}).get("unparsed_policies", {})
+    return next((policies[f"{label.value}_rate"] for label in scheme.labels if f"{label.value}_rate" in policies),
+                AS_WRONG)
 
 
 def judges_of(log: EvalLog) -> list[str]:
@@ -441,8 +449,9 @@ class JudgeAgreement:
 
 def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> list[JudgeAgreement]:
     """How a run's labels agree with the resolved human labels (Table 6): for each judge model, its own raw
-    labels over the answers it labelled; then, as a line of its own, the run's final labels over every answer
-    it labelled, figeval's rule shortcuts and overrides included."""
+    labels over the outputs it labelled (every output, as in the paper, when the run judged every output); then,
+    as a line of its own, the run's final labels as its rates count them, figeval's rule shortcuts and
+    overrides and the unparsed policy included."""
     resolved = {(h.model, h.sample_id): h.label for h in humans if h.label is not None}
 
     def compared(group: str, labels: dict[tuple[str, str], Enum]) -> JudgeAgreement:
@@ -503,9 +512,7 @@ def run_rates(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -
     """A run's label rates over the same answers the humans resolved: its final labels (judge and rules), an
     unparsed answer counted by the run's own unparsed policy (FFE-HALLU: hallucinated); the judge's failures
     are left out."""
-    policies = (log.eval.metadata or {}).get("unparsed_policies", {})
-    policy = next((policies[f"{label.value}_rate"] for label in scheme.labels if f"{label.value}_rate" in policies),
-                  AS_WRONG)
+    policy = counting_policy(log, scheme)
     resolved = {(h.model, h.sample_id) for h in humans if h.label is not None}
     counted = []
     for sample, outcome in sample_outcomes(log):

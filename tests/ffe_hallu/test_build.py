@@ -61,5 +61,5 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
     verified = [line + "yes" if line.startswith(("1,", "5,")) else line for line in text]
     sheet.write_text("\n".join(verified) + "\n", encoding="utf-8-sig")
     task = ffe_generation(meaning="paraphrased", paraphrases=str(sheet))
-    assert [s.id for s in task.dataset] == ["ffe-gen-001", "ffe-gen-005"]
+    assert [s.id for s in task.dataset] == ["ffe-gen-001/paraphrased", "ffe-gen-005/paraphrased"]
     assert task.metadata["paraphrases_dropped"] == 198  # 200 rows, 2 verified

@@ -56,13 +56,17 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
     columns = _columns(unit)
     key = columns[0].key
+    mine = [run for run in runs if run.task == task]
+    settings = _distinguishing_settings(mine)
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
-                   identity_keys=["judge"], intervals=True)
-    for run in runs:
-        if run.task == task:
-            for found in judge_agreement(read_eval_log(run.log), humans, annotation_spec(task).scheme):
-                model, _, judge = found.row.group.partition(" | ")
-                judged.rows.append(Row(model, {"judge": judge.removeprefix("judge ")}, _cells(found.row, key)))
+                   identity_keys=["judge", *settings], intervals=True)
+    for run in mine:
+        found = judge_agreement(read_eval_log(run.log), humans, annotation_spec(task).scheme)
+        setting = {name: str((run.identity or {}).get(name, "")) for name in settings}
+        for agreement in found:
+            model, _, judge = agreement.row.group.partition(" | ")
+            judged.rows.append(Row(model, {"judge": judge.removeprefix("judge "), **setting}, _cells(agreement.row, key)))
+        judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
     tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
     if paper:
@@ -72,6 +76,25 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
             elif table.source in TABLE_6_TASKS:
                 table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
     return tables
+
+
+def _distinguishing_settings(runs: Sequence[RunSummary]) -> list[str]:
+    """The run settings that tell apart runs of one model (a meaning source, a judge prompt): each becomes a
+    column, so that two runs' rows are never taken for each other."""
+    keys = sorted({key for run in runs for key in (run.identity or {})})
+    return [key for key in keys if any(
+        len({str((run.identity or {}).get(key)) for run in runs if run.model == model}) > 1
+        for model in {run.model for run in runs})]
+
+
+def _partial_judge_notes(run: RunSummary, found: Sequence) -> list[str]:
+    """A note where a judge's row rests on fewer answers than the run's labels: the judge was not asked about
+    every output (`judge_every_output=false`), unlike the paper's judges."""
+    everything = found[-1].row.n  # the run's own labels, as its rates count them
+    return [f"{run.model}, {agreement.row.group.partition(' | ')[2]}: labelled {agreement.row.n} of the {everything} "
+            "outputs people resolved (the others were decided by a rule or unread and not shown to it, or its "
+            "answer was unreadable); the paper's judges labelled every output (-T judge_every_output=true, the "
+            "default)" for agreement in found[:-1] if agreement.row.n < everything]
 
 
 def _table_6_rows(kind: str, source: str) -> list[Row]:

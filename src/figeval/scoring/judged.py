@@ -1,5 +1,9 @@
 """The judged-scorer skeleton shared by every open-answer task: read the answer (the paper's form, else figeval's
-reader; a truncated output is never judged) -> rule shortcuts -> judge (one retry) -> override -> `Outcome`.
+reader; a truncated output is never decided by a judge) -> rule shortcuts -> judge (one retry) -> override -> `Outcome`.
+
+Where a paper's judge labelled every output (FFE-HALLU Section 5, Table 6), `judge_every_output` also asks the
+judge about the outputs a rule decided or that could not be read: its label is recorded beside the outcome
+(`JUDGE_LABEL`) for judge-vs-people agreement, and the outcome itself stays the rule's or the unread one.
 
 A benchmark supplies the pieces that are its own (how to extract the answer, which rules decide without a
 judge, the judge prompt, an override the paper implies); the order, the failure outcomes and what is recorded
@@ -14,6 +18,7 @@ from dataclasses import dataclass, replace
 from inspect_ai.model import ModelOutput
 
 from figeval.judge import ask_judge, quote_as_data, resolve_judge
+from figeval.parsing import strip_reasoning
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
 from figeval.scoring.readers import Parse, is_truncated, read_layers, truncated_outcome
@@ -52,6 +57,7 @@ async def judged_outcome(
     scheme: LabelScheme,
     judge: str | None,
     override: Callable[[Outcome], Outcome] | None = None,
+    judge_every_output: bool = False,
 ) -> Outcome:
     """The outcome of an open answer.
 
@@ -65,17 +71,26 @@ async def judged_outcome(
         scheme: the judge's labels.
         judge: the judge model; None: Inspect's `grader` role.
         override: applied to a judge's outcome, for a rule that corrects what the judge cannot know.
+        judge_every_output: also ask the judge about outputs a rule decided or that could not be read (the
+            answer read, else the output without its reasoning), and record its label beside the outcome.
     """
-    if is_truncated(output):
-        return truncated_outcome(output)
+
+    async def beside(outcome: Outcome, text: str) -> Outcome:
+        if not judge_every_output or not text.strip():
+            return outcome
+        return replace(outcome, details={**outcome.details, **await _judge_only(request(text), scheme, judge)})
+
     completion = output.completion
+    if is_truncated(output):
+        return await beside(truncated_outcome(output), strip_reasoning(completion))
     answer, layer, _ = read_layers(completion, paper, reader, closed=False)
     if answer is None:
         shown = completion if len(completion) <= 200 else completion[:200] + "..."
-        return Outcome.unparsed(DecidedBy.PARSER, f"{unparsed_explanation} in {shown!r}")
+        unread = Outcome.unparsed(DecidedBy.PARSER, f"{unparsed_explanation} in {shown!r}")
+        return await beside(unread, strip_reasoning(completion))
     decided = shortcut(answer)
     if decided is not None:
-        return replace(decided, read_by=layer)
+        return await beside(replace(decided, read_by=layer), answer)
     ask = request(answer)
     model = resolve_judge(judge)
     verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
@@ -86,6 +101,15 @@ async def judged_outcome(
     outcome = Outcome(verdict.label.value, DecidedBy.JUDGE, answer=answer, explanation=verdict.reason,
                       rule=ask.rule, read_by=layer, details={**details, JUDGE_LABEL: verdict.label.value})
     return override(outcome) if override else outcome
+
+
+async def _judge_only(ask: JudgeRequest, scheme: LabelScheme, judge: str | None) -> dict:
+    """What a judge said about an output it does not decide: its label (absent when unreadable twice), its
+    answers and its name, as outcome details."""
+    model = resolve_judge(judge)
+    verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
+    found = {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
+    return found | ({JUDGE_LABEL: verdict.label.value} if verdict.label is not None else {})
 
 
 def relabelled(outcome: Outcome, label: str, why: str) -> Outcome:

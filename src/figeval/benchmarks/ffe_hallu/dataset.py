@@ -236,7 +236,12 @@ def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tu
 
 def generation_samples(items: list[AuthenticFFE], meanings: dict[int, str] | None = None) -> list[Sample]:
     """One sample per authentic FFE: its meaning (the dictionary one, or a verified paraphrase) in, the FFE
-    as the reference. With paraphrases, rows without one are left out."""
+    as the reference. With paraphrases, rows without one are left out.
+
+    The meaning source ends the id (`ffe-gen-017/human`, `ffe-gen-017/paraphrased`): one model's two runs answer
+    different questions about the same FFE, and their answers, sheets and labels must never be taken for each
+    other's."""
+    source = "human" if meanings is None else "paraphrased"
     samples = []
     for item in items:
         meaning = item.meaning if meanings is None else meanings.get(item.row)
@@ -244,10 +249,10 @@ def generation_samples(items: list[AuthenticFFE], meanings: dict[int, str] | Non
             continue
         samples.append(
             Sample(
-                id=f"ffe-gen-{item.row:03d}",
+                id=f"ffe-gen-{item.row:03d}/{source}",
                 input=GENERATION_USER_PROMPT.format(meaning=meaning),
                 target=item.expression,
-                metadata={"meaning": meaning, "references": [item.expression]},
+                metadata={"meaning": meaning, "meaning_source": source, "references": [item.expression]},
             )
         )
     return samples

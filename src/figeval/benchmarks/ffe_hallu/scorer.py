@@ -244,7 +244,7 @@ def check_judge_prompt(variant: str) -> str:
 
 @scorer(metrics=judged_metrics())
 def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None = None,
-                      judge_prompt: str = "paper") -> Scorer:
+                      judge_prompt: str = "paper", judge_every_output: bool = True) -> Scorer:
     """Label an open answer correct / incorrect / hallucinated (paper Section 5, Appendix D).
 
     Args:
@@ -252,6 +252,9 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
         known_expressions: every authentic FFE of the benchmark: an answer equal to one of them exists.
         judge: the judge model; default: Inspect's `grader` role.
         judge_prompt: `paper` (Appendix D as printed) or `human` (literal output is label 0).
+        judge_every_output: the judge also labels the outputs a rule decided or that could not be read, as the
+            paper's judges labelled every output (Table 6); its label is recorded beside the outcome, which stays
+            the rule's. False saves those calls, and Table 6 then rests on the judged answers only.
     """
     variant = check_judge_prompt(judge_prompt)
     open_task = OpenTask(task)
@@ -296,6 +299,7 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
             unparsed_explanation="no 'Final answer:' line with a Persian expression" if translation
             else "no Persian expression",
             shortcut=shortcut, request=request, scheme=FFE_LABELS, judge=judge, override=override,
+            judge_every_output=judge_every_output,
         )
         return to_score(outcome, FFE_LABELS.values)
 

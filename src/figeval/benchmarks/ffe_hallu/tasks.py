@@ -80,7 +80,7 @@ def ffe_detection(controls: bool = True, answer_mode: str = "auto", fakes: str |
 
 @task
 def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge: str | None = None,
-                   judge_prompt: str = "paper") -> Task:
+                   judge_prompt: str = "paper", judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 1: give a Persian idiom or proverb for a meaning; a judge labels the answer.
 
     All 200 authentic FFEs (the prompt's two examples are from outside the benchmark). An answer equal to the
@@ -94,6 +94,10 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
         judge_prompt: `paper` (Appendix D 4.1 as printed: "literal only" is label 2) or `human` (literal output
             is hallucinated, as in the human scheme of Section 3.1(c)).
+        judge_every_output: the judge labels every output, as the paper's judges did (Section 5, Table 6), also
+            those a rule decides (an answer equal to the reference is correct whatever the judge says) or that
+            could not be read (counted hallucinated); its label there is recorded for Table 6 only. `false`
+            saves those calls; Table 6 then covers only the answers the judge decided.
     """
     check_judge_prompt(judge_prompt)
     authentic, provenance = authentic_dataset()
@@ -120,19 +124,22 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         benchmark="FFE-HALLU Task 1 (FFE generation from meaning)",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-generation"),
         solver=[system_message(GENERATION_SYSTEM_PROMPT), generate()],
-        scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge, judge_prompt),
+        scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge, judge_prompt,
+                                 judge_every_output),
         version=f"{GENERATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
         judge=judge,
         judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
+        judge_every_output=judge_every_output,
         **metadata,
     )
 
 
 @task
-def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: str = "paper") -> Task:
+def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: str = "paper",
+                    judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 3: give the Persian equivalent of an English idiom or proverb; a judge labels the final choice.
 
     Args:
@@ -141,6 +148,8 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
         judge_prompt: `paper` (Appendix D 4.2 as printed) or `human` (a literal, word-for-word translation is
             hallucinated, as in the human scheme of Section 3.3).
+        judge_every_output: as in `ffe_generation`: the judge labels every output (Table 6); `false` saves the
+            calls for answers a rule decides or that could not be read.
     """
     check_judge_prompt(judge_prompt)
     translation_pairs = load_translation_pairs(Path(pairs) if pairs else None)
@@ -150,7 +159,7 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         benchmark="FFE-HALLU Task 3 (English -> Persian FFE translation)",
         dataset=MemoryDataset(translation_samples(translation_pairs), name=f"{DATASET_NAME}-translation"),
         solver=[system_message(TRANSLATION_SYSTEM_PROMPT), generate()],
-        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge, judge_prompt),
+        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge, judge_prompt, judge_every_output),
         version=f"{TRANSLATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
@@ -159,4 +168,5 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         judge=judge,
         judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
+        judge_every_output=judge_every_output,
     )
