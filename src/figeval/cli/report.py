@@ -24,8 +24,11 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 @click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")
 @click.option("--human", multiple=True, type=click.Path(path_type=Path),
               help="Labels from `figeval annotate import`: adds judge-vs-people and annotator agreement (repeatable).")
+@click.option("--family", "families", multiple=True, metavar="MODEL=FAMILY",
+              help="The family of a model the paper did not evaluate, for tables grouped by family; the model as "
+                   "the report names it (repeatable).")
 def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, figures: Path | None,
-           paper: bool | None, leaderboard: bool, human: tuple[Path, ...]) -> None:
+           paper: bool | None, leaderboard: bool, human: tuple[Path, ...], families: tuple[str, ...]) -> None:
     """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
@@ -34,7 +37,8 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
 
     fmt = "json" if as_json else fmt
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
-    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human)
+    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
+                          families=named_families(families))
     drawn: list[Path] = []
     if fmt != "html":
         extension, render = RENDERERS[fmt]
@@ -61,6 +65,22 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
         click.echo(f"wrote {path}")
     if not result.runs:
         click.echo(f"no successful runs in {log_dir}", err=True)
+
+
+def named_families(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`--family MODEL=FAMILY` values as {model: family}.
+
+    Raises:
+        FigevalError: a value without a model or a family.
+    """
+    named: dict[str, str] = {}
+    for pair in pairs:
+        model, _, family = pair.partition("=")
+        if not model.strip() or not family.strip():
+            raise FigevalError(f"--family takes MODEL=FAMILY, the model as the report names it (e.g. --family "
+                               f"'vllm/my-model=My family'); got {pair!r}.")
+        named[model.strip()] = family.strip()
+    return named
 
 
 def _output_dir(path: Path) -> Path:

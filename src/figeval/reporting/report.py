@@ -4,7 +4,7 @@ the runs that did not finish."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,15 +27,17 @@ class Report:
 
 
 def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False,
-                 human: Sequence[Path] = ()) -> Report:
+                 human: Sequence[Path] = (), families: Mapping[str, str] | None = None) -> Report:
     """The report over a log directory's runs (of `tasks` only, when given); with `human` label files (from
-    `figeval annotate import`), the judge-vs-people and annotator agreement tables of their tasks.
+    `figeval annotate import`), the judge-vs-people and annotator agreement tables of their tasks; `families`
+    names the family of models a table grouped by family does not know ({model: family}).
 
     Raises:
         FigevalError: the directory does not exist, or a task name is unknown.
     """
     from figeval._registry import HEADLINES, TABLES, TASKS
     from figeval.benchmarks.ffe_hallu.tables import contamination_table
+    from figeval.benchmarks.perhallueval.families import FAMILIES, family_label, family_notes
     from figeval.benchmarks.perhallueval.tables import TABLE_1 as PERHALLUEVAL_TABLE_1
     from figeval.benchmarks.perhallueval.tables import TABLE_4 as PERHALLUEVAL_TABLE_4
 
@@ -59,7 +61,10 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
         if PERHALLUEVAL_TABLE_1.tasks & present and (table := generator_shares(PERHALLUEVAL_TABLE_1, runs)).rows:
             built.append((PERHALLUEVAL_TABLE_1, table))
         if PERHALLUEVAL_TABLE_4.tasks & present:
-            built.append((PERHALLUEVAL_TABLE_4, best_per_family(PERHALLUEVAL_TABLE_4, runs)))
+            named = dict(families or {})
+            table = best_per_family(PERHALLUEVAL_TABLE_4, runs, lambda model: family_label(model, named), FAMILIES)
+            table.notes += family_notes([run.model for run in runs if run.task in PERHALLUEVAL_TABLE_4.tasks], named)
+            built.append((PERHALLUEVAL_TABLE_4, table))
         for spec, table in built:
             if paper:
                 table.rows += reference_rows(spec, table)
@@ -99,25 +104,22 @@ def reading_table(runs: Sequence[RunSummary]) -> Table:
     return table
 
 
-def model_family(model: str) -> str:
-    """The organisation in a model name: "openai/gpt-4.1" -> "openai", "vllm/meta-llama/Llama-3.3-70B" ->
-    "meta-llama"; a name with no organisation is its own provider ("gguf/gemma-3-270m" -> "gguf")."""
-    parts = model.split("/")
-    return parts[-2] if len(parts) > 2 else parts[0]
-
-
-def best_per_family(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
-    """PerHalluEval Table 4: per family and column, the highest value among the family's runs and its model
-    (ties: the first model by name)."""
+def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Callable[[str], str],
+                    order: Sequence[str] = ()) -> Table:
+    """PerHalluEval Table 4: per family (`family_of` a run's model, the row's label) and column, the highest value
+    among the family's runs and its model (ties: the first model by name). Rows: the families in `order` (the
+    paper's) first, then the others by name."""
     table = build_table(spec, [])
     best: dict[str, dict[str, Cell]] = {}
     for column in spec.columns:
         for run in sorted(runs, key=lambda run: run.model):
             cell = metric_cell(run, column.metric) if run.task == column.task else None
-            family = best.setdefault(model_family(run.model), {})
+            family = best.setdefault(family_of(run.model), {})
             if cell is not None and (column.key not in family or cell.value > family[column.key].value):
                 family[column.key] = Cell(cell.value, cell.low, cell.high, cell.n, cell.log, label=run.model)
-    table.rows = [Row(family, {}, cells) for family, cells in sorted(best.items()) if cells]
+    rank = {family: i for i, family in enumerate(order)}
+    table.rows = [Row(family, {}, cells) for family, cells in
+                  sorted(best.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])) if cells]
     return table
 
 

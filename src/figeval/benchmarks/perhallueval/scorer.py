@@ -17,6 +17,14 @@ two recalls whenever every item has both answers: by default `as_wrong` (an unpa
 an N: never right), the conservative side; `excluded` drops unparsed answers from the recalls and items with an
 unparsed answer from Hamming (Table 2: Claude Sonnet 4 on QA, 47.1% and 81.3%, gives 0.64 either way when all
 are parsed).
+
+Hamming on an answer that gives no label (an empty answer, a think block alone, prose with no verdict): Appendix B
+scores a pair as 1 - (1/2) * sum_j 1[H_j(x) != y_j], with y = [1, 0] (the correct version is factual, the
+hallucinated one is not) and H_j the model's 0/1 verdict. An answer with no label has no verdict, so it is not
+y_j whichever version it is on: it counts as a mismatch, and a pair of two such answers scores 0. Taking the
+appendix's thresholding literally (no Y, so t(f_j) = 0, an "N") would score every silent answer on a
+hallucinated version right: a model answering nothing would get 0.5. `as_wrong` is this reading; `excluded`
+leaves the appendix (it drops the pair).
 """
 
 from __future__ import annotations
@@ -82,6 +90,8 @@ def _contributions(pairs: Sequence[PairAnswer], name: str, unparsed: str) -> tup
       with `excluded`, items with an unparsed answer are left out.
     """
     if name == "hamming_score":
+        # Appendix B: 1 - (1/2) * sum_j 1[H_j(x) != y_j]; an answer with no label is no verdict, so it is never
+        # y_j (never counted right, on either version; see the module docstring)
         counted = [p.complete and not (unparsed == EXCLUDED and UNPARSED in (p.on_correct, p.on_hallucinated))
                    for p in pairs]
         hits = [((p.on_correct == YES) + (p.on_hallucinated == NO)) / 2 for p in pairs]

@@ -1,7 +1,7 @@
 """PerHalluEval's results (Table 2, Figures 3-5 and 8 as tables, with the 95% intervals the paper prints) and the
-leaderboard headlines, for `figeval report`. Table 4 (the best model per family) is derived from Figures 3-4 in
-`figeval.reporting`, and so is Table 1 (the share of items each generator wrote) from the data file's `generator`
-column (`figeval build perhallueval` prints it too)."""
+leaderboard headlines, for `figeval report`. Table 4 (the best model per family, the families in `families.py`) is
+derived from Figures 3-4 in `figeval.reporting`, and so is Table 1 (the share of items each generator wrote) from
+the data file's `generator` column (`figeval build perhallueval` prints it too)."""
 
 from figeval.reporting.tables import Column, TableSpec
 
@@ -56,10 +56,11 @@ TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8)
 HEADLINES = tuple(Column(task, f"PerHalluEval {'QA' if kind == 'qa' else 'TS'} Hamming", task, "hamming_score",
                          better="higher") for kind, task in _TASK.items())
 
-# Table 4: per family, task and statistic, the best model and its value (derived from Figures 3-4's runs).
+# Table 4: per family, task and statistic, the best model and its value (derived from Figures 3-4's runs). The
+# families are the paper's (`families.py`), so that its reference rows sit under the user's rows of the same name.
 TABLE_4 = TableSpec(
-    "perhallueval/table-4", "perhallueval", "Table 4", "Best model per family (family: the organisation in the model "
-    "name, e.g. openai/gpt-4.1 -> openai)", "fraction",
+    "perhallueval/table-4", "perhallueval", "Table 4", "Best model per family (the paper's families; "
+    "`--family MODEL=FAMILY` names another model's)", "fraction",
     tuple(Column(f"{kind}/{metric}", f"{'QA' if kind == 'qa' else 'TS'} {header}", task, metric, better="higher")
           for kind, task in _TASK.items()
           for metric, header in (("hamming_score", "Hamming"), ("factual_recall", "Factual Recall"),
