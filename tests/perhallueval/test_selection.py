@@ -89,7 +89,8 @@ def test_pquad_in_its_published_layout_takes_categories_from_a_mapping(tmp_path:
     path.write_text(json.dumps({"data": [{"title": "حافظ", "paragraphs": [{"context": "حافظ در شیراز زیست.",
                                                                             "qas": [qa]}]}]}, ensure_ascii=False),
                     encoding="utf-8")
-    with pytest.raises(DataError, match=r"article 1 \('حافظ'\) has no 'category' .* pass --categories FILE"):
+    with pytest.raises(DataError, match=r"pquad.json: 1 of 1 articles have no 'category' .* \(article 1: 'حافظ'\);"
+                                        r".* pass --categories FILE"):
         load_pquad(path)
     mapping = tmp_path / "categories.csv"
     mapping.write_text("title,category\nحافظ,ادبیات\n", encoding="utf-8")

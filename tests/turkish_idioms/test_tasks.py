@@ -45,7 +45,7 @@ def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
     )
     assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 5}
     assert log.eval.metadata["idioms_without_literal"] == 1
-    assert log.eval.metadata["dataset_pin"].endswith("(unpinned: sha256 recorded on first fetch)")
+    assert log.eval.metadata["dataset_pin"].endswith("(unpinned: sha256 recorded on first import)")
     assert len(log.eval.metadata["dataset_sha256"]["idioms.tsv"]) == 64
 
 

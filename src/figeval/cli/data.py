@@ -28,6 +28,11 @@ def data_list() -> None:
         click.echo(f"{source.name}: {overall} - {source.description}")
         click.echo(f"  source: {source.pin}")
         click.echo(f"  at: {dataset_dir(source)}")
+        if not source.downloads:
+            click.echo(f"  download: none known; `figeval data import {source.name} FOLDER` with the files")
+        elif source.archive is not None:
+            click.echo(f"  download: {source.downloads[0][1]} (extracted: "
+                       f"{', '.join(file.name for file in source.files)})")
         for status in statuses:
             click.echo(f"    {status.file.name}: {status.state.value}")
 
@@ -41,7 +46,9 @@ def _register_readers() -> None:
 @click.argument("name")
 @click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
 def data_fetch(name: str, replace: bool) -> None:
-    """Download NAME from its pinned source, read it with its benchmark's reader, verify sha256, store it."""
+    """Download NAME from its pinned source, read it with its benchmark's reader, verify sha256, store it.
+
+    A dataset with no known public download says where its paper puts the data and how to import it."""
     from figeval.data.registry import get_source
     from figeval.data.store import fetch
 
@@ -52,10 +59,14 @@ def data_fetch(name: str, replace: bool) -> None:
 
 @data.command("import")
 @click.argument("name")
-@click.argument("folder", type=click.Path(path_type=Path))
+@click.argument("folder", metavar="FOLDER", type=click.Path(path_type=Path))
 @click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
 def data_import(name: str, folder: Path, replace: bool) -> None:
-    """Copy NAME's files from a local FOLDER (offline machines), read and verified like a fetch."""
+    """Copy NAME's files from a local FOLDER (offline machines), read and verified like a fetch.
+
+    FOLDER holds the files as published (PQuAD's JSON files, or a clone with them under Dataset/); a dataset
+    published as an archive (PN-Summary's pn_summary.zip) is imported from the archive as downloaded: FOLDER
+    holds it, or is its path."""
     from figeval.data.registry import get_source
     from figeval.data.store import import_folder
 

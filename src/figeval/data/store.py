@@ -1,9 +1,9 @@
 """The local data directory: fetch, import and verify pinned dataset files.
 
 Files live in `<data dir>/<dataset>/<upstream file name>`. The data dir is a per-user cache directory unless
-`FIGEVAL_DATA_DIR` is set. Every file is checked against its pinned SHA-256 before it is stored, and a
-dataset's files are stored only when all of them check out, so a failed fetch or import leaves nothing
-half-stored behind.
+`FIGEVAL_DATA_DIR` is set. Every file is checked against its pin before it is stored (its sha256, its git blob
+id, or the sha256 of the archive it is extracted from), and a dataset's files are stored only when all of them
+check out, so a failed fetch or import leaves nothing half-stored behind.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
@@ -23,11 +24,18 @@ from pathlib import Path
 
 import platformdirs
 
-from figeval.data.registry import DataFile, DatasetSource
+from figeval.data.registry import DataFile, DatasetSource, no_download_message
 from figeval.errors import DataError
 
 DATA_DIR_ENV = "FIGEVAL_DATA_DIR"
 _DOWNLOAD_TIMEOUT_S = 60
+_PROGRESS_FROM_BYTES = 10 << 20  # downloads this large report their progress (tenths)
+
+Report = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
 
 
 def data_dir() -> Path:
@@ -47,11 +55,21 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def git_blob_id(path: Path) -> str:
+    """The id git gives the file's content: SHA-1 of "blob <size>\\0" followed by the bytes."""
+    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 RECORDED_HASHES = "recorded-sha256.json"
 
 
 def recorded_hashes(source: DatasetSource) -> dict[str, str]:
-    """For an unpinned source: the sha256 of each file as first stored (trust on first fetch)."""
+    """The sha256 of each file without a pinned one, as first stored (verified against its git blob id or its
+    archive, or trusted on first import for an unpinned source)."""
     path = dataset_dir(source) / RECORDED_HASHES
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
@@ -84,8 +102,9 @@ def file_statuses(source: DatasetSource) -> list[FileStatus]:
             statuses.append(FileStatus(file, path, FileState.MISSING, None))
             continue
         actual = sha256_of(path)
-        state = FileState.OK if actual == expected_sha256(source, file) else FileState.MISMATCH
-        statuses.append(FileStatus(file, path, state, actual))
+        expected = expected_sha256(source, file)
+        matches = actual == expected if expected else file.git_blob is not None and git_blob_id(path) == file.git_blob
+        statuses.append(FileStatus(file, path, FileState.OK if matches else FileState.MISMATCH, actual))
     return statuses
 
 
@@ -112,98 +131,173 @@ def _run_check(source: DatasetSource, staged: dict[str, Path], origin: str) -> N
                         f"{error}); nothing was stored. Upstream: {source.pin}.") from None
 
 
-def _store_verified(source: DatasetSource, produce: Callable[[DataFile, Path], None], origin: str,
-                    replace: bool = False, report: Callable[[str], None] = lambda _: None) -> Path:
-    """Write every file of `source` into a staging dir with `produce`, read them with the dataset's own reader,
-    check all hashes, then move them in. `replace` trusts files of an unpinned dataset whose hashes differ from
-    those first recorded (they passed the reader); a pinned file must match its pin."""
+def _check_pin(source: DatasetSource, file: DataFile, path: Path, origin: str, replace: bool, report: Report) -> str:
+    """The file's sha256 once it is known to match its pin (sha256, git blob id, or the sha256 first recorded
+    for an unpinned file, which `replace` lets a new version take over). Files extracted from a verified
+    archive have no pin of their own."""
+    actual = sha256_of(path)
+    if source.archive is not None:
+        return actual
+    if file.git_blob is not None and file.sha256 is None:
+        blob = git_blob_id(path)
+        if blob != file.git_blob:
+            raise DataError(f"{origin}: '{file.name}' has git blob id {blob}, but {source.name} is pinned to "
+                            f"{file.git_blob}; nothing was stored. The file is not the pinned upstream version "
+                            f"({source.pin}).")
+        return actual
+    expected = expected_sha256(source, file)
+    if expected is None or actual == expected:
+        return actual
+    if file.sha256 is None and replace:
+        report(f"{file.name}: replacing the recorded sha256 {expected} with {actual}")
+        return actual
+    how = "is pinned to" if file.sha256 else "was first stored with"
+    what = (f"The file is not the pinned upstream version ({source.pin})." if file.sha256
+            else "If this file is the one to use, import or fetch it again with --replace.")
+    raise DataError(f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} {how} {expected}; "
+                    f"nothing was stored. {what}")
+
+
+def _store_verified(source: DatasetSource, produce: Callable[[Path], None], origin: str,
+                    replace: bool = False, report: Report = _quiet) -> Path:
+    """Let `produce` write every file of `source` into a staging dir, read them with the dataset's own reader,
+    check each against its pin, then move them in. `replace` trusts files of an unpinned dataset whose hashes
+    differ from those first recorded (they passed the reader); a pinned file must match its pin."""
     target = dataset_dir(source)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{source.name}-") as staging_name:
         staging = Path(staging_name)
-        for file in source.files:
-            produce(file, staging / file.name)
+        produce(staging)
         _run_check(source, {file.name: staging / file.name for file in source.files}, origin)
-        hashes: dict[str, str] = {}
-        for file in source.files:
-            actual = sha256_of(staging / file.name)
-            expected = expected_sha256(source, file)
-            if expected is not None and actual != expected:
-                if file.sha256 is None and replace:
-                    report(f"{file.name}: replacing the recorded sha256 {expected} with {actual}")
-                else:
-                    how = "is pinned to" if file.sha256 else "was first stored with"
-                    what = (
-                        f"The file is not the pinned upstream version ({source.pin})."
-                        if file.sha256
-                        else "If this file is the one to use, import or fetch it again with --replace."
-                    )
-                    raise DataError(
-                        f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} {how} {expected}; "
-                        f"nothing was stored. {what}"
-                    )
-            hashes[file.name] = actual
+        hashes = {file.name: _check_pin(source, file, staging / file.name, origin, replace, report)
+                  for file in source.files}
         target.mkdir(exist_ok=True)
         for file in source.files:
             # os.replace within one filesystem is atomic: a reader sees the old file or the new one.
             os.replace(staging / file.name, target / file.name)
-        if not source.pinned:
-            (target / RECORDED_HASHES).write_text(json.dumps(hashes, indent=1), encoding="utf-8")
+        recorded = {file.name: hashes[file.name] for file in source.files if file.sha256 is None}
+        if recorded:
+            (target / RECORDED_HASHES).write_text(json.dumps(recorded, indent=1), encoding="utf-8")
     return target
 
 
+def _extract(source: DatasetSource, archive: Path, staging: Path, origin: str) -> None:
+    """Check the archive's sha256 against the pin, then extract each file of the dataset from it."""
+    assert source.archive is not None
+    actual = sha256_of(archive)
+    if actual != source.archive.sha256:
+        raise DataError(f"{origin}: '{archive.name}' has sha256 {actual}, but {source.name} is pinned to "
+                        f"{source.archive.sha256}; nothing was stored. The file is not the published "
+                        f"{source.archive.name} ({source.pin}).")
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            inside = set(bundle.namelist())
+            for file in source.files:
+                member = file.member or file.name
+                if member not in inside:
+                    raise DataError(f"{origin}: '{archive.name}' has no '{member}'; {source.name} needs "
+                                    f"{', '.join(repr(f.member or f.name) for f in source.files)} in it; "
+                                    "nothing was stored.")
+                with bundle.open(member) as packed, (staging / file.name).open("wb") as out:
+                    shutil.copyfileobj(packed, out)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError) as error:
+        raise DataError(f"{origin}: '{archive.name}' cannot be extracted ({error}); nothing was stored.") from None
+
+
 def _download_failed(source: DatasetSource, url: str, reason: str) -> str:
-    files = ", ".join(repr(f.name) for f in source.files)
-    return (
-        f"{source.name} is not in {dataset_dir(source)} and could not be downloaded ({url}: {reason}). "
-        f"On a machine without access to it, copy the files {files} into a folder and run "
-        f"`figeval data import {source.name} FOLDER`."
-    )
+    mirror = f" (also served at {source.mirror})" if source.mirror else ""
+    if source.archive is not None:
+        how = (f"On a machine without access to it, download {source.archive.name}{mirror} as it is and run "
+               f"`figeval data import {source.name} FOLDER` (FOLDER holding the zip, or the zip's path).")
+    else:
+        files = ", ".join(repr(f.name) for f in source.files)
+        how = (f"On a machine without access to it, copy the files {files} into a folder and run "
+               f"`figeval data import {source.name} FOLDER`.")
+    return f"{source.name} is not in {dataset_dir(source)} and could not be downloaded ({url}: {reason}). {how}"
 
 
-def fetch(source: DatasetSource, report: Callable[[str], None] = lambda _: None, replace: bool = False) -> Path:
-    """Download every file of the dataset from its pinned URL, verify and store it.
+def _download(source: DatasetSource, url: str, destination: Path, report: Report) -> None:
+    report(f"downloading {url}")
+    try:
+        with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response, destination.open("wb") as out:
+            total = int(response.headers.get("Content-Length") or 0)
+            done, shown = 0, 0
+            for block in iter(lambda: response.read(1 << 20), b""):
+                out.write(block)
+                done += len(block)
+                if total >= _PROGRESS_FROM_BYTES and done * 10 // total > shown:
+                    shown = done * 10 // total
+                    report(f"  {done * 100 // total}% of {total / 1e6:.1f} MB")
+    except urllib.error.HTTPError as error:
+        raise DataError(_download_failed(source, url, f"HTTP {error.code} {error.reason}")) from None
+    except (urllib.error.URLError, OSError) as error:
+        raise DataError(_download_failed(source, url, str(getattr(error, "reason", error)))) from None
+
+
+def fetch(source: DatasetSource, report: Report = _quiet, replace: bool = False) -> Path:
+    """Download every file of the dataset (or its archive) from its pinned URL, verify and store it.
 
     Files already stored and matching their pins are not downloaded again (`replace` downloads them anyway).
 
     Raises:
-        DataError: a download failed or a file does not match its pin (nothing is stored then).
+        DataError: no public download is known (the message says where the data is and how to import it), a
+            download failed, or a file does not match its pin (nothing is stored then).
     """
     if not replace and all(status.state is FileState.OK for status in file_statuses(source)):
         report(f"{source.name}: already stored and verified")
         return dataset_dir(source)
+    if not source.downloads:
+        raise DataError(no_download_message(source))
 
-    def download(file: DataFile, destination: Path) -> None:
-        url = source.url(file)
-        report(f"downloading {url}")
-        try:
-            with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response, destination.open("wb") as out:
-                shutil.copyfileobj(response, out)
-        except urllib.error.HTTPError as error:
-            raise DataError(_download_failed(source, url, f"HTTP {error.code} {error.reason}")) from None
-        except (urllib.error.URLError, OSError) as error:
-            raise DataError(_download_failed(source, url, str(getattr(error, "reason", error)))) from None
+    def download(staging: Path) -> None:
+        if source.archive is not None:
+            [(name, url)] = source.downloads
+            _download(source, url, staging / name, report)
+            _extract(source, staging / name, staging, url)
+            return
+        for file in source.files:
+            _download(source, source.url(file), staging / file.name, report)
+
+    return _store_verified(source, download, origin=source.base_url or source.name, replace=replace, report=report)
 
 
-    return _store_verified(source, download, origin=source.base_url, replace=replace, report=report)
+def _published_path(folder: Path, file: DataFile) -> Path | None:
+    """Where a folder holds the file: under its own name, or at its path in the published layout."""
+    for candidate in (folder / file.name, folder / file.member if file.member else None):
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
 
 
-def import_folder(source: DatasetSource, folder: Path, replace: bool = False,
-                  report: Callable[[str], None] = lambda _: None) -> Path:
-    """Copy the dataset's files from a local folder (for offline machines), verified like a fetch.
+def import_folder(source: DatasetSource, folder: Path, replace: bool = False, report: Report = _quiet) -> Path:
+    """Copy the dataset's files from a local folder (for offline machines), verified like a fetch. A dataset
+    published as an archive is imported from the archive as downloaded: its path, or a folder holding it.
 
     Raises:
         DataError: the folder lacks a file or a file does not match its pin (nothing is stored then).
     """
-
-    def copy(file: DataFile, destination: Path) -> None:
-        origin = folder / file.name
-        if not origin.is_file():
+    if source.archive is not None:
+        archive = folder if folder.is_file() else folder / source.archive.name
+        if not archive.is_file():
+            where = f" from {source.downloads[0][1]}" if source.downloads else ""
+            mirror = f" or {source.mirror}" if source.mirror else ""
             raise DataError(
-                f"{folder} has no file '{file.name}'; {source.name} needs "
-                f"{', '.join(repr(f.name) for f in source.files)} (upstream: {source.pin})."
+                f"{folder} has no file '{source.archive.name}'; {source.name} is imported as published: the zip as "
+                f"downloaded{where}{mirror} (sha256 {source.archive.sha256}); give the folder holding it or its path."
             )
-        shutil.copyfile(origin, destination)
+        return _store_verified(source, lambda staging: _extract(source, archive, staging, str(archive)),
+                               origin=str(archive), replace=replace, report=report)
+
+    def copy(staging: Path) -> None:
+        for file in source.files:
+            origin = _published_path(folder, file)
+            if origin is None:
+                also = f" (or '{file.member}')" if file.member else ""
+                raise DataError(
+                    f"{folder} has no file '{file.name}'{also}; {source.name} needs "
+                    f"{', '.join(repr(f.name) for f in source.files)} (upstream: {source.pin})."
+                )
+            shutil.copyfile(origin, staging / file.name)
 
     return _store_verified(source, copy, origin=str(folder), replace=replace, report=report)
 
@@ -218,9 +312,9 @@ def require(source: DatasetSource) -> dict[str, Path]:
     mismatched = [s for s in statuses if s.state is FileState.MISMATCH]
     if mismatched:
         bad = mismatched[0]
+        expected = expected_sha256(source, bad.file) or f"git blob {bad.file.git_blob}"
         raise DataError(
-            f"{bad.path} does not match the {source.name} pin (sha256 {bad.sha256}, expected "
-            f"{expected_sha256(source, bad.file)}); "
+            f"{bad.path} does not match the {source.name} pin (sha256 {bad.sha256}, expected {expected}); "
             f"delete it and run `figeval data fetch {source.name}` (or `figeval data import {source.name} FOLDER`)."
         )
     if any(s.state is FileState.MISSING for s in statuses):

@@ -55,21 +55,20 @@ KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated",
 def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, report: Report,
            categories: Path | None = None) -> list[SourceItem]:
     """Step 1 (written once; a re-run reads the same selection back): items of every source file together (for
-    PN-Summary, its three splits make the paper's 93,207 articles). `categories` maps PQuAD article titles to
-    categories when the file carries none.
+    PQuAD, its three splits make the paper's "about 80,000 questions"; for PN-Summary, its three splits the
+    93,207 articles). `categories` maps PQuAD article titles to categories, which the published files lack.
 
     Raises:
-        DataError: an item id appears in two source files.
+        DataError: an item id appears in two source files, or PQuAD questions have no category (DIR/
+            pquad_categories.csv is then written for a person to fill).
     """
     path = out / "selected.jsonl"
     if path.is_file():
         return [SourceItem(**{k: v for k, v in r.items() if k != "key"}) for r in read_jsonl(path).values()]
+    category_map = load_category_map(categories) if categories else None
     items, seen = [], {}
     for source in sources:
-        if task == "qa":
-            found = load_pquad(source, load_category_map(categories) if categories else None)
-        else:
-            found = load_pn_summary(source)
+        found = load_pquad(source, category_map, need_categories=False) if task == "qa" else load_pn_summary(source)
         for item in found:
             if item.id in seen:
                 raise DataError(f"{source.name}: item id {item.id!r} is also in {seen[item.id]}; give each source once.")
@@ -77,6 +76,7 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
         items += found
     report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")
     if task == "qa":
+        require_categories(items, out / CATEGORY_SHEET)
         chosen = stratified_sample(items, lambda item: item.category, n, seed)
         table = share_table(items, chosen, lambda item: item.category)
         report("category                          source   sample")
@@ -89,6 +89,35 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
         for item in chosen:
             handle.write(json.dumps({"key": item.id, **asdict(item)}, ensure_ascii=False) + "\n")
     return chosen
+
+
+CATEGORY_SHEET = "pquad_categories.csv"
+
+
+def require_categories(items: Sequence[SourceItem], sheet: Path) -> None:
+    """Stop before sampling when some questions have no topical category. PQuAD's published files carry none
+    (Section 3.1 stratifies by its 19), so the build writes `sheet`: one row per article title, with its
+    category where one is known and its number of answerable questions, for a person to fill and pass back as
+    --categories.
+
+    Raises:
+        DataError: naming the sheet and the command that continues.
+    """
+    missing = {item.title for item in items if not item.category}
+    if not missing:
+        return
+    questions = Counter(item.title for item in items)
+    known = {item.title: item.category for item in items if item.category}
+    with atomic_open(sheet, "utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["title", "category", "questions"])
+        for title, count in questions.items():
+            writer.writerow([title, known.get(title, ""), count])
+    raise DataError(
+        f"{len(missing)} of {len(questions)} PQuAD articles have no topical category (the published files carry "
+        f"none; Section 3.1 stratifies by PQuAD's 19): fill the 'category' column of {sheet} (one row per article "
+        f"title) and run again with --categories {sheet}."
+    )
 
 
 # A label a generator echoes before its text ("پاسخ نادرست:", "خلاصه‌ی نادرست:", "#Hallucinated Answer#:" of
@@ -115,8 +144,8 @@ def most_believable(scores: dict[str, float], seed: int, item_id: str) -> tuple[
 
 
 def default_sources(task: str) -> list[Path]:
-    """The stored upstream files of a task's items (PQuAD's training set for QA; PN-Summary's three splits for
-    summarization), fetched and verified first if missing."""
+    """The stored upstream files of a task's items (PQuAD's three splits for QA, PN-Summary's three for
+    summarization: Section 3.1 samples from all of each), fetched and verified first if missing."""
     from figeval.data.registry import get_source
     from figeval.data.store import require
 

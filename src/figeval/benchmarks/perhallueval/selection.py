@@ -23,17 +23,22 @@ from typing import TypeVar
 from figeval.data.store import register_check
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
+from figeval.text import expression_key
 
 T = TypeVar("T")
 MAX_SHARE_GAP = 0.003  # 0.3 percentage points
 # Section 3.1: PQuAD "has 19 topical categories labeled"; its published JSON (articles with `title` and
-# `paragraphs`) has no such field. A category is read from a question, its paragraph or its article, in that
-# order, else from a mapping of article titles to categories (`--categories FILE`).
+# `paragraphs`) has no such field at any level. A category is read from a question, its paragraph or its
+# article, in that order, else from a mapping of article titles to categories (`--categories FILE`).
 PQUAD_CATEGORY_FIELD = "category"
 CATEGORY_MAP_COLUMNS = (Column("title"), Column(PQUAD_CATEGORY_FIELD))
+# PN-Summary's files (its README): id, title, article, summary, category, categories, network, link, tab-separated.
 PN_SUMMARY_COLUMNS = (Column("id"), Column("title", required=False), Column("article", persian=True),
                       Column("summary", persian=True), Column("category", required=False),
                       Column("network", required=False, optional=True), Column("link", required=False, optional=True))
+# PN-Summary writes each newline of an article or summary as "[n]" (its README and the Hugging Face card say to
+# turn them back into newlines); left in, "[n]" would glue the words around it into one for length counts.
+PN_SUMMARY_NEWLINE = "[n]"
 
 
 @dataclass(frozen=True)
@@ -43,12 +48,21 @@ class SourceItem:
     context: str
     question: str
     correct: str
+    title: str = ""
+    """PQuAD: the article's title (what a category map names)."""
+
+
+def title_key(title: str) -> str:
+    """Key under which a category map's title and a PQuAD title are the same article. 60 of the 234 titles of
+    PQuAD's validation and test files end or start with spaces ('آب‌انبار '), and some carry diacritics
+    ('مَرودَشت'): a map written by hand would not match them exactly."""
+    return expression_key(title)
 
 
 def load_category_map(path: Path) -> dict[str, str]:
-    """Article title -> category, from a CSV/TSV with columns title, category."""
-    return {row.cells["title"]: row.cells[PQUAD_CATEGORY_FIELD]
-            for row in read_table(path, CATEGORY_MAP_COLUMNS, unique="title", key=str.strip)}
+    """Article title (by `title_key`) -> category, from a CSV/TSV with columns title, category."""
+    return {title_key(row.cells["title"]): row.cells[PQUAD_CATEGORY_FIELD]
+            for row in read_table(path, CATEGORY_MAP_COLUMNS, unique="title", key=title_key)}
 
 
 def load_pquad(path: Path, categories: dict[str, str] | None = None, need_categories: bool = True) -> list[SourceItem]:
@@ -56,42 +70,49 @@ def load_pquad(path: Path, categories: dict[str, str] | None = None, need_catego
 
     Args:
         path: the JSON file.
-        categories: article title -> category, for files whose articles carry none.
+        categories: `title_key(title)` -> category, for files whose articles carry none.
         need_categories: False reads the layout only (storing the file; a build checks categories when it
             stratifies), with "" for a category found nowhere.
 
     Raises:
-        DataError: not such a file, or an answerable question with no category anywhere (the message says how
-            to supply one).
+        DataError: not such a file, or articles whose answerable questions have no category anywhere (the
+            message counts them and says how to supply categories).
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))["data"]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise DataError(f"{path.name}: not a SQuAD-style JSON file with a top-level 'data' list ({error}).") from None
-    items = []
+    items, uncategorized = [], []
     for number, article in enumerate(data, start=1):
         title = str(article.get("title", ""))
+        mapped = (categories or {}).get(title_key(title))
         for paragraph in article.get("paragraphs", []):
             for qa in paragraph.get("qas", []):
                 answers = [a["text"] for a in qa.get("answers", []) if a.get("text")]
                 if qa.get("is_impossible") or not answers:
                     continue  # unanswerable: no correct answer to hallucinate from
                 category = next((str(level[PQUAD_CATEGORY_FIELD]) for level in (qa, paragraph, article)
-                                 if level.get(PQUAD_CATEGORY_FIELD)), None) or (categories or {}).get(title)
-                if category is None and need_categories:
-                    raise DataError(
-                        f"{path.name}: article {number} ({title!r}) has no '{PQUAD_CATEGORY_FIELD}' at article, "
-                        "paragraph or question level and no mapping for its title; PerHalluEval stratifies by "
-                        "PQuAD's topical categories (Section 3.1): pass --categories FILE, a CSV with columns "
-                        "title, category."
-                    )
-                items.append(SourceItem(str(qa["id"]), category or "", paragraph["context"], qa["question"], answers[0]))
+                                 if level.get(PQUAD_CATEGORY_FIELD)), None) or mapped
+                if category is None and (not uncategorized or uncategorized[-1][0] != number):
+                    uncategorized.append((number, title))
+                items.append(SourceItem(str(qa["id"]), category or "", paragraph["context"], qa["question"],
+                                        answers[0], title.strip()))
+    if uncategorized and need_categories:
+        number, title = uncategorized[0]
+        raise DataError(
+            f"{path.name}: {len(uncategorized)} of {len(data)} articles have no '{PQUAD_CATEGORY_FIELD}' at article, "
+            f"paragraph or question level and no mapping for their title (article {number}: {title.strip()!r}); "
+            "PerHalluEval stratifies by PQuAD's topical categories (Section 3.1), which the published files do "
+            "not carry: pass --categories FILE, a CSV with columns title, category."
+        )
     return items
 
 
 def load_pn_summary(path: Path) -> list[SourceItem]:
-    """Articles and their summaries from a PN-Summary CSV/TSV file (id, title, article, summary, category, ...)."""
-    return [SourceItem(r.cells["id"], r.cells["category"], r.cells["article"], "", r.cells["summary"])
+    """Articles and their summaries from a PN-Summary file as published (tab-separated: id, title, article,
+    summary, category, categories, network, link), with its "[n]" marks turned back into newlines."""
+    return [SourceItem(r.cells["id"], r.cells["category"], r.cells["article"].replace(PN_SUMMARY_NEWLINE, "\n"), "",
+                       r.cells["summary"].replace(PN_SUMMARY_NEWLINE, "\n"))
             for r in read_table(path, PN_SUMMARY_COLUMNS, unique="id", key=str.strip)]
 
 
@@ -166,5 +187,6 @@ def length_stratified_sample(items: Sequence[SourceItem], n: int, seed: int, k: 
     return chosen
 
 
-register_check("pquad", lambda paths: load_pquad(paths["Train.json"], need_categories=False))
+# Storing reads every file with the build's own reader; categories are checked when a build stratifies.
+register_check("pquad", lambda paths: [load_pquad(path, need_categories=False) for path in paths.values()])
 register_check("pn-summary", lambda paths: [load_pn_summary(path) for path in paths.values()])

@@ -1,0 +1,111 @@
+"""The build's selection step (Section 3.1) on PQuAD's real validation and test files (../shared/datasets/pquad,
+CC BY-SA 4.0, Darvishi et al. 2023): what is read, how the missing categories are asked for, and the stratified
+sample once a person has given them."""
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from figeval.benchmarks.perhallueval.build import CATEGORY_SHEET, select
+from figeval.benchmarks.perhallueval.selection import MAX_SHARE_GAP, load_category_map, load_pquad, title_key
+from figeval.errors import DataError
+
+SHARED_PQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "pquad"
+
+
+@pytest.fixture
+def splits() -> list[Path]:
+    paths = [SHARED_PQUAD / "Validation.json", SHARED_PQUAD / "Test.json"]
+    if not all(path.is_file() for path in paths):
+        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
+    return paths
+
+
+def test_every_answerable_question_is_read(splits: list[Path]):
+    # SOURCE.md and the upstream README: validation 7,976 questions of which 1,981 unanswerable, test 8,002 and
+    # 1,914; the unanswerable have no correct answer to hallucinate from: 7976 - 1981 = 5995, 8002 - 1914 = 6088.
+    validation, test = (load_pquad(path, need_categories=False) for path in splits)
+    assert (len(validation), len(test)) == (5995, 6088)
+    assert {item.category for item in validation + test} == {""}  # no category field anywhere (SOURCE.md)
+    # the build refuses an id given twice: the two splits share none
+    assert len({item.id for item in validation + test}) == 5995 + 6088
+
+
+def test_without_categories_the_build_writes_the_sheet_to_fill(splits: list[Path], tmp_path: Path):
+    said: list[str] = []
+    with pytest.raises(DataError) as error:
+        select("qa", splits, 1000, 0, tmp_path, said.append)
+    # 120 articles in Validation.json + 114 in Test.json (SOURCE.md), none with a category
+    assert str(error.value) == (
+        f"234 of 234 PQuAD articles have no topical category (the published files carry none; Section 3.1 "
+        f"stratifies by PQuAD's 19): fill the 'category' column of {tmp_path / CATEGORY_SHEET} (one row per article "
+        f"title) and run again with --categories {tmp_path / CATEGORY_SHEET}."
+    )
+    assert said == ["step 1: 12083 source items from Validation.json, Test.json"]  # 5995 + 6088
+    rows = list(csv.DictReader((tmp_path / CATEGORY_SHEET).open(encoding="utf-8")))
+    assert len(rows) == 234 and sum(int(row["questions"]) for row in rows) == 12083
+    assert {row["category"] for row in rows} == {""}
+    # Validation.json's second article is titled 'آب‌انبار ' (a trailing space); the sheet has it trimmed,
+    # with its 31 answerable questions (its 40 qas less 9 marked is_impossible).
+    assert rows[1] == {"title": "آب\u200cانبار", "category": "", "questions": "31"}
+    assert not (tmp_path / "selected.jsonl").exists()
+
+
+def fill(sheet: Path, category_of) -> Path:
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["title", "category", "questions"])
+        for number, row in enumerate(rows, start=1):
+            writer.writerow([row["title"], category_of(number), row["questions"]])
+    return sheet
+
+
+def test_the_filled_sheet_stratifies_the_sample(splits: list[Path], tmp_path: Path):
+    with pytest.raises(DataError):
+        select("qa", splits, 1000, 0, tmp_path, lambda _: None)
+    # rows 1-120 are Validation.json's articles, 121-234 Test.json's (the sheet keeps file order)
+    sheet = fill(tmp_path / CATEGORY_SHEET, lambda number: "val" if number <= 120 else "test")
+    said: list[str] = []
+    chosen = select("qa", splits, 1000, 7, tmp_path, said.append, categories=sheet)
+    # Quotas by largest remainder: val 1000 * 5995 / 12083 = 496.15, test 1000 * 6088 / 12083 = 503.85; the
+    # floors 496 + 503 leave one item, which goes to the larger remainder (test): 496 and 504. Validation ids
+    # start with 18 or 19, test ids with 16 or 17.
+    taken = Counter("val" if item.id[:2] in ("18", "19") else "test" for item in chosen)
+    assert taken == {"val": 496, "test": 504}
+    assert all(item.category == ("val" if item.id[:2] in ("18", "19") else "test") for item in chosen)
+    # shares: val 5995 / 12083 = 49.615% of the source, 496 / 1000 = 49.60% of the sample (0.015 points apart)
+    assert said[-2:] == [f"{'test':<32} {'50.38%':>7} {'50.40%':>8}", f"{'val':<32} {'49.62%':>7} {'49.60%':>8}"]
+    stored = [json.loads(line)["id"] for line in (tmp_path / "selected.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert stored == [item.id for item in chosen]
+    # a second run reads the same selection back
+    assert [item.id for item in select("qa", splits, 1000, 7, tmp_path, lambda _: None, categories=sheet)] == stored
+
+
+def test_nineteen_categories_are_matched_within_the_papers_tolerance(splits: list[Path], tmp_path: Path):
+    with pytest.raises(DataError):
+        select("qa", splits, 4000, 0, tmp_path, lambda _: None)
+    sheet = fill(tmp_path / CATEGORY_SHEET, lambda number: f"topic-{number % 19:02d}")
+    chosen = select("qa", splits, 4000, 0, tmp_path, lambda _: None, categories=sheet)
+    items = {item.id: item for path in splits for item in load_pquad(path, load_category_map(sheet))}
+    source, sample = Counter(item.category for item in items.values()), Counter(item.category for item in chosen)
+    assert len(chosen) == 4000 and len(source) == 19 == len(sample)
+    # a largest-remainder quota is within one item of n x share, so every share is within 1/4000 = 0.025
+    # points of the source's: well inside Section 3.1's 0.3 points
+    gaps = [abs(sample[c] / 4000 - source[c] / 12083) for c in source]
+    assert max(gaps) <= 1 / 4000 < MAX_SHARE_GAP
+
+
+def test_a_title_written_by_hand_finds_its_article(splits: list[Path], tmp_path: Path):
+    # the JSON's 'آب‌انبار ' (ZWNJ, trailing space) as a person may type it: with a space, and with Arabic YEH
+    # and KAF in another title ('بانک اطلاعات اینترنتی فیلم ها ' typed 'بانك اطلاعات اينترنتي فيلم ها')
+    mapping = tmp_path / "categories.csv"
+    mapping.write_text("title,category\nآب انبار,معماری\nبانك اطلاعات اينترنتي فيلم ها,سینما\n", encoding="utf-8")
+    categories = load_category_map(mapping)
+    assert title_key("آب\u200cانبار ") in categories and title_key("بانک اطلاعات اینترنتی فیلم ها ") in categories
+    items = load_pquad(splits[0], categories, need_categories=False)
+    # Validation.json's article 2 has 40 questions, 31 answerable; article 16 has 31, 23 answerable
+    assert Counter(item.category for item in items if item.category) == {"معماری": 31, "سینما": 23}
