@@ -168,12 +168,13 @@ def test_build_generated_passages_and_keep_reviewed_ones(tmp_path: Path):
                                 report=lambda _: None) == (1, 3)
     assert again.calls == 1  # only the new allusion is asked
     rows = sheet.read_text(encoding="utf-8-sig").splitlines()
-    assert rows[0] == "allusion,text,keep" and rows[1] == "یوسف و زلیخا,متنی درباره‌ی یوسف و زلیخا.,"
+    assert rows[0] == "id,allusion,text,keep"
+    assert rows[1] == "generated-001/1,یوسف و زلیخا,متنی درباره‌ی یوسف و زلیخا.,"
     with pytest.raises(DataError, match="no row is marked keep=yes"):
         load_kept_passages(sheet, allusions)
     sheet.write_text("\n".join([rows[0], rows[1] + "yes", rows[2] + "no", rows[3]]) + "\n", encoding="utf-8-sig")
     kept = load_kept_passages(sheet, allusions)
-    assert [k.allusion for k in kept] == ["یوسف و زلیخا"]
+    assert [(k.id, k.allusion) for k in kept] == [("generated-001/1", "یوسف و زلیخا")]
 
 
 @pytest.mark.slow

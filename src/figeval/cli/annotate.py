@@ -90,26 +90,45 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
 @click.argument("labels", type=click.Path(path_type=Path))
 @click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
 def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
-    """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5, in percent), and
-    beside them each run's own rates over the same answers (LOGS: .eval files or log dirs of that task)."""
+    """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5; Persian allusions
+    Table 3's knowledge and open-ended columns; in percent), and beside them each run's own rates over the same
+    answers (LOGS: .eval files or log dirs of that task)."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import human_rates, read_task_labels, run_rates, task_name
+    from figeval.annotation import human_rates, read_task_labels, task_name
     from figeval.reporting.runs import read_logs
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
     names = [label.value for label in scheme.labels]
-    runs = {log.eval.model: log for log in read_logs(logs) if task_name(log) == task} if logs else {}
+    runs: dict[str, list] = {}
+    for log in read_logs(logs) if logs else []:
+        if task_name(log) == task:
+            runs.setdefault(log.eval.model, []).append(log)
     header = f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names)
     click.echo(f"{task}: label rates (%) over the answers the annotators resolved")
     click.echo(header)
     for row in human_rates(humans, scheme):
-        lines = [("humans", row)] + ([("run", run_rates(runs[row.model], humans, scheme))] if row.model in runs else [])
-        for source, rates in lines:
+        lines = [("humans", row, "")] + _run_lines(runs.get(row.model, []), humans, scheme)
+        for source, rates, settings in lines:
             cells = " ".join(f"{100 * rates.rates[name]:>13.1f}" if rates.rates else f"{'-':>13}" for name in names)
-            click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}")
+            click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}{settings}")
         if row.unresolved:
             click.echo(f"{'':<40} {row.unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
+
+
+def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]]:
+    """A model's runs beside the people's rates. One run: its rates. Several (the allusions' open-ended runs per
+    dataset and judge mode): each run that shares answers with the labels, with the settings that tell it apart."""
+    from figeval.annotation import run_rates
+    from figeval.reporting.runs import run_identity
+
+    found = [(run_rates(log, humans, scheme), run_identity(log)) for log in model_runs]
+    if len(found) == 1:
+        return [("run", found[0][0], "")]
+    varying = sorted({key for _, identity in found for key in identity
+                      if len({other.get(key) for _, other in found}) > 1})
+    return [("run", rates, "  " + ", ".join(f"{key}={identity.get(key, '-')}" for key in varying))
+            for rates, identity in found if rates.n]
 
 
 @annotate.command("unread")

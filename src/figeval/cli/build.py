@@ -33,21 +33,26 @@ def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> Non
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The review sheet (resumed if present).")
 @click.option("--allusions", type=click.Path(path_type=Path), default=None,
               help="CSV with columns allusion, description (default: the 75 allusions of the paper's LLM-Generated set).")
+@click.option("--per-allusion", type=int, default=1, show_default=True,
+              help="Passages per allusion: a pool to keep or drop from (the paper generated a larger pool and kept 75).")
 @click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
-def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, model_args: tuple[str, ...]) -> None:
-    """Write one Persian passage alluding to each allusion (the LLM-Generated dataset), for a person to review."""
+def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, per_allusion: int,
+                                 model_args: tuple[str, ...]) -> None:
+    """Write Persian passages alluding to each allusion (the LLM-Generated dataset), for a person to review."""
     from figeval.benchmarks.persian_allusions.build import build_allusive_texts, curated_allusions, load_allusion_list
 
     chosen = load_allusion_list(allusions) if allusions else curated_allusions()
-    written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo)
-    click.echo(f"{written} passages written, {reused} kept from an earlier run: {out}. Mark 'keep' yes/no, then "
-               f"run allusion_mc or allusion_open with -T dataset=generated -T generated={out}")
+    written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo,
+                                           per_allusion=per_allusion)
+    click.echo(f"{written} passages written, {reused} kept from an earlier run ({per_allusion} per allusion for "
+               f"{len(chosen)} allusions): {out}. Mark 'keep' yes/no (the paper kept one per allusion), then run "
+               f"allusion_mc or allusion_open with -T dataset=generated -T generated={out}")
 
 
 @build.command("perhallueval")
 @click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
 @click.option("--source", "sources", type=click.Path(path_type=Path), multiple=True,
-              help="PQuAD JSON or PN-Summary CSV/TSV, repeatable (default: the stored PQuAD training set / all three "
+              help="PQuAD JSON or PN-Summary CSV/TSV, repeatable (default: the stored PQuAD splits / all three "
                    "PN-Summary splits).")
 @click.option("--n", "count", type=int, required=True, help="How many items to select.")
 @click.option("--generator", "generators", multiple=True, required=True, help="provider/model (repeat; the paper used 3).")
@@ -55,7 +60,8 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Build folder (resumed if present).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Selection and verifier tie-breaks follow it.")
 @click.option("--categories", type=click.Path(path_type=Path), default=None,
-              help="QA: a CSV (title, category) mapping PQuAD article titles to their topical categories.")
+              help="QA: a CSV (title, category) mapping PQuAD article titles to their topical categories (a QA build "
+                   "without it writes DIR/pquad_categories.csv to fill).")
 @click.option("--enforce-length", is_flag=True,
               help="Drop candidates more than 5 words from the correct text (the paper only instructs the rule).")
 def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generators: tuple[str, ...], verifier: str,

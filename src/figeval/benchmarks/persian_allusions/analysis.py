@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from inspect_ai.log import EvalLog, EvalSample
 
-from figeval.benchmarks.persian_allusions.dataset import THEMES, allusion_key
+from figeval.benchmarks.persian_allusions.dataset import THEMES
+from figeval.benchmarks.persian_allusions.titles import allusion_key
 from figeval.benchmarks.persian_allusions.scorer import (
     KNOWLEDGE_POLICIES,
     MC_POLICIES,

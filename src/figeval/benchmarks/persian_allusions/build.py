@@ -1,4 +1,5 @@
-"""Building the LLM-Generated dataset (paper Section 2, Table 5): one passage per allusion, then a person's
+"""Building the LLM-Generated dataset (paper Section 2.2, Appendix A.1.3, Table 5): a pool of passages per
+allusion ("a larger pool of texts was generated, but only 75 were ultimately retained"), then a person's keep/drop
 review. The sheet is written as passages arrive and resumed on a re-run; model calls go through Inspect's
 response cache, so nothing is paid twice."""
 
@@ -8,18 +9,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import get_model
+from inspect_ai.model import GenerateConfig, get_model
 
 from figeval.answering import DETERMINISTIC, response_cache
 from figeval.building import fill_sheet
-from figeval.benchmarks.persian_allusions.dataset import Allusion, allusion_key, load_allusion_data, texts_of
-from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER
+from figeval.benchmarks.persian_allusions.dataset import Allusion, load_allusion_data, texts_of
+from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER, passage_id, passage_number
 from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
+from figeval.benchmarks.persian_allusions.titles import allusion_key
 from figeval.data.table import Column, read_table
-from figeval.errors import DataError
+from figeval.errors import DataError, FigevalError
 from figeval.parsing import strip_reasoning
 from figeval.text import expression_key, has_arabic_script
 
+# The paper prints neither its pool's size nor its sampling settings. Passage 1 is the model's deterministic
+# answer (what a pool of one holds); each further passage is sampled with a seed of its own, which also makes it
+# a response-cache entry of its own, so that a pool holds different passages and growing it keeps the first ones.
+POOL_TEMPERATURE = 1.0
+
+
+def passage_config(passage: int) -> GenerateConfig:
+    """The generation settings of an allusion's passage number `passage` (from 1)."""
+    return DETERMINISTIC if passage == 1 else DETERMINISTIC.merge(GenerateConfig(temperature=POOL_TEMPERATURE,
+                                                                                 seed=passage))
 
 
 def passage_of(output: str) -> str:
@@ -50,23 +62,56 @@ def curated_allusions() -> list[Allusion]:
     return list({allusion_key(text.allusion): data.allusions[allusion_key(text.allusion)] for text in texts}.values())
 
 
+PassageKey = tuple[str, int]
+"""An allusion's title as a key, and the passage's number among its passages."""
+
+
+def _written(out: Path) -> dict[PassageKey, dict[str, str]]:
+    """The passages a sheet already holds (the later copy of a row written twice), by allusion and number."""
+    if not out.is_file():
+        return {}
+    return {(expression_key(row.cells["allusion"]), passage_number(out, row)): row.cells
+            for row in read_table(out, SHEET_COLUMNS) if row.cells["text"]}
+
+
 def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, model_args: dict[str, Any],
-                         report: Callable[[str], None]) -> tuple[int, int]:
-    """One passage per allusion into the review sheet `out`; returns (newly written, kept from before)."""
-    done = {}
-    if out.is_file():
-        done = {expression_key(r.cells["allusion"]): r.cells for r in read_table(out, SHEET_COLUMNS) if r.cells["text"]}
-    todo = [a for a in allusions if expression_key(a.title) not in done]
-    report(f"{len(todo)} passages to write with {model_name} ({len(done)} already written)")
+                         report: Callable[[str], None], per_allusion: int = 1) -> tuple[int, int]:
+    """`per_allusion` passages for each allusion into the review sheet `out`, each with a stable id
+    (`passage_id`); returns (newly written, kept from before).
+
+    Raises:
+        FigevalError: per_allusion is below 1.
+        DataError: the sheet holds passages of an allusion the list lacks (it was built from another list).
+    """
+    if per_allusion < 1:
+        raise FigevalError(f"--per-allusion must be 1 or more, not {per_allusion}.")
+    numbers = {expression_key(allusion.title): number for number, allusion in enumerate(allusions, start=1)}
+    done = _written(out)
+    strangers = [cells["allusion"] for (key, _), cells in done.items() if key not in numbers]
+    if strangers:
+        raise DataError(f"{out.name} holds passages of {strangers[0]!r}, which is not among the {len(allusions)} "
+                        "allusions given: resume it with the list it was built from, or build into another sheet.")
+    for (key, passage), cells in done.items():  # ids follow the list (a sheet without ids gets them)
+        cells["id"] = passage_id(numbers[key], passage)
+    planned = [(allusion, passage) for allusion in allusions for passage in range(1, per_allusion + 1)]
+
+    def key_of(item: tuple[Allusion, int]) -> PassageKey:
+        return expression_key(item[0].title), item[1]
+
+    todo = [item for item in planned if key_of(item) not in done]
+    report(f"{len(todo)} passages to write with {model_name}, {per_allusion} per allusion "
+           f"({len(done)} already written)")
     model = get_model(model_name, **model_args)
     cache = response_cache(model_name)
-    async def write(allusion: Allusion) -> dict[str, str]:
+
+    async def write(item: tuple[Allusion, int]) -> dict[str, str]:
+        allusion, passage = item
         prompt = ALLUSIVE_TEXT_PROMPT.format(allusion=f"{allusion.title}: {allusion.description}")
-        output = await model.generate(prompt, config=DETERMINISTIC, cache=cache)
-        return {"allusion": allusion.title, "text": passage_of(output.completion), "keep": ""}
+        output = await model.generate(prompt, config=passage_config(passage), cache=cache)
+        return {"id": passage_id(numbers[key_of(item)[0]], passage), "allusion": allusion.title,
+                "text": passage_of(output.completion), "keep": ""}
 
-    def key_of(allusion: Allusion) -> str:
-        return expression_key(allusion.title)
-
-    fill_sheet(out, SHEET_HEADER, done, todo, key_of, write, [key_of(a) for a in allusions], report)
-    return len(todo), len(allusions) - len(todo)
+    # passages an earlier, larger pool wrote stay in the sheet with their review
+    order = sorted({key_of(item) for item in planned} | set(done), key=lambda key: (numbers[key[0]], key[1]))
+    fill_sheet(out, SHEET_HEADER, done, todo, key_of, write, order, report)
+    return len(todo), len(planned) - len(todo)

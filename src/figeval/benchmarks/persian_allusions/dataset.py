@@ -16,6 +16,13 @@ from pathlib import Path
 from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.persian_allusions.prompts import KNOWLEDGE_PROMPT, MC_PROMPT, OPEN_PROMPT
+from figeval.benchmarks.persian_allusions.titles import (
+    allusion_key,
+    stories_apart,
+    story_hint,
+    title_merges,
+    unnamed_story_of_one_figure,
+)
 from figeval.data.registry import get_source
 from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, read_table
@@ -128,29 +135,6 @@ def load_poems(path: Path) -> list[AllusionText]:
     return poems
 
 
-# Words that name the kind of story, not the allusion: "داستان یوسف و زلیخا" is "یوسف و زلیخا".
-_TITLE_PREFIXES = ("داستان", "قصه", "ی", "ماجرای", "حکایت", "حضرت")  # "ی": of "قصه‌ی" once ZWNJ is a space
-
-
-def allusion_key(title: str) -> str:
-    """What two spellings of one allusion share: the normalized title without a leading "داستان", "قصه",
-    "ماجرای", "حکایت" or "حضرت" and without a parenthetical remark."""
-    words = normalize_persian(re.sub(r"\s*[(（][^)）]*[)）]\s*", " ", title)).replace("\u200c", " ").split()
-    while len(words) > 1 and words[0] in _TITLE_PREFIXES:
-        words = words[1:]
-    return expression_key(" ".join(words))
-
-
-def title_merges(poems: list[AllusionText]) -> dict[str, list[str]]:
-    """The allusions spelled more than one way in PersPoems: their canonical title -> every spelling, for review."""
-    spellings: dict[str, list[str]] = {}
-    for poem in poems:
-        variants = spellings.setdefault(allusion_key(poem.allusion), [])
-        if poem.allusion not in variants:
-            variants.append(poem.allusion)
-    return {variants[0]: variants for variants in spellings.values() if len(variants) > 1}
-
-
 def load_generated(path: Path, allusions: dict[str, Allusion]) -> list[AllusionText]:
     """Generated passages; each must allude to an allusion of the knowledge list (its description and theme
     come from there)."""
@@ -162,6 +146,7 @@ def load_generated(path: Path, allusions: dict[str, Allusion]) -> list[AllusionT
             raise DataError(
                 f"{path.name}: row {row.number} alludes to {cells['allusion']!r}, which is not an allusion of "
                 f"{POEMS_FILE}; generated passages are built from the knowledge list."
+                f"{story_hint(cells['allusion'], [a.title for a in allusions.values()], POEMS_FILE)}"
             )
         texts.append(AllusionText(f"generated-{row.number:03d}", cells["text"], known.title, known.description,
                                   (known.theme,)))
@@ -171,7 +156,7 @@ def load_generated(path: Path, allusions: dict[str, Allusion]) -> list[AllusionT
 def knowledge_list(poems: list[AllusionText]) -> dict[str, Allusion]:
     """Distinct allusions of PersPoems (127 in the paper), in order of first appearance; variant spellings of one
     allusion (`allusion_key`) are one entry, under their first spelling, so that a multiple-choice question
-    never offers the answer twice."""
+    never offers the answer twice; two stories of one figure are two entries."""
     allusions: dict[str, Allusion] = {}
     for poem in poems:
         allusions.setdefault(allusion_key(poem.allusion), Allusion(poem.allusion, poem.description, poem.themes[0]))
@@ -179,10 +164,13 @@ def knowledge_list(poems: list[AllusionText]) -> dict[str, Allusion]:
 
 
 def distractor_pool(answer: Allusion, allusions: dict[str, Allusion]) -> list[Allusion]:
-    """Religious and Quranic allusions: others of the same theme; the rest: others of the four related themes."""
+    """Religious and Quranic allusions: others of the same theme; the rest: others of the four related themes.
+    Another story of the answer's figure is a fair distractor when both name their story ("سلیمان (مور)" for
+    "سلیمان (انگشتری)"); the figure's bare name is not (it would be a right answer too)."""
     themes = {answer.theme} if answer.theme in OWN_POOL_THEMES else set(THEMES) - set(OWN_POOL_THEMES)
     key = allusion_key(answer.title)
-    return [a for k, a in allusions.items() if k != key and a.theme in themes]
+    return [a for k, a in allusions.items()
+            if k != key and a.theme in themes and not unnamed_story_of_one_figure(answer.title, a.title)]
 
 
 def mc_options(answer: Allusion, allusions: dict[str, Allusion], position: int, rng: random.Random) -> list[str]:
@@ -246,8 +234,9 @@ def knowledge_samples(allusions: dict[str, Allusion], prompt_lang: str) -> list[
             id=f"allusion-{number:03d}",
             input=KNOWLEDGE_PROMPT[prompt_lang].format(allusion=allusion.title),
             target=allusion.title,
+            # annotators see the description as the reference of a knowledge answer
             metadata={"allusion": allusion.title, "description": allusion.description, "themes": [allusion.theme],
-                      "references": [allusion.title]},
+                      "references": [allusion.description]},
         )
         for number, allusion in enumerate(allusions.values(), start=1)
     ]
@@ -273,7 +262,11 @@ def load_allusion_data(prompt_lang: str) -> AllusionData:
     paths = require(source)
     poems = load_poems(paths[POEMS_FILE])
     allusions = knowledge_list(poems)
-    recorded = provenance(source) | {"merged_titles": title_merges(poems)}
+    # what the knowledge list's count (the paper's 127) is made of, for a reader to check against the paper
+    recorded = provenance(source) | {"knowledge_entries": len(allusions),
+                                     "titles_as_written": len({poem.allusion.strip() for poem in poems}),
+                                     "merged_titles": title_merges([poem.allusion for poem in poems]),
+                                     "stories_apart": stories_apart([a.title for a in allusions.values()])}
     try:
         return AllusionData(poems, load_generated(paths[GENERATED_FILE], allusions), allusions, recorded)
     except DataError as error:

@@ -26,11 +26,13 @@ from figeval.benchmarks.persian_allusions.dataset import N_OPTIONS
 from figeval.benchmarks.persian_allusions.prompts import (
     ANNOTATION_INSTRUCTIONS,
     JUDGE_SYSTEM_PROMPT,
+    KNOWLEDGE_ANNOTATION_INSTRUCTIONS,
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
 from figeval.answering import AnswerMode
 from figeval.benchmarks.persian_allusions.readers import json_answer_text, paper_option, prose_answer, read_option
+from figeval.parsing import strip_reasoning
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import (
@@ -74,8 +76,12 @@ OPEN_LABELS = LabelScheme(
     words={"incorrect": OpenLabel.INCORRECT, "correct": OpenLabel.CORRECT, "درست": OpenLabel.CORRECT,
            "نادرست": OpenLabel.INCORRECT},
 )
-# Annotators check the judge of open-ended answers; they see the text the model read.
-ANNOTATION = AnnotationSpec(scheme=OPEN_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="text")
+# People label every output, as the paper's did ("All outputs were manually validated", Section 3.3; "An expert
+# manually classified responses", Section 3.1): Table 3's numbers from their labels (`figeval annotate rates`),
+# Table 4 the judge against them. Open-ended: they see the text the model read; knowledge: the allusion asked about.
+ANNOTATION = AnnotationSpec(scheme=OPEN_LABELS, instructions=ANNOTATION_INSTRUCTIONS, input_key="text", answers="all")
+KNOWLEDGE_ANNOTATION = AnnotationSpec(scheme=KNOWLEDGE_LABELS, instructions=KNOWLEDGE_ANNOTATION_INSTRUCTIONS,
+                                      input_key="allusion", answers="all")
 
 NONE_OPTION = "0"
 OPTION_LABELS = [str(choice) for choice in range(N_OPTIONS + 1)]
@@ -130,7 +136,9 @@ async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str]
     def shortcut(answer: str) -> Outcome | None:
         if answer:
             return None
-        return Outcome("incorrect", DecidedBy.RULE, answer="", rule=empty_rule, explanation="the answer names nothing")
+        # the output as written ("[]", the null JSON) is what an annotator reads as "no allusion" / "not familiar"
+        return Outcome("incorrect", DecidedBy.RULE, answer=strip_reasoning(state.output.completion).strip(),
+                       rule=empty_rule, explanation="the answer names nothing")
 
     outcome = await judged_outcome(
         state.output, paper=lambda text: json_answer_text(text, fields), reader=prose_answer,
