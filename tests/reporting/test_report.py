@@ -224,6 +224,38 @@ def test_paper_rows_are_the_papers_numbers(logs: Path):
         0.90, "Gemini 2.0 Flash / Gemini 1.5 Flash")
 
 
+def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies(logs: Path):
+    from figeval.reporting.render import render_csv, render_text
+
+    report = build_report(logs, paper=True)
+    tables = by_key(report)
+    # FFE-HALLU Table 4, Claude 3.7: avg printed 61.75 (two decimals), not 61.8; Table 3's DeepSeek-V3 paraphrased
+    # correct printed "18" (no decimal)
+    text = render_text(report)
+    claude = next(line for line in text.splitlines() if line.startswith("Claude 3.7 (paper)") and "61.75" in line)
+    assert "78.50" in claude and "45.00" in claude and "63.50" in claude
+    assert re.search(r"^DeepSeek-V3 \(paper\) .* 18 ", text, re.MULTILINE)
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    avg = next(r for r in rows if r["table"] == "ffe-hallu/table-4" and r["row"] == "Claude 3.7" and r["column"] == "avg")
+    assert avg["value"] == "61.75"  # exactly as printed, no float noise (0.6175 * 100 = 61.750000000000014)
+    # Table 3 as printed: DeepSeek-R1 paraphrased 47.0 + 27.5 + 25.0 = 99.5, DeepSeek-V3 18 + 24.5 + 47.5 = 90.0
+    notes = tables["ffe-hallu/table-3"].notes
+    assert any("DeepSeek-R1" in n and "99.5" in n for n in notes) and any("DeepSeek-V3" in n and "90.0" in n for n in notes)
+    assert any("193" in n for n in tables["ffe-hallu/table-5"].notes)
+    assert any("Table 2 prints 0.62" in n for n in tables["perhallueval/table-4"].notes)
+    # what the papers say in their text: PerHalluEval Section 5.1 (38% Persian-specific, Fleiss' kappa 0.87) and
+    # Section 3.4 (3,829 of 4,000 QA items kept, AC1 0.89); the allusions' judge without ground truth (Section 4)
+    said = {(row.identity["section"], row.label, row.identity["what"]): row.cells["value"].value
+            for row in tables["paper-text"].rows}
+    assert said[("perhallueval Section 5.1", "PerHalluEval QA", "persian_specific_share")] == "38%"
+    assert said[("perhallueval Section 5.1", "PerHalluEval QA", "persian_specific_fleiss_kappa")] == "0.87"
+    assert said[("perhallueval Section 3.4", "QA items kept by the annotators' majority", "items_kept")] == "3829 of 4000"
+    assert said[("perhallueval Section 3.4", "QA annotators", "gwet_ac1")] == "0.89"
+    assert said[("persian-allusions Section 4", "QwQ-32B judged without ground truth", "kappa")] == "0.62"
+    assert said[("persian-allusions Section 4", "Two annotators on Claude 3.5-Sonnet outputs", "em")] == "91.0%"
+    assert "paper-text" not in by_key(build_report(logs))  # only with --paper
+
+
 def test_paper_numbers_match_the_papers_text():
     """A sample of the entered numbers, each found in its paper's table line."""
     from figeval.reporting.paper import paper_numbers

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
-from figeval.reporting.paper import paper_rows
+from figeval.reporting.paper import paper_notes, paper_rows
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 from figeval.stats import AgreementRow
@@ -73,6 +73,7 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
         for table in tables:
             if table.source in PAPER_TABLES:
                 table.rows += paper_rows(*PAPER_TABLES[table.source], {c.key for c in table.columns}, table.source)
+                table.notes += paper_notes(*PAPER_TABLES[table.source])
             elif table.source in TABLE_6_TASKS:
                 table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
     return tables

@@ -1,5 +1,7 @@
-"""The papers' own numbers (paper_numbers.csv, entered from the four papers' results tables, one line per number
-with its paper, table, row and column) as reference rows beside a user's models."""
+"""The papers' own numbers (paper_numbers.csv, entered from the four papers' results tables and text, one line per
+number with its paper, table or section, row and column) as reference rows beside a user's models, shown at the
+precision the paper prints them; and where a paper is inconsistent with itself (paper_notes.csv: a row that does
+not sum to 100, two tables over different counts), a note on the table that shows it."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import csv
 from functools import cache
 from importlib.resources import files
 
-from figeval.reporting.tables import Cell, Row, Table, TableSpec
+from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec
 
 CI_SUFFIXES = ("/ci_low", "/ci_high")
 
@@ -19,9 +21,44 @@ def paper_numbers() -> tuple[dict[str, str], ...]:
     return tuple(csv.DictReader(text.splitlines()))
 
 
+@cache
+def _paper_notes() -> tuple[dict[str, str], ...]:
+    """Every line of paper_notes.csv (paper, table, row, note; no row: the whole table)."""
+    text = files("figeval.reporting").joinpath("paper_notes.csv").read_text(encoding="utf-8")
+    return tuple(csv.DictReader(text.splitlines()))
+
+
+def paper_notes(paper: str, source: str) -> list[str]:
+    """Where the paper's own table is inconsistent with itself or another of its tables, one note per row."""
+    return [f"the paper's {source}" + (f", {line['row']}" if line["row"] else "") + f": {line['note']}"
+            for line in _paper_notes() if (line["paper"], line["table"]) == (paper, source)]
+
+
+def text_numbers(papers: set[str]) -> Table | None:
+    """The numbers a paper reports in its text rather than a table (a share, an agreement, a count), as printed;
+    None when the papers have none."""
+    lines = [line for line in paper_numbers() if line["paper"] in papers and line["table"].startswith("Section")]
+    if not lines:
+        return None
+    table = Table("paper-text", "Numbers the papers report in their text", "the papers' text", "count",
+                  [ColumnHead("value", "Value")], identity_keys=["section", "what"])
+    for line in lines:
+        shown = line["value"] + ("%" if line["unit"] == "percent" else "")
+        shown += f" {line['note']}" if line["unit"] == "count" and line["note"] else ""
+        source = f"{line['paper']} {line['table']}"
+        table.rows.append(Row(line["row"], {"section": source, "what": line["column"]}, {"value": Cell(shown)},
+                              reference=source))
+    return table
+
+
 def _as_stored(value: str, unit: str) -> float:
     """A printed number in the unit reports keep (rates in [0, 1]; counts as they are)."""
     return float(value) / 100 if unit == "percent" else float(value)
+
+
+def _decimals(value: str) -> int:
+    """How many decimals a number is printed with ("33.25" -> 2, "18" -> 0)."""
+    return len(value.partition(".")[2])
 
 
 def reference_rows(spec: TableSpec, table: Table) -> list[Row]:
@@ -33,6 +70,7 @@ def paper_rows(paper: str, source: str, keys: set[str], shown_as: str, cell_labe
     """A paper's rows of one table ("Table 4") for the column keys given; `shown_as` names the source on each."""
     rows: dict[str, dict[str, dict[str, float]]] = {}
     labels: dict[tuple[str, str], str] = {}
+    decimals: dict[tuple[str, str], int] = {}
     for line in paper_numbers():
         if line["paper"] != paper or line["table"] != source:
             continue
@@ -43,7 +81,9 @@ def paper_rows(paper: str, source: str, keys: set[str], shown_as: str, cell_labe
         if column in keys:
             rows.setdefault(line["row"], {}).setdefault(column, {})[part] = _as_stored(line["value"], line["unit"])
             labels[(line["row"], column)] = line["note"] if cell_labels else ""
-    return [Row(name, {}, {key: Cell(parts.get("value"), parts.get("low"), parts.get("high"), label=labels[(name, key)])
+            decimals[(line["row"], column)] = max(decimals.get((line["row"], column), 0), _decimals(line["value"]))
+    return [Row(name, {}, {key: Cell(parts.get("value"), parts.get("low"), parts.get("high"), label=labels[(name, key)],
+                                     decimals=decimals[(name, key)])
                            for key, parts in cells.items()}, reference=shown_as) for name, cells in rows.items()]
 
 

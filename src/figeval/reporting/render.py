@@ -26,12 +26,13 @@ def scaled(value: float | None, unit: str) -> float | None:
     return None if value is None else value * 100 if unit == "percent" else value
 
 
-def number(value: float, unit: str) -> str:
+def number(value: float, unit: str, decimals: int | None = None) -> str:
+    """A value in its unit: percent with one decimal, fractions with three, or a paper's number as printed."""
     if unit == "percent":
-        return f"{value * 100:.1f}"
+        return f"{value * 100:.{1 if decimals is None else decimals}f}"
     if unit == "count":
         return f"{value:g}"
-    return f"{value:.3f}"
+    return f"{value:.{3 if decimals is None else decimals}f}"
 
 
 def shows_interval(table: Table, cell: Cell) -> bool:
@@ -52,9 +53,9 @@ def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
     elif isinstance(cell.value, str):
         text = cell.value
     else:
-        text = number(cell.value, unit)
+        text = number(cell.value, unit, cell.decimals)
         if shows_interval(table, cell):
-            text += f" [{number(cell.low, unit)}, {number(cell.high, unit)}]"
+            text += f" [{number(cell.low, unit, cell.decimals)}, {number(cell.high, unit, cell.decimals)}]"
         if table.cell_n and cell.n is not None:
             text += f" (n={cell.n})"
     if cell.label:
@@ -165,10 +166,17 @@ def render_csv(report: Report) -> str:
                 numeric, unit = not isinstance(cell.value, str), unit_of(table, column)
                 writer.writerow([table.key, table.source, row.label, row.reference,
                                  ";".join(f"{k}={v}" for k, v in row.identity.items()), column.key, column.header,
-                                 unit, scaled(cell.value, unit) if numeric else cell.value,
-                                 _blank(scaled(cell.low, unit)), _blank(scaled(cell.high, unit)),
+                                 unit, printed(cell.value, unit, cell.decimals) if numeric else cell.value,
+                                 _blank(printed(cell.low, unit, cell.decimals)),
+                                 _blank(printed(cell.high, unit, cell.decimals)),
                                  _blank(cell.n), cell.label, cell.log or ""])
     return out.getvalue()
+
+
+def printed(value: float | None, unit: str, decimals: int | None) -> float | None:
+    """A value in its unit for a CSV cell; a paper's number exactly as printed (33.25, not 33.250000000000004)."""
+    found = scaled(value, unit)
+    return found if found is None or decimals is None else round(found, decimals)
 
 
 def _blank(value: object) -> object:

@@ -12,7 +12,7 @@ from inspect_ai.log import read_eval_log
 
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
-from figeval.reporting.paper import count_row, reference_rows
+from figeval.reporting.paper import count_row, paper_notes, reference_rows, text_numbers
 from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, read_runs, unread_warning
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec, build_table, metric_cell
 
@@ -68,6 +68,7 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
         for spec, table in built:
             if paper:
                 table.rows += reference_rows(spec, table)
+                table.notes += paper_notes(spec.paper, spec.source)
             tables.append(table)
         if "ffe_detection" in present and (table := contamination_table(runs)) is not None:
             tables.append(table)  # FFE-HALLU on the published fakes beside a fresh set (figeval's own table)
@@ -77,6 +78,8 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
             tables.append(table)
         for labels in human:
             tables += agreement_tables(labels, runs, paper)
+        if paper and (table := text_numbers({spec.paper for spec in TABLES if spec.tasks & present})) is not None:
+            tables.append(table)
     if (table := reading_table(runs)).rows:
         tables.append(table)
     return Report(tables, runs, superseded, other)

@@ -33,6 +33,8 @@ class Cell:
     log: str | None = None
     label: str = ""
     """Text shown with the value (the best model of a family in PerHalluEval's Table 4)."""
+    decimals: int | None = None
+    """A paper's number: the decimals it is printed with (33.25, not 33.2); None: the unit's usual precision."""
 
 
 @dataclass(frozen=True)
