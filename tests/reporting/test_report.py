@@ -254,6 +254,10 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     assert said[("persian-allusions Section 4", "QwQ-32B judged without ground truth", "kappa")] == "0.62"
     assert said[("persian-allusions Section 4", "Two annotators on Claude 3.5-Sonnet outputs", "em")] == "91.0%"
     assert "paper-text" not in by_key(build_report(logs))  # only with --paper
+    # Figure 1 names the categories as the paper does (Section 3.4), not as upstream's file spells them
+    headers = [column.header for column in tables["ffe-hallu/figure-1"].columns]
+    assert headers[:4] == ["Is it fake? Word Perturbation", "Is it fake? Semantic Inversion",
+                           "Is it fake? Structural/Syntactic Mimicry", "Is it fake? Cultural/Historical Fabrication"]
 
 
 def test_paper_numbers_match_the_papers_text():

@@ -16,7 +16,10 @@ How the printed texts are sent, and what fills the paper's gaps (each a choice o
 - Task 3 (A 1.3): as Task 1: the text before "English_FFE:" is the system message, "English_FFE: ..." the user
   message.
 - Judges (D 4.1, 4.2): printed as given. The paper's "Example Evaluations" are headings without examples: they
-  are filled with three examples of ours, built on expressions outside the benchmark. "Use web search" stays in
+  are filled with three examples of ours each. Task 1's (D 4.1) are built on expressions outside the benchmark.
+  Task 3's (D 4.2) all use "Don't count your chickens before they hatch", which is the English idiom of row 19
+  of upstream's translation pairs: on a pairs file holding it, that item is judged with worked examples about its
+  own idiom in the prompt (one of them a correct equivalent). "Use web search" stays in
   the text; figeval gives the judge no search tool, so a judge without built-in search answers from what it
   knows (say which judge you used). The evaluated expression is quoted between <answer> tags (not the printed
   double quotes), so that instructions inside a model's output stay inert.

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, MEANINGS, ItemKind, category_slug
+from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, MEANINGS, PAPER_CATEGORY_NAMES, ItemKind, category_slug
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table, TableSpec
 from figeval.stats import bootstrap_interval
@@ -45,7 +45,7 @@ TABLE_4 = TableSpec(
 FIGURE_1 = TableSpec(
     "ffe-hallu/figure-1", "ffe-hallu", "Figure 1", "Task 2, detection accuracy (1 - hallucination rate) by category and "
     "prompt", "percent",
-    tuple(Column(f"{framing}/{category_slug(category)}", f"{label} {category}", "ffe_detection",
+    tuple(Column(f"{framing}/{category_slug(category)}", f"{label} {PAPER_CATEGORY_NAMES[category]}", "ffe_detection",
                  f"halluc_rate_{framing}/{category_slug(category)}", better="higher", complement=True)
           for framing, label in (("fake_q", "Is it fake?"), ("real_q", "Is it real?")) for category in FAKE_CATEGORIES),
     ("prompt_version", "answer_mode", "data"),
@@ -151,7 +151,7 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
                                                  ("difference", _difference_cell(before, after))) if cell}
             if cells:
                 table.rows.append(Row(new.model, {**dict(settings(new)[1]), "data": new.identity["data"],
-                                                  "category": category}, cells))
+                                                  "category": PAPER_CATEGORY_NAMES.get(category, category)}, cells))
         table.notes.append(f"{new.model}: published {old.log}, fresh {new.log}")
     present = {key for row in table.rows for key in row.identity}
     table.identity_keys = [key for key in dict.fromkeys((*TABLE_4.row_keys, "data", "category")) if key in present]
