@@ -77,8 +77,8 @@ def test_three_routes_agree_on_a_replayed_run(tmp_path: Path):
     # the first four detection samples of the fixture: labels and one unparseable answer
     from tests.ffe_hallu.test_tasks import write_replay
 
-    answers = {"tr-idiom-001/figurative": "Yes", "tr-idiom-001/literal": "No", "tr-idiom-003/figurative": "yes.",
-               "tr-idiom-003/literal": "I am not sure"}
+    answers = {"tr-idiom-001/figurative": "Yes", "tr-idiom-001/literal": "No", "tr-idiom-002/figurative": "yes.",
+               "tr-idiom-003/figurative": "I am not sure"}
     write_replay(replay, answers)
     logs = three_routes("tr_idiom_detection", f"replay/{replay}", 4, tmp_path, prompt_lang="en")
     assert_same_results(logs)

@@ -22,8 +22,8 @@ from tests.turkish_idioms.conftest import FIXTURES
 def test_fixture_loads_and_samples_are_balanced():
     idioms = load_idioms(FIXTURES / "idioms.tsv")
     assert [i.idiom for i in idioms][:2] == ["burnu sürtülmek", "etekleri zil çalmak"]
-    samples, skipped = detection_samples(idioms, "en")
-    # 6 idioms, row 2 has no literal sentence: it is left out whole, so 5 yes and 5 no
+    samples, skipped = detection_samples(idioms, "en", balanced=True)
+    # 6 idioms, row 2 has no literal sentence: with balanced=True it is left out whole, so 5 yes and 5 no
     assert skipped == 1 and len(samples) == 10
     assert [s.target for s in samples].count("yes") == 5
     first = samples[0]
