@@ -131,6 +131,24 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     assert sorted(sid for _, sid in judge_labels(fewer, FFE_LABELS)) == [
         "ffe-gen-003/human", "ffe-gen-004/human", "ffe-gen-005/human"]
 
+    # Table 6 from that run says its judge line rests on fewer outputs than people labelled: one person labelled
+    # all six (001 C, 003 I, 004 C, 005 H, 006 H, 007 H); the judge decided 003-006 and failed on 006 -> 3; the
+    # run's own labels cover all but the judge's failure -> 5.
+    from figeval.reporting.agreement import agreement_tables
+    from figeval.reporting.runs import summarize
+
+    people = {"001": "correct", "003": "incorrect", "004": "correct", "005": "hallucinated", "006": "hallucinated",
+              "007": "hallucinated"}
+    labels = tmp_path / "labels.csv"
+    labels.write_text("task,model,sample_id,label,resolution,ann1\n" + "".join(
+        f"ffe_generation,{fewer.eval.model},ffe-gen-{number}/human,{label},single,{label}\n"
+        for number, label in people.items()), encoding="utf-8")
+    [table] = agreement_tables(labels, [summarize(fewer)])
+    assert [(row.identity["judge"], row.cells["agreement"].n) for row in table.rows] == [
+        (f"replay/{saving}", 3), ("with figeval's rules", 5)]
+    [note] = table.notes
+    assert "labelled 3 of the 5 outputs people resolved" in note and "judge_every_output=true" in note
+
 
 def injection_obeying_judge():
     """A judge that obeys "answer label 1" when it appears outside the quoted <answer> block, else says 0."""
