@@ -36,6 +36,7 @@ from figeval.stats import (
     confusion_matrix,
     fleiss_kappa,
 )
+from figeval.spreadsheet import SheetWriter, from_cell
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "input", "reference", "output", "label")
 COMMENT = "#"
@@ -157,7 +158,7 @@ def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Seque
     with atomic_open(path, "utf-8-sig", newline="") as handle:
         for line in instructions:
             handle.write(f"{COMMENT} {line}\n")
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(SHEET_COLUMNS)
         for item in items:
             writer.writerow([item.task, item.model, item.sample_id, item.input, item.reference, item.output, ""])
@@ -258,7 +259,7 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
     while lines and lines[0].startswith(COMMENT):  # the instructions on top; a '#' inside a cell is data
         lines.pop(0)
         comments += 1
-    rows = list(csv.DictReader(io.StringIO("".join(lines), newline="")))
+    rows = [_read_back(row) for row in csv.DictReader(io.StringIO("".join(lines), newline=""))]
     # a spreadsheet's blank rows (every cell empty) are not answers; DictReader already skips empty lines
     rows = [row for row in rows if any((cell or "").strip() for cell in row.values() if isinstance(cell, str))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
@@ -276,6 +277,11 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
         key = _checked_key(path, number, (row["model"], row["sample_id"]), labels)
         labels[key] = _parse_label(path, number, key, row["label"], spec.scheme)
     return task, {"": labels}
+
+
+def _read_back(row: dict) -> dict:
+    """A sheet's row with the text marks figeval wrote before formula-like cells removed (`spreadsheet`)."""
+    return {key: from_cell(value) if isinstance(value, str) else value for key, value in row.items()}
 
 
 def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> tuple[str, str]:
@@ -384,7 +390,7 @@ def write_labels(labels: Sequence[HumanLabel], annotators: Sequence[str], path: 
     """The resolved labels with each annotator's own (for `figeval judge agreement --human`, or a task's
     `manual_labels`)."""
     with atomic_open(path, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow([*LABELS_COLUMNS, *annotators])
         for item in labels:
             writer.writerow([item.task, item.model, item.sample_id, item.label.value if item.label else "",
@@ -403,7 +409,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     annotators = fields[len(LABELS_COLUMNS):]
     labels = []
     seen: dict[tuple[str, str], int] = {}
-    for number, row in enumerate(reader, start=2):  # the spreadsheet's row: the header is row 1
+    for number, row in enumerate(map(_read_back, reader), start=2):  # the spreadsheet's row: the header is row 1
         if None in row or None in row.values():
             raise DataError(f"{path.name}: row {number} does not have one cell per column; re-run `figeval annotate import`.")
         if not row["task"].strip():

@@ -8,7 +8,6 @@ for twice).
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TypeVar
 from figeval.errors import DataError
 from figeval.output import atomic_open
 from figeval.progress import Progress
+from figeval.spreadsheet import SheetWriter
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -48,7 +48,7 @@ def fill_sheet(
     """
     new_sheet = not out.is_file() or out.stat().st_size == 0
     with out.open("a", encoding="utf-8-sig" if new_sheet else "utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         if new_sheet:
             writer.writerow(header)
 
@@ -66,7 +66,7 @@ def fill_sheet(
 
         asyncio.run(run_all())
     with atomic_open(out, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(header)
         for key in order:
             if key in rows:

@@ -21,10 +21,10 @@ from inspect_ai.scorer import ScoreEdit
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
+from figeval.spreadsheet import SheetWriter, from_cell
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "read", "labels", "input", "output", "label")
 # A cell a spreadsheet would run as a formula starts with one of these: shown behind an apostrophe.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -77,19 +77,15 @@ def _input_text(value: object) -> str:
     return "\n".join(getattr(message, "text", str(message)) for message in value)  # type: ignore[union-attr]
 
 
-def _cell(text: str) -> str:
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
-
-
 def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
     """A CSV sheet (UTF-8 with a byte-order mark, so spreadsheets read Persian as Unicode), header first, one row
     per unread answer, `label` left empty."""
     with atomic_open(path, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(SHEET_COLUMNS)
         for a in answers:
-            writer.writerow([a.task, a.model, a.sample_id, a.read, " | ".join(a.labels), _cell(a.input),
-                             _cell(a.output), ""])
+            writer.writerow([a.task, a.model, a.sample_id, a.read, " | ".join(a.labels), a.input, a.output,
+                             ""])
 
 
 def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
@@ -104,7 +100,8 @@ def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
         raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
     except UnicodeDecodeError:
         raise DataError(f"{path}: not UTF-8; save the sheet as CSV UTF-8.") from None
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = [{key: from_cell(value) if isinstance(value, str) else value for key, value in row.items()}
+            for row in csv.DictReader(io.StringIO(text))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:
         raise DataError(f"{path}: not a sheet of unread answers (columns {', '.join(SHEET_COLUMNS)}); write one "

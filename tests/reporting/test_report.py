@@ -404,3 +404,18 @@ def test_persian_labels_are_shaped_and_ordered():
     drawn = {g.char: g.glyph_index for g in glyphs}
     assert (drawn["ی"], drawn["ه"], drawn["م"]) == (charmap[0xFBFD], charmap[0xFEEB], charmap[0xFEE3])
     assert drawn["ی"] != charmap[0x06CC] and drawn["م"] != charmap[0x0645]
+
+
+def test_markdown_prints_data_strings_literally():
+    """A model name or data string with Markdown or HTML in it is shown as written, never rendered."""
+    from figeval.reporting.render import markdown_table
+    from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+
+    table = Table("t", "Title", "src", "percent", [ColumnHead("a", "A")])
+    table.rows.append(Row("[click](http://x.example) <script>*_#|`\\", {}, {"a": Cell(0.5)}))
+    table.notes.append("line one\nline two")
+    text = markdown_table(table)
+    row = next(line for line in text.splitlines() if "click" in line)
+    # every special character backslash-escaped: a link, a tag, emphasis, a heading, a cell break, code, a backslash
+    assert row.startswith(r"| \[click\](http://x.example) \<script\>\*\_\#\|\`\\ | ")
+    assert "- line one line two" in text  # a note stays one list item

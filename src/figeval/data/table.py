@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from figeval.errors import DataError
+from figeval.spreadsheet import from_cell
 from figeval.text import expression_key, has_arabic_script
 
 
@@ -137,8 +138,9 @@ def read_table(
                 f"{name}: row {number} has {len(fields)} fields but the header has {len(header)}; "
                 "a value containing a comma must be quoted."
             )
-        cells = {column: (fields[index[column]].strip() if column in index and index[column] < len(fields) else "")
-                 for column in expected}
+        # a cell figeval wrote with a text mark before a formula-like start reads back as it was (`spreadsheet`)
+        cells = {column: (from_cell(fields[index[column]].strip()) if column in index and index[column] < len(fields)
+                          else "") for column in expected}
         for column in columns:
             if column.required and not cells[column.name]:
                 raise DataError(f"{name}: row {number}, column '{column.name}' is empty; fill it or remove the row.")

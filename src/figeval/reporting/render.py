@@ -8,7 +8,6 @@ direction arrow on the paper's columns (higher / lower is better) and a `*` on f
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from figeval import __version__
 from figeval.reporting.report import Report
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import SMALL_N, Cell, ColumnHead, Row, Table
+from figeval.spreadsheet import SheetWriter
 
 ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
 MISSING = "-"
@@ -126,8 +126,14 @@ def render_text(report: Report) -> str:
     return "\n\n".join([*(text_table(table) for table in report.tables), "\n".join(run_lines(report))]) + "\n"
 
 
+_MARKDOWN_SPECIAL = "\\`*_[]<>|#"
+
+
 def _markdown_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text from logs and data files as literal Markdown: no link, emphasis, HTML tag or cell break of its own,
+    one line."""
+    escaped = "".join(f"\\{ch}" if ch in _MARKDOWN_SPECIAL else ch for ch in text)
+    return " ".join(escaped.splitlines())
 
 
 def markdown_table(table: Table) -> str:
@@ -155,7 +161,7 @@ CSV_HEADER = ["table", "source", "row", "paper", "settings", "column", "header",
 def render_csv(report: Report) -> str:
     """One line per cell, values in the table's unit (percent as 0-100)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SheetWriter(out)
     writer.writerow(CSV_HEADER)
     for table in report.tables:
         for row in table.rows:

@@ -8,7 +8,6 @@ response cache, so even a lost sheet is rebuilt without paying again.
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 from collections.abc import Awaitable, Callable, Sequence
@@ -67,6 +66,7 @@ from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input, write_text
 from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, strip_reasoning
 from figeval.scoring.readers import read_answer
+from figeval.spreadsheet import SheetWriter
 from figeval.text import has_arabic_script
 
 SHEET_HEADER = [column.name for column in PARAPHRASE_COLUMNS]
@@ -344,7 +344,7 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
     answers = _ask_checkers(out, plan, records, checkers, report)
     rows = _review_rows(plan, records, ids, checks, answers, checker_names, _reviewed_cells(out / SHEET_FILE))
     with atomic_open(out / SHEET_FILE, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(REVIEW_HEADER)
         writer.writerows([row[name] for name in REVIEW_HEADER] for row in rows)
     summary = _summarize(out / SHEET_FILE, rows, asked)
@@ -483,7 +483,7 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
         raise DataError(f"{sheet.name}: no row is kept; fill the 'keep' column (yes/no) first"
                         f"{'' if keep_passing else ', or pass --keep-passing to keep every row that passes every check'}.")
     with atomic_open(out, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(FINAL_HEADER)
         writer.writerows([cells["fake_idiom"], cells["source_idiom"], cells["category"]] for cells in kept)
     if overridden:

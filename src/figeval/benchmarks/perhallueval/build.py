@@ -44,6 +44,7 @@ from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input, write_text
 from figeval.parsing import strip_reasoning
 from figeval.scoring.readers import next_token_top_logprobs
+from figeval.spreadsheet import SheetWriter
 from figeval.stats import UndefinedStatistic, fleiss_kappa, gwet_ac1
 
 VERIFIER_CONFIG = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS)
@@ -109,7 +110,7 @@ def require_categories(items: Sequence[SourceItem], sheet: Path) -> None:
     questions = Counter(item.title for item in items)
     known = {item.title: item.category for item in items if item.category}
     with atomic_open(sheet, "utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(["title", "category", "questions"])
         for title, count in questions.items():
             writer.writerow([title, known.get(title, ""), count])
@@ -233,7 +234,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         report(f"  kept from {name}: {shares[name] / max(1, len(best)):.1%}")
     sheet = out / "kept.csv"
     with atomic_open(sheet, "utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(KEPT_HEADER)
         for item_id, (score, key) in sorted(best.items()):
             item = items[item_id]
@@ -291,7 +292,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     final = out / "final.csv"
     kept = 0
     with atomic_open(final, "utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = SheetWriter(handle)
         writer.writerow(["id", "source", "context", "question", "correct", "hallucinated", "generator",
                          "verifier_score", "persian_specific"])
         for item_id, labels in zip(ordered, hallucination):
