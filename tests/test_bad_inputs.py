@@ -743,16 +743,18 @@ def qa_run(ctx: Context, data: str | bytes, *args: str, task: str = "perhallueva
 
 def phe_sheet(ctx: Context, name: str, label: Callable[[str], str] = lambda item: "hallucinated",
               edit: Callable[[dict], dict] = lambda row: row, encode: Callable[[str], bytes] = str.encode) -> str:
-    """An annotator's copy of kept.csv, built from the fixture's items (hallucination_label filled)."""
+    """An annotator's copy of kept.csv, built from the fixture's items (hallucination_label filled), with a column
+    naming the annotator (people who label alike still hand in different files)."""
     rows = list(csv.DictReader(io.StringIO(final_qa())))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score",
-                     "hallucination_label", "persian_specific"])
+                     "hallucination_label", "persian_specific", "annotator"])
     for row in rows:
         row = edit(row)
         writer.writerow([row["id"], row["source"], row["context"], row["question"], row["correct"], row["hallucinated"],
-                         row["generator"], row["verifier_score"], label(row["id"]), row["persian_specific"]])
+                         row["generator"], row["verifier_score"], label(row["id"]), row["persian_specific"],
+                         Path(name).stem])
     return ctx.file(name, encode(out.getvalue()))
 
 
@@ -924,7 +926,10 @@ COMMAND_CASES = [
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-005/human": "-1"})),
                        "--out", str(c.tmp / "l.csv")], refuses("a.csv", "'-1'"),
             id="import-label-negative", in_process=True),
-    command(lambda c: ["annotate", "import", *[c.file(f"a{i}.csv", c.annotated.filled_sheet(HUMAN_LABELS)) for i in range(4)],
+    command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
+                       c.file("b.csv", c.annotated.filled_sheet(HUMAN_LABELS)), "--out", str(c.tmp / "l.csv")],
+            refuses("a.csv and", "b.csv have the same content"), id="import-one-sheet-under-two-names", in_process=True),
+    command(lambda c: ["annotate", "import", *[c.file(f"a{i}.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-001/human": str(i % 3), "ffe-gen-003/human": str(i // 3)})) for i in range(4)],
                        "--out", str(c.tmp / "l.csv")], refuses("give one to three annotators' sheets, not 4"),
             id="import-four-sheets", in_process=True),
     command(lambda c: ["annotate", "import", c.file("ls.json", json.dumps([{"data": "ffe_generation"}])),
@@ -975,6 +980,12 @@ COMMAND_CASES = [
     # figeval build perhallueval-final
     command(lambda c: finalize(c, *three_sheets(c)[:2]), refuses("give the three annotators' sheets, not 2"),
             id="final-two-sheets"),
+    command(lambda c: finalize(c, *[phe_sheet(c, "ann1.csv")] * 3), refuses("ann1.csv and", "have the same content"),
+            id="final-one-sheet-three-times", in_process=True),
+    command(lambda c: finalize(c, phe_sheet(c, "ann1.csv"), c.file("copy.csv", (c.tmp / "ann1.csv").read_bytes()),
+                               phe_sheet(c, "ann3.csv")),
+            refuses("ann1.csv and", "copy.csv have the same content"), id="final-sheet-copied-under-another-name",
+            in_process=True),
     command(lambda c: finalize(c, phe_sheet(c, "build/final.csv"), *three_sheets(c)[1:]),
             refuses("is one of the command's inputs"), id="final-out-is-a-sheet", in_process=True),
     command(lambda c: finalize(c, *three_sheets(c), out=str(c.tmp / "nosuch" / "build")), refuses("the folder", "does not exist"),

@@ -136,6 +136,7 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
             row = dict(row)
             row["hallucination_label"] = "factual" if n == 0 and annotator < 2 else "hallucinated"
             row["persian_specific"] = "1" if n % 2 == 0 else "0"
+            row["annotator"] = f"annotator{annotator}"  # 0 and 1 label alike: their files differ by this column
             filled.append(row)
         path = tmp_path / f"annotator{annotator}.csv"
         with path.open("w", encoding="utf-8-sig", newline="") as handle:

@@ -60,11 +60,13 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     with several people's annotations counts as each of them."""
     from figeval._registry import annotation_spec
     from figeval.annotation import Resolution, combine, read_annotators, write_labels
+    from figeval.data.table import refuse_same_content
 
     if annotators and len(annotators) != len(sheets):
         raise FigevalError(f"{len(annotators)} --annotator names for {len(sheets)} sheets; give one name per sheet, "
                            "in the same order.")
     refuse_input(out, sheets)
+    refuse_same_content(sheets)
     named = []
     for position, sheet in enumerate(sheets):
         task, by_annotator = read_annotators(sheet, annotation_spec)

@@ -204,3 +204,24 @@ def _ends_inside_quotes(text: str, delimiter: str) -> bool:
     except csv.Error as error:
         return "unexpected end of data" in str(error)
     return False
+
+
+def refuse_same_content(paths: Sequence[Path]) -> None:
+    """Raises DataError when two of the people's sheets hold the same bytes: one person's sheet given twice (or
+    copied under two names) would count as two people agreeing perfectly.
+
+    Raises:
+        DataError: naming both files.
+    """
+    seen: dict[bytes, Path] = {}
+    for path in paths:
+        try:
+            content = path.read_bytes()
+        except OSError:
+            continue  # the reader that follows names the file and what is wrong with it
+        if content in seen:
+            raise DataError(f"{seen[content]} and {path} have the same content: one annotator's sheet given twice "
+                            "would count as two people agreeing; give each annotator's own sheet (two people's "
+                            "identical work: add a column naming the annotator to each).")
+        seen[content] = path
+

@@ -39,7 +39,7 @@ from figeval.benchmarks.perhallueval.selection import (
     stratified_sample,
 )
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.data.table import Column, affirmative, negative, read_table
+from figeval.data.table import Column, affirmative, negative, read_table, refuse_same_content
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input, write_text
 from figeval.parsing import strip_reasoning
@@ -262,6 +262,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
     refuse_input(out / "final.csv", sheets, "--out DIR/final.csv")
+    refuse_same_content(sheets)
     per_sheet = []
     for sheet in sheets:
         rows = {}
