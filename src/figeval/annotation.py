@@ -36,7 +36,7 @@ from figeval.stats import (
     confusion_matrix,
     fleiss_kappa,
 )
-from figeval.spreadsheet import SheetWriter, from_cell
+from figeval.spreadsheet import SheetWriter, from_row
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "input", "reference", "output", "label")
 COMMENT = "#"
@@ -259,7 +259,7 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
     while lines and lines[0].startswith(COMMENT):  # the instructions on top; a '#' inside a cell is data
         lines.pop(0)
         comments += 1
-    rows = [_read_back(row) for row in csv.DictReader(io.StringIO("".join(lines), newline=""))]
+    rows = [from_row(row) for row in csv.DictReader(io.StringIO("".join(lines), newline=""))]
     # a spreadsheet's blank rows (every cell empty) are not answers; DictReader already skips empty lines
     rows = [row for row in rows if any((cell or "").strip() for cell in row.values() if isinstance(cell, str))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
@@ -277,11 +277,6 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
         key = _checked_key(path, number, (row["model"], row["sample_id"]), labels)
         labels[key] = _parse_label(path, number, key, row["label"], spec.scheme)
     return task, {"": labels}
-
-
-def _read_back(row: dict) -> dict:
-    """A sheet's row with the text marks figeval wrote before formula-like cells removed (`spreadsheet`)."""
-    return {key: from_cell(value) if isinstance(value, str) else value for key, value in row.items()}
 
 
 def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> tuple[str, str]:
@@ -409,7 +404,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     annotators = fields[len(LABELS_COLUMNS):]
     labels = []
     seen: dict[tuple[str, str], int] = {}
-    for number, row in enumerate(map(_read_back, reader), start=2):  # the spreadsheet's row: the header is row 1
+    for number, row in enumerate(map(from_row, reader), start=2):  # the spreadsheet's row: the header is row 1
         if None in row or None in row.values():
             raise DataError(f"{path.name}: row {number} does not have one cell per column; re-run `figeval annotate import`.")
         if not row["task"].strip():

@@ -21,10 +21,9 @@ from inspect_ai.scorer import ScoreEdit
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, refuse_input
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
-from figeval.spreadsheet import SheetWriter, from_cell
+from figeval.spreadsheet import SheetWriter, from_row
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "read", "labels", "input", "output", "label")
-# A cell a spreadsheet would run as a formula starts with one of these: shown behind an apostrophe.
 
 
 @dataclass(frozen=True)
@@ -100,8 +99,7 @@ def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
         raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
     except UnicodeDecodeError:
         raise DataError(f"{path}: not UTF-8; save the sheet as CSV UTF-8.") from None
-    rows = [{key: from_cell(value) if isinstance(value, str) else value for key, value in row.items()}
-            for row in csv.DictReader(io.StringIO(text))]
+    rows = [from_row(row) for row in csv.DictReader(io.StringIO(text))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:
         raise DataError(f"{path}: not a sheet of unread answers (columns {', '.join(SHEET_COLUMNS)}); write one "

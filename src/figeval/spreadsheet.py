@@ -43,6 +43,11 @@ def from_cell(text: str) -> str:
     return text[1:] if text.startswith(TEXT_MARK) and _runs_as_formula(text) else text
 
 
+def from_row(row: dict) -> dict:
+    """A row read by `csv.DictReader` with `from_cell` applied to each text cell."""
+    return {key: from_cell(value) if isinstance(value, str) else value for key, value in row.items()}
+
+
 class SheetWriter:
     """`csv.writer` for files people open: every cell through `to_cell`, lines ending in a newline.
 

@@ -122,13 +122,13 @@ def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]
     """A model's runs beside the people's rates. One run: its rates. Several (the allusions' open-ended runs per
     dataset and judge mode): each run that shares answers with the labels, with the settings that tell it apart."""
     from figeval.annotation import run_rates
-    from figeval.reporting.runs import run_identity
+    from figeval.reporting.runs import distinguishing_settings, summarize
 
-    found = [(run_rates(log, humans, scheme), run_identity(log)) for log in model_runs]
+    summaries = [summarize(log) for log in model_runs]
+    found = [(run_rates(log, humans, scheme), summary.identity or {}) for log, summary in zip(model_runs, summaries)]
     if len(found) == 1:
         return [("run", found[0][0], "")]
-    varying = sorted({key for _, identity in found for key in identity
-                      if len({other.get(key) for _, other in found}) > 1})
+    varying = distinguishing_settings(summaries)
     return [("run", rates, "  " + ", ".join(f"{key}={identity.get(key, '-')}" for key in varying))
             for rates, identity in found if rates.n]
 

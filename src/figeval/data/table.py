@@ -224,4 +224,3 @@ def refuse_same_content(paths: Sequence[Path]) -> None:
                             "would count as two people agreeing; give each annotator's own sheet (two people's "
                             "identical work: add a column naming the annotator to each).")
         seen[content] = path
-

@@ -11,7 +11,7 @@ from pathlib import Path
 from inspect_ai.log import read_eval_log
 
 from figeval.reporting.paper import paper_notes, paper_rows
-from figeval.reporting.runs import RunSummary
+from figeval.reporting.runs import RunSummary, distinguishing_settings
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 from figeval.stats import AgreementRow
 
@@ -57,7 +57,7 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     columns = _columns(unit)
     key = columns[0].key
     mine = [run for run in runs if run.task == task]
-    settings = _distinguishing_settings(mine)
+    settings = distinguishing_settings(mine)  # each a column: two runs' rows never taken for each other
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
                    identity_keys=["judge", *settings], intervals=True)
     for run in mine:
@@ -77,15 +77,6 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
             elif table.source in TABLE_6_TASKS:
                 table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
     return tables
-
-
-def _distinguishing_settings(runs: Sequence[RunSummary]) -> list[str]:
-    """The run settings that tell apart runs of one model (a meaning source, a judge prompt): each becomes a
-    column, so that two runs' rows are never taken for each other."""
-    keys = sorted({key for run in runs for key in (run.identity or {})})
-    return [key for key in keys if any(
-        len({str((run.identity or {}).get(key)) for run in runs if run.model == model}) > 1
-        for model in {run.model for run in runs})]
 
 
 def _partial_judge_notes(run: RunSummary, found: Sequence) -> list[str]:

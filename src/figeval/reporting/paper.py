@@ -15,17 +15,19 @@ CI_SUFFIXES = ("/ci_low", "/ci_high")
 
 
 @cache
+def _packaged_rows(name: str) -> tuple[dict[str, str], ...]:
+    text = files("figeval.reporting").joinpath(name).read_text(encoding="utf-8")
+    return tuple(csv.DictReader(text.splitlines()))
+
+
 def paper_numbers() -> tuple[dict[str, str], ...]:
     """Every line of paper_numbers.csv (paper, table, row, column, value, unit, note)."""
-    text = files("figeval.reporting").joinpath("paper_numbers.csv").read_text(encoding="utf-8")
-    return tuple(csv.DictReader(text.splitlines()))
+    return _packaged_rows("paper_numbers.csv")
 
 
-@cache
 def _paper_notes() -> tuple[dict[str, str], ...]:
     """Every line of paper_notes.csv (paper, table, row, note; no row: the whole table)."""
-    text = files("figeval.reporting").joinpath("paper_notes.csv").read_text(encoding="utf-8")
-    return tuple(csv.DictReader(text.splitlines()))
+    return _packaged_rows("paper_notes.csv")
 
 
 def paper_notes(paper: str, source: str) -> list[str]:

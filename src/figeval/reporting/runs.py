@@ -156,6 +156,14 @@ class Superseded:
     by: RunSummary
 
 
+def distinguishing_settings(runs: Sequence[RunSummary]) -> list[str]:
+    """The settings that tell apart runs of one model among `runs` (a meaning source, a judge mode), by name."""
+    keys = sorted({key for run in runs for key in (run.identity or {})})
+    return [key for key in keys if any(
+        len({str((run.identity or {}).get(key)) for run in runs if run.model == model}) > 1
+        for model in {run.model for run in runs})]
+
+
 def newest_runs(runs: Sequence[RunSummary]) -> tuple[list[RunSummary], list[Superseded]]:
     """One run per (task, model, identity): the newest. Returns the runs kept and, for every older run with the
     same identity, the run that replaced it (so a report can say which log it used)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from inspect_ai.model import ModelOutput
 
-from figeval.judge import ask_judge, quote_as_data, resolve_judge
+from figeval.judge import JudgeVerdict, ask_judge, quote_as_data, resolve_judge
 from figeval.parsing import strip_reasoning
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
@@ -62,7 +62,7 @@ async def judged_outcome(
     """The outcome of an open answer.
 
     Args:
-        output: the model's output (one stopped by the token limit is `truncated`, never judged).
+        output: the model's output (one stopped by the token limit is `truncated`, never decided by a judge).
         paper: the answer as the paper's prompt asks for it, or None (layer 1; None where the paper asks no form).
         reader: figeval's reading of the answer, or None (layer 2); neither: unparsed, nothing to judge.
         unparsed_explanation: what was missing, for the log ("no Persian expression").
@@ -92,9 +92,7 @@ async def judged_outcome(
     if decided is not None:
         return await beside(replace(decided, read_by=layer), answer)
     ask = request(answer)
-    model = resolve_judge(judge)
-    verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
-    details = {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
+    verdict, details = await _asked(ask, scheme, judge)
     if verdict.label is None:
         return Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED, answer=answer, rule=ask.rule, details=details,
                        read_by=layer, explanation=f"judge answer unreadable twice: {verdict.raw[-1][:200]!r}")
@@ -103,13 +101,18 @@ async def judged_outcome(
     return override(outcome) if override else outcome
 
 
+async def _asked(ask: JudgeRequest, scheme: LabelScheme, judge: str | None) -> tuple[JudgeVerdict, dict]:
+    """The judge's verdict on a request, and what every outcome it touches records: its answers and its name."""
+    model = resolve_judge(judge)
+    verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
+    return verdict, {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
+
+
 async def _judge_only(ask: JudgeRequest, scheme: LabelScheme, judge: str | None) -> dict:
     """What a judge said about an output it does not decide: its label (absent when unreadable twice), its
     answers and its name, as outcome details."""
-    model = resolve_judge(judge)
-    verdict = await ask_judge(model, ask.system, ask.prompt, scheme)
-    found = {"judge_answers": verdict.raw, JUDGE_MODEL: str(model)}
-    return found | ({JUDGE_LABEL: verdict.label.value} if verdict.label is not None else {})
+    verdict, details = await _asked(ask, scheme, judge)
+    return details | ({JUDGE_LABEL: verdict.label.value} if verdict.label is not None else {})
 
 
 def relabelled(outcome: Outcome, label: str, why: str) -> Outcome:
