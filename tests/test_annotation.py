@@ -451,3 +451,32 @@ def test_a_model_s_human_and_paraphrased_meaning_runs_never_share_an_answer(ffe_
     # person said 0, 1 -> 1/2; the run's own labels (001 incorrect by the judge, 003 correct by the rule) alike.
     assert found == {("human", judge_name): (1.0, 2), ("human", "with figeval's rules"): (1.0, 2),
                      ("paraphrased", judge_name): (0.5, 2), ("paraphrased", "with figeval's rules"): (0.5, 2)}
+
+
+def test_one_model_judged_by_two_judges_keeps_each_judge_s_lines_apart(ffe_hallu_imported: Path, tmp_path: Path):
+    """Table 6 has a column pair per judge: one model's answers judged once by each judge are two runs, and each
+    run's lines (the judge's own, then its labels with figeval's rules) say which judge they belong to."""
+    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-001/human": "به بار اوردن",
+                                                        "ffe-gen-003/human": "پا پس کشیدن"})
+    logs = tmp_path / "logs"
+    judges = {}
+    # judge a agrees with the person on both (1, 2); judge b says 2 on 001 (against the person's 1) and 2 on 003
+    for name, labels in (("a", (1, 2)), ("b", (2, 2))):
+        judges[name] = write_replay(tmp_path / f"judge-{name}.jsonl", {
+            "ffe-gen-001/human": json.dumps({"label": labels[0]}), "ffe-gen-003/human": json.dumps({"label": labels[1]})})
+        [log] = inspect_eval(ffe_generation(), model=f"replay/{outputs}", model_roles={"grader": f"replay/{judges[name]}"},
+                             sample_id=["ffe-gen-001/human", "ffe-gen-003/human"], log_dir=str(logs), display="none")
+        assert log.status == "success", log.error
+    labels = tmp_path / "labels.csv"
+    labels.write_text("task,model,sample_id,label,resolution,ann1\n"
+                      f"ffe_generation,replay/{outputs},ffe-gen-001/human,correct,single,correct\n"
+                      f"ffe_generation,replay/{outputs},ffe-gen-003/human,incorrect,single,incorrect\n", encoding="utf-8")
+    report = figeval("report", str(logs), "--human", str(labels), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    table = next(t for t in json.loads(report.stdout)["tables"] if t["key"] == "judge-agreement/ffe_generation")
+    assert table["identity_keys"] == ["judge"]
+    a, b = f"replay/{judges['a']}", f"replay/{judges['b']}"
+    # a: 2/2 on its own; b: 1/2 (003 only); with the rules, 001 is correct by the reference rule whatever the judge
+    # said, so both runs' labels are 001 correct + 003 incorrect -> 2/2
+    assert sorted((row["identity"]["judge"], row["cells"]["agreement"]["value"]) for row in table["rows"]) == sorted([
+        (a, 1.0), (f"with figeval's rules (judge {a})", 1.0), (b, 0.5), (f"with figeval's rules (judge {b})", 1.0)])

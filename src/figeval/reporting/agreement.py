@@ -57,15 +57,22 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     columns = _columns(unit)
     key = columns[0].key
     mine = [run for run in runs if run.task == task]
-    settings = distinguishing_settings(mine)  # each a column: two runs' rows never taken for each other
+    # each setting that tells a model's runs apart is a column, so that two runs' rows are never taken for each
+    # other; the judge has its own column, where a run's rules line names the run's judge when judges differ
+    differing = distinguishing_settings(mine)
+    judges_differ = "judge" in differing
+    settings = [name for name in differing if name != "judge"]
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
                    identity_keys=["judge", *settings], intervals=True)
     for run in mine:
         found = judge_agreement(read_eval_log(run.log), humans, annotation_spec(task).scheme)
         setting = {name: str((run.identity or {}).get(name, "")) for name in settings}
-        for agreement in found:
-            model, _, judge = agreement.row.group.partition(" | ")
-            judged.rows.append(Row(model, {"judge": judge.removeprefix("judge "), **setting}, _cells(agreement.row, key)))
+        for agreement in found[:-1]:
+            judge = agreement.row.group.partition(" | ")[2].removeprefix("judge ")
+            judged.rows.append(Row(run.model, {"judge": judge, **setting}, _cells(agreement.row, key)))
+        rules = found[-1].row.group.partition(" | ")[2]
+        rules += f" (judge {(run.identity or {}).get('judge', '')})" if judges_differ else ""
+        judged.rows.append(Row(run.model, {"judge": rules, **setting}, _cells(found[-1].row, key)))
         judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
     tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
