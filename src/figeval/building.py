@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from figeval.errors import DataError
-from figeval.output import atomic_open
+from figeval.output import atomic_open, open_append
 from figeval.progress import Progress
 from figeval.spreadsheet import SheetWriter
 
@@ -47,7 +47,7 @@ def fill_sheet(
         report: progress lines.
     """
     new_sheet = not out.is_file() or out.stat().st_size == 0
-    with out.open("a", encoding="utf-8-sig" if new_sheet else "utf-8", newline="") as handle:
+    with open_append(out, "utf-8-sig" if new_sheet else "utf-8", newline="") as handle:
         writer = SheetWriter(handle)
         if new_sheet:
             writer.writerow(header)
@@ -110,7 +110,7 @@ def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaita
     todo = [key for key in keys if key not in done]
     report(f"{what}: {len(todo)} to do, {len(keys) - len(todo)} already done")
     progress = Progress(f"  {what}", len(todo), report)
-    with path.open("a", encoding="utf-8") as handle:
+    with open_append(path) as handle:
 
         async def one(key: str) -> None:
             record = {"key": key, **await work(key)}

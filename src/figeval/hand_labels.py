@@ -19,7 +19,7 @@ from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, w
 from inspect_ai.scorer import ScoreEdit
 
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, refuse_input
+from figeval.output import atomic_open, check_outputs
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
 from figeval.spreadsheet import SheetWriter, from_row
 
@@ -173,7 +173,7 @@ def write_log(log: EvalLog, out: Path, source: Path) -> None:
     Raises:
         FigevalError: `out` is the source log, exists already, or is not an `.eval` file name.
     """
-    refuse_input(out, [source])
+    check_outputs([out], [source])
     if out.suffix != ".eval":
         raise FigevalError(f"--out {out}: an Inspect log is written as .eval; choose a name ending in .eval.")
     if out.exists():

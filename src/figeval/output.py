@@ -1,15 +1,20 @@
-"""Writing result files safely: whole or not at all, and never over a command's own input.
+"""Writing files safely: never over a command's own input, never through a link, whole or not at all.
 
-A file is written to a temporary name beside its destination and renamed over it when complete (an interrupted
-write leaves the old file, never half a new one); a destination that is one of the command's inputs is refused
-before anything is written.
+Every command that writes checks all its output paths against all its inputs with `check_outputs` before it does
+any work. The check resolves symbolic links (a link is its target), and an input folder stands for every file in
+it, so `--out` cannot name an input by another spelling, through a link, or inside a folder the command reads.
+An output that is itself a symbolic link is refused: writing through it would change a file the user did not
+name. A result file is then written to a temporary name beside its destination and renamed over it when complete
+(an interrupted write leaves the old file, never half a new one), with the mode the user's umask gives, as any
+newly created file gets; files that grow as work arrives (a build's steps and sheets) are opened with
+`open_append`, which refuses a link at the last moment too.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -17,11 +22,54 @@ from typing import IO
 from figeval.errors import FigevalError
 
 
-def refuse_input(out: Path, inputs: Sequence[Path], option: str = "--out") -> None:
-    """Raises FigevalError when `out` is (resolves to) one of `inputs`."""
+def check_outputs(outputs: Iterable[Path], inputs: Iterable[Path], option: str = "--out") -> None:
+    """Refuses, in one line, an output that is a symbolic link or that is (or resolves to) one of `inputs`,
+    a folder among `inputs` standing for every file inside it.
+
+    Args:
+        outputs: every file the command will write (for a folder it writes into, the files it writes there).
+        inputs: every file or folder the command reads; paths that do not exist are ignored.
+        option: how the user named the outputs, for the message (e.g. "--out", "--out DIR/final.csv").
+
+    Raises:
+        FigevalError: naming the output, the input it would replace and what to do.
+    """
+    read = _input_files(inputs)
+    for out in outputs:
+        refuse_link(out, option)
+        target = out.resolve()
+        if target in read:
+            given = read[target]
+            same = "" if given.absolute() == out.absolute() else f" ({given})"
+            raise FigevalError(f"{option} {out} is one of the command's inputs{same}; writing it would replace that "
+                               "input: write to another file.")
+
+
+def refuse_link(path: Path, option: str = "--out") -> None:
+    """Refuses an output path that is a symbolic link (writing would change the file it points to)."""
+    if path.is_symlink():
+        raise FigevalError(f"{option} {path} is a symbolic link (to {os.readlink(path)}); figeval does not write "
+                           "through links: give the real path, or another one.")
+
+
+def _input_files(inputs: Iterable[Path]) -> dict[Path, Path]:
+    """Every input file by its resolved path (a folder: the files in it, at any depth), mapped to how it was given."""
+    files: dict[Path, Path] = {}
     for given in inputs:
-        if out.resolve() == given.resolve():
-            raise FigevalError(f"{option} {out} is one of the command's inputs; write to another file.")
+        if given.is_dir():
+            for found in given.rglob("*"):
+                if found.is_file():
+                    files.setdefault(found.resolve(), found)
+        elif given.exists():
+            files.setdefault(given.resolve(), given)
+    return files
+
+
+def umask_mode() -> int:
+    """The mode a new file gets from the user's umask (mkstemp's temporary files are private, 0600)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 @contextmanager
@@ -29,16 +77,20 @@ def atomic_open(path: Path, encoding: str = "utf-8", newline: str | None = None)
     """A text file handle whose content replaces `path` only when the block ends without an error.
 
     Raises:
-        FigevalError: the destination's folder does not exist or cannot be written.
+        FigevalError: the destination is a symbolic link, or its folder does not exist or cannot be written.
     """
+    refuse_link(path, "the output")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FigevalError(f"cannot write {path}: the folder {folder} does not exist; create it or choose another.")
+    if path.is_dir():
+        raise FigevalError(f"cannot write {path}: it is a folder; remove it or choose another name.")
     try:
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
         raise FigevalError(f"cannot write {path}: {error.strerror}.") from None
     try:
+        os.fchmod(descriptor, umask_mode())
         with os.fdopen(descriptor, "w", encoding=encoding, newline=newline) as handle:
             yield handle
         os.replace(temporary, path)
@@ -51,3 +103,17 @@ def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
     """`path` gets `text`, whole or not at all."""
     with atomic_open(path, encoding) as handle:
         handle.write(text)
+
+
+def open_append(path: Path, encoding: str = "utf-8", newline: str | None = None) -> IO[str]:
+    """`path` opened to add to its end (created if missing), never through a symbolic link.
+
+    Raises:
+        FigevalError: `path` is a symbolic link, a folder, or cannot be written.
+    """
+    refuse_link(path, "the output")
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as error:
+        raise FigevalError(f"cannot write {path}: {error.strerror}; check the path.") from None
+    return os.fdopen(descriptor, "a", encoding=encoding, newline=newline)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from figeval.errors import FigevalError
-from figeval.output import refuse_input
+from figeval.output import check_outputs
 
 
 @click.group()
@@ -27,7 +27,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
     from figeval.reporting.runs import log_files, read_logs
 
-    refuse_input(out, log_files(logs))
+    check_outputs([out], log_files(logs))
     if out.suffix == ".eval":
         raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
     runs = read_logs(logs)
@@ -65,7 +65,7 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     if annotators and len(annotators) != len(sheets):
         raise FigevalError(f"{len(annotators)} --annotator names for {len(sheets)} sheets; give one name per sheet, "
                            "in the same order.")
-    refuse_input(out, sheets)
+    check_outputs([out], sheets)
     refuse_same_content(sheets)
     named = []
     for position, sheet in enumerate(sheets):
@@ -141,7 +141,7 @@ def annotate_unread(log: Path, out: Path) -> None:
     for a person to label; then `figeval annotate apply`."""
     from figeval.hand_labels import unread_answers, write_unread_sheet
 
-    refuse_input(out, [log])
+    check_outputs([out], [log])
     if out.suffix != ".csv":
         raise FigevalError(f"--out {out}: the sheet is a .csv file; choose a name ending in .csv.")
     [run] = _one_log(log)
@@ -165,7 +165,7 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.stats import agreement_row
 
-    refuse_input(out, [sheet], "--out")
+    check_outputs([out], [sheet], "--out")
     [run] = _one_log(log)
     applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
     write_log(applied.log, out, log)

@@ -63,7 +63,7 @@ from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
 from figeval.data.store import sha256_of
 from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, refuse_input, write_text
+from figeval.output import atomic_open, check_outputs, write_text
 from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, strip_reasoning
 from figeval.scoring.readers import read_answer
 from figeval.spreadsheet import SheetWriter
@@ -305,7 +305,7 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
         raise FigevalError(f"--out {out} is a file; give a folder for the build (created if missing).")
     if extra is not None:
         for name in (CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE):
-            refuse_input(out / name, [extra], "--out DIR/" + name)
+            check_outputs([out / name], [extra], "--out DIR/" + name)
     authentic, published, data_provenance = published_data()
     extra_list = load_extra_authentic(extra) if extra is not None else []
     settings = {"model": model_name, "seed": seed, "prompt_version": FAKES_PROMPT_VERSION,
@@ -446,7 +446,7 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
         DataError: a `keep` cell that is not yes/no, a kept row without an expression or whose expression is an
             authentic FFE or repeats another kept row, or nothing kept.
     """
-    refuse_input(out, [sheet])
+    check_outputs([out], [sheet])
     rows = read_table(sheet, FINALIZE_COLUMNS)
     authentic, published, _ = published_data()
     known: dict[str, Known] = {}

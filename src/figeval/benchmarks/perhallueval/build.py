@@ -41,7 +41,7 @@ from figeval.benchmarks.perhallueval.selection import (
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.data.table import Column, affirmative, negative, read_table, refuse_same_content
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, refuse_input, write_text
+from figeval.output import atomic_open, check_outputs, write_text
 from figeval.parsing import strip_reasoning
 from figeval.scoring.readers import next_token_top_logprobs
 from figeval.spreadsheet import SheetWriter
@@ -261,7 +261,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv."""
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
-    refuse_input(out / "final.csv", sheets, "--out DIR/final.csv")
+    check_outputs([out / "final.csv"], sheets, "--out DIR/final.csv")
     refuse_same_content(sheets)
     per_sheet = []
     for sheet in sheets:
