@@ -794,6 +794,14 @@ def command(build: Callable[[Context], list[str]], expected, *marks, id: str, in
     return pytest.param(build, expected, in_process, marks=marks, id=id)
 
 
+def _linked(ctx: Context, link: str, target: str) -> str:
+    """A symbolic link at tmp/LINK to a file tmp/TARGET (written); returns the folder holding the link."""
+    ctx.file(target, "someone's file\n")
+    (ctx.tmp / link).parent.mkdir(parents=True, exist_ok=True)
+    (ctx.tmp / link).symlink_to(ctx.tmp / target)
+    return str((ctx.tmp / link).parent)
+
+
 def _final_csv(ctx: Context) -> list[dict]:
     return list(csv.DictReader(io.StringIO((ctx.tmp / "build" / "final.csv").read_text(encoding="utf-8"))))
 
@@ -966,10 +974,18 @@ COMMAND_CASES = [
             succeeds(lambda r, c: re.search(r"^ +5 +0\.800 ", r.stdout, re.MULTILINE) is not None), id="agreement-accepted"),
     # figeval report
     command(lambda c: ["report", c.folder("r", {"notes.txt": "hello", "results.json": "{}"})],
-            succeeds(lambda r, c: r.returncode == 0 and "no successful runs" in r.stderr),
-            id="report-dir-of-non-logs", in_process=True),
-    command(lambda c: ["report", c.folder("r", {})], succeeds(lambda r, c: "no successful runs" in r.stderr),
-            id="report-empty-dir"),
+            refuses("no Inspect logs in", "nothing was written"), id="report-dir-of-non-logs", in_process=True),
+    command(lambda c: ["report", c.folder("r", {})], refuses("no Inspect logs in"), id="report-empty-dir"),
+    command(lambda c: ["report", c.folder("r", {}), "--format", "html", "--out", str(c.tmp / "site")],
+            refuses("no Inspect logs in", "nothing was written"), id="report-empty-dir-in-html", in_process=True),
+    command(lambda c: ["report", str(c.annotated.log.parent), "--format", "csv", "--out", str(c.tmp / "r"),
+                       "--human", c.copy(c.annotated.labels, "r/report.csv")],
+            refuses("--out DIR/report.csv", "r/report.csv is one of the command's inputs"),
+            id="report-out-would-replace-the-human-labels", in_process=True),
+    command(lambda c: ["report", str(c.annotated.log.parent), "--out", c.folder("r", {"report.txt/notes": "x"})],
+            refuses("r/report.txt is a folder"), id="report-out-target-is-a-folder", in_process=True),
+    command(lambda c: ["report", str(c.annotated.log.parent), "--out", _linked(c, "r/report.txt", "labels.csv")],
+            refuses("r/report.txt is a symbolic link"), id="report-out-target-is-a-link", in_process=True),
     command(lambda c: ["report", c.folder("r", {"run.eval": "not a zip"})], refuses("run.eval"),
             id="report-eval-that-is-not-a-zip"),
     command(lambda c: ["report", str(c.annotated.log)], refuses("no log directory at"), id="report-given-a-file"),

@@ -23,8 +23,8 @@ from figeval.errors import FigevalError
 
 
 def check_outputs(outputs: Iterable[Path], inputs: Iterable[Path], option: str = "--out") -> None:
-    """Refuses, in one line, an output that is a symbolic link or that is (or resolves to) one of `inputs`,
-    a folder among `inputs` standing for every file inside it.
+    """Refuses, in one line, an output that is a symbolic link or a folder, or that is (or resolves to) one of
+    `inputs`, a folder among `inputs` standing for every file inside it.
 
     Args:
         outputs: every file the command will write (for a folder it writes into, the files it writes there).
@@ -37,6 +37,9 @@ def check_outputs(outputs: Iterable[Path], inputs: Iterable[Path], option: str =
     read = _input_files(inputs)
     for out in outputs:
         refuse_link(out, option)
+        if out.is_dir():
+            raise FigevalError(f"{option} {out} is a folder, where the command writes a file; remove it or write to "
+                               "another place.")
         target = out.resolve()
         if target in read:
             given = read[target]
@@ -77,8 +80,28 @@ def atomic_open(path: Path, encoding: str = "utf-8", newline: str | None = None)
     """A text file handle whose content replaces `path` only when the block ends without an error.
 
     Raises:
-        FigevalError: the destination is a symbolic link, or its folder does not exist or cannot be written.
+        FigevalError: the destination is a symbolic link or a folder, or its folder does not exist or cannot be
+            written.
     """
+    with _replacing(path) as descriptor, os.fdopen(descriptor, "w", encoding=encoding, newline=newline) as handle:
+        yield handle
+
+
+def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """`path` gets `text`, whole or not at all."""
+    with atomic_open(path, encoding) as handle:
+        handle.write(text)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """`path` gets `data`, whole or not at all."""
+    with _replacing(path) as descriptor, os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[int]:
+    """A descriptor of a temporary file beside `path`, renamed over `path` when the block ends without an error."""
     refuse_link(path, "the output")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
@@ -91,18 +114,11 @@ def atomic_open(path: Path, encoding: str = "utf-8", newline: str | None = None)
         raise FigevalError(f"cannot write {path}: {error.strerror}.") from None
     try:
         os.fchmod(descriptor, umask_mode())
-        with os.fdopen(descriptor, "w", encoding=encoding, newline=newline) as handle:
-            yield handle
+        yield descriptor
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """`path` gets `text`, whole or not at all."""
-    with atomic_open(path, encoding) as handle:
-        handle.write(text)
 
 
 def open_append(path: Path, encoding: str = "utf-8", newline: str | None = None) -> IO[str]:

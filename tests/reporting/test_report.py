@@ -13,8 +13,11 @@ import csv
 import io
 import json
 import re
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -186,6 +189,21 @@ def test_newest_run_wins_and_unfinished_runs_are_listed(logs: Path):
     text = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True, text=True).stdout
     assert f"replaced by a newer run with the same settings: {replaced.run.log}" in text
     assert f"not used (cancelled): ffe_detection {C}" in text
+
+
+def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: Path, tmp_path: Path):
+    [cancelled] = build_report(logs).not_successful
+    alone = tmp_path / "unfinished"
+    alone.mkdir()
+    shutil.copy(cancelled.log.removeprefix("file://"), alone)
+    result = subprocess.run([sys.executable, "-m", "figeval", "report", str(alone), "--format", "html", "--out",
+                             str(tmp_path / "site")], capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: no finished run in {alone}, only 1 that did not finish: ffe_detection on {C} "
+                           "(cancelled): ")
+    assert "inspect eval-retry LOG" in line and line.endswith("nothing was written.")
+    assert not (tmp_path / "site").exists()
 
 
 def test_task_filter_and_leaderboard(logs: Path):
@@ -378,6 +396,31 @@ def test_figures_and_html(logs: Path, tmp_path: Path):
     # nothing fetched when it opens: no remote src/href, stylesheet import or url() (XML namespaces are names)
     assert not re.search(r'(src|href)="https?:|@import|url\(\s*["\']?https?:', page)
     assert "<script" not in page
+
+
+def test_a_report_killed_while_drawing_leaves_only_whole_files_and_a_rerun_completes(logs: Path, tmp_path: Path):
+    figures = tmp_path / "fig"
+    command = [sys.executable, "-m", "figeval", "report", str(logs), "--figures", str(figures), "--out", str(tmp_path)]
+    drawing = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while drawing.poll() is None and not any(figures.glob("*.png")):
+            time.sleep(0.01)
+    finally:
+        drawing.send_signal(signal.SIGKILL)
+        drawing.wait()
+
+    def whole(path: Path) -> bool:
+        data = path.read_bytes()
+        return data.endswith(b"IEND\xaeB`\x82") if path.suffix == ".png" else data.rstrip().endswith(b"</svg>")
+
+    # the kill came after the first figure was renamed into place: every file under its own name is whole (a file
+    # being written was still under a hidden temporary name)
+    assert all(whole(path) for path in figures.glob("*.*") if not path.name.startswith("."))
+    rerun = subprocess.run(command, capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr
+    drawn = sorted(path for path in figures.iterdir() if not path.name.startswith("."))
+    assert len(drawn) == 2 * 9 and all(whole(path) for path in drawn)  # 9 figures, each as PNG and SVG
+    assert (tmp_path / "report.txt").is_file()
 
 
 def test_persian_labels_are_shaped_and_ordered():

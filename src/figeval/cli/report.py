@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from figeval.errors import FigevalError
-from figeval.output import write_text
+from figeval.output import check_outputs, write_text
+
+if TYPE_CHECKING:
+    from figeval.reporting.runs import RunSummary
 
 FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 
@@ -34,37 +39,61 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
     from figeval.reporting.render import RENDERERS
     from figeval.reporting.report import build_report
+    from figeval.reporting.runs import log_files
 
     fmt = "json" if as_json else fmt
+    extension, render = ("html", None) if fmt == "html" else RENDERERS[fmt]
+    # what the report reads: nothing it writes may replace one of these
+    inputs = [*(log_files([log_dir]) if log_dir.is_dir() else []), *human]
+    report_file = out / f"report.{extension}" if out is not None else None
+    for folder, option in ((out, "--out"), (figures, "--figures")):
+        if folder is not None:
+            _refuse_non_folder(folder, option)
+    if report_file is not None:
+        check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
     result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
                           families=named_families(families))
+    if not result.runs:
+        raise FigevalError(nothing_to_report(log_dir, result.not_successful, tasks))
     drawn: list[Path] = []
-    if fmt != "html":
-        extension, render = RENDERERS[fmt]
+    if render is not None:
         text = render(result)
     if figures is not None or fmt == "html":
         # the figures are made once, for the files and for the page
-        from figeval.reporting.figures import close, draw_figures
+        from figeval.reporting.figures import close, draw_figures, figure_files
         from figeval.reporting.figures import figures as figures_of
         from figeval.reporting.html import render_html
 
         found = figures_of(result)
         if figures is not None:
-            drawn = draw_figures(found, _output_dir(figures))
+            check_outputs(figure_files(found, figures), inputs, "--figures")
+            figures.mkdir(parents=True, exist_ok=True)
+            drawn = draw_figures(found, figures)
         if fmt == "html":
-            extension, text = "html", render_html(result, found)
+            text = render_html(result, found)
         close(found)
-    if out is None:
+    if report_file is None:
         click.echo(text, nl=False)
     else:
-        path = _output_dir(out) / f"report.{extension}"
-        write_text(path, text)
-        click.echo(f"wrote {path}")
+        report_file.parent.mkdir(parents=True, exist_ok=True)
+        write_text(report_file, text)
+        click.echo(f"wrote {report_file}")
     for path in drawn:
         click.echo(f"wrote {path}")
-    if not result.runs:
-        click.echo(f"no successful runs in {log_dir}", err=True)
+
+
+def nothing_to_report(log_dir: Path, unfinished: Sequence[RunSummary], tasks: Sequence[str]) -> str:
+    """Why a report would be empty, and what to do, in one line."""
+    of_tasks = f" of {', '.join(tasks)}" if tasks else ""
+    if not unfinished:
+        return (f"no Inspect logs{of_tasks} in {log_dir}; give the --log-dir that `figeval run` wrote to (default: "
+                "logs); nothing was written.")
+    listed = "; ".join(f"{run.task} on {run.model} ({run.status}): {run.log.removeprefix('file://')}"
+                       for run in unfinished[:3])
+    more = f"; and {len(unfinished) - 3} more" if len(unfinished) > 3 else ""
+    return (f"no finished run{of_tasks} in {log_dir}, only {len(unfinished)} that did not finish: {listed}{more}. "
+            "Finish one with `inspect eval-retry LOG` (the samples it completed are kept); nothing was written.")
 
 
 def named_families(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -83,8 +112,6 @@ def named_families(pairs: tuple[str, ...]) -> dict[str, str]:
     return named
 
 
-def _output_dir(path: Path) -> Path:
+def _refuse_non_folder(path: Path, option: str) -> None:
     if path.exists() and not path.is_dir():
-        raise FigevalError(f"'{path}' is a file; --out and --figures name a folder to write into.")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+        raise FigevalError(f"{option} {path} is a file; {option} names a folder to write into.")

@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from io import StringIO
+from io import BytesIO, StringIO
 from pathlib import Path
 
+from figeval.output import write_bytes
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Row, Table
 
+FIGURE_FORMATS = ("png", "svg")
 PERSIAN_THEME = {"religious": "مذهبی", "quranic": "قرآنی", "mythical-historical": "اساطیری-تاریخی",
                  "romantic": "عاشقانه", "mystical": "عرفانی", "other": "سایر"}
 
@@ -182,12 +184,16 @@ def close(found_figures: Sequence[Figure]) -> None:
         plt.close(found.figure)
 
 
+def figure_files(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
+    """The files `draw_figures` writes: each figure as NAME.png and NAME.svg in `out_dir`."""
+    return [out_dir / f"{found.name}.{extension}" for found in found_figures for extension in FIGURE_FORMATS]
+
+
 def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    """Each figure as NAME.png and NAME.svg in `out_dir`; returns the files written."""
-    written = []
-    for found in found_figures:
-        for extension in ("png", "svg"):
-            path = out_dir / f"{found.name}.{extension}"
-            found.figure.savefig(path, format=extension, metadata={"Date": None} if extension == "svg" else None)
-            written.append(path)
+    """Each figure as NAME.png and NAME.svg in `out_dir`, each file whole or not at all; returns the files written."""
+    written = figure_files(found_figures, out_dir)
+    for path, (found, extension) in zip(written, [(f, e) for f in found_figures for e in FIGURE_FORMATS]):
+        drawn = BytesIO()
+        found.figure.savefig(drawn, format=extension, metadata={"Date": None} if extension == "svg" else None)
+        write_bytes(path, drawn.getvalue())
     return written
