@@ -462,3 +462,17 @@ def test_markdown_prints_data_strings_literally():
     # every special character backslash-escaped: a link, a tag, emphasis, a heading, a cell break, code, a backslash
     assert row.startswith(r"| \[click\](http://x.example) \<script\>\*\_\#\|\`\\ | ")
     assert "- line one line two" in text  # a note stays one list item
+
+
+def test_latex_prints_data_strings_literally():
+    """A model name with TeX specials or a line break stays inside its cell; a note stays inside its comment."""
+    from figeval.reporting.render import latex_table
+    from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+
+    table = Table("t", "Title", "src", "percent", [ColumnHead("a", "A")])
+    table.rows.append(Row("org/m_1 & 50%\n\\end{tabular}", {}, {"a": Cell(0.5)}))
+    table.notes.append("line one\n\\end{document}")
+    text = latex_table(table)
+    # the line break is a space, the specials escaped: the row cannot end the tabular
+    assert r"org/m\_1 \& 50\% \textbackslash{}end\{tabular\} &  & 50.0 \\" in text  # model, n (none), A
+    assert text.endswith(r"% line one \textbackslash{}end\{document\}")

@@ -195,7 +195,8 @@ LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", 
 
 
 def latex_escape(text: str) -> str:
-    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
+    """`text` as literal TeX on one line (a line break would end a table row or a % comment)."""
+    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in " ".join(text.splitlines()))
 
 
 def latex_table(table: Table) -> str:
