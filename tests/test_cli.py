@@ -178,3 +178,14 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each
     assert re.search(r"^correct_rate +0\.500$", ran.stdout, re.MULTILINE)
     assert re.search(r"^incorrect_rate +0\.500$", ran.stdout, re.MULTILINE)
+
+
+def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path: Path):
+    from unittest import mock
+
+    from tests.test_bad_inputs import figeval_in_process
+
+    refused = PermissionError(13, "Permission denied", str(tmp_path / "logs" / "run.eval"))
+    with mock.patch("figeval.reporting.report.build_report", side_effect=refused):
+        result = figeval_in_process("report", str(tmp_path), cwd=tmp_path)
+    assert_one_line_error(result, f"{tmp_path / 'logs' / 'run.eval'}: Permission denied; check that the path")

@@ -46,6 +46,13 @@ def main() -> None:
         command = error.ctx.command_path if error.ctx else "figeval"
         click.echo(f"error: {error.format_message()} (see `{command.replace('python -m ', '')} --help`)", err=True)
         sys.exit(error.exit_code)
+    except OSError as error:
+        # the environment refused a file operation that no check above it foresaw (a folder where a file was
+        # expected, a full disk, a permission): still one line naming the path, never a traceback
+        where = f"{error.filename}: " if error.filename else ""
+        click.echo(f"error: {where}{error.strerror or error}; check that the path is the file or folder you meant and "
+                   "that it can be read or written.", err=True)
+        sys.exit(2)
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
