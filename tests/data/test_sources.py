@@ -249,9 +249,9 @@ def test_a_file_pinned_by_git_blob_is_verified_and_its_sha256_recorded(shared_pq
 
 
 def test_a_large_download_reports_its_progress(http_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
-    import figeval.data.store as store
+    import figeval.data.download as download
 
-    monkeypatch.setattr(store, "_PROGRESS_FROM_BYTES", 1)  # the real threshold is 10 MiB; this zip is about 3 MiB
+    monkeypatch.setattr(download, "_PROGRESS_FROM_BYTES", 1)  # the real threshold is 10 MiB; this zip is about 3 MiB
     base_url, root = http_server
     rows = "".join(pn_row(f"t{i}", "متن خبری برای آزمودن دانلود بزرگ " * 3) for i in range(12_000))
     archive = root / "pn_summary.zip"

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from figeval.errors import FigevalError
+from figeval.errors import DataError, FigevalError
+
+if TYPE_CHECKING:
+    from figeval.data.store import FileStatus
+
+
+def _usable_data_dir() -> None:
+    """Raises DataError (one line) when the data dir is a file, or cannot be created because a folder above is."""
+    from figeval.data.store import data_dir_problem
+
+    problem = data_dir_problem()
+    if problem:
+        raise DataError(problem)
 
 
 @click.group()
@@ -20,6 +33,7 @@ def data_list() -> None:
     from figeval.data.registry import DATASETS
     from figeval.data.store import data_dir, dataset_dir, file_statuses
 
+    _usable_data_dir()
     click.echo(f"data dir: {data_dir()} (set FIGEVAL_DATA_DIR to change)")
     for source in DATASETS.values():
         statuses = file_statuses(source)
@@ -35,6 +49,14 @@ def data_list() -> None:
                        f"{', '.join(file.name for file in source.files)})")
         for status in statuses:
             click.echo(f"    {status.file.name}: {status.state.value}")
+        for problem in _fixes(statuses):
+            click.echo(f"  to repair: {problem}")
+
+
+def _fixes(statuses: list[FileStatus]) -> list[str]:
+    """What to do about the files, each problem said once (a damaged record or a blocked folder is one problem
+    of several files); a file simply not stored yet needs no more than the fetch/import line."""
+    return list(dict.fromkeys(status.problem for status in statuses if status.problem))
 
 
 def _register_readers() -> None:
@@ -83,13 +105,17 @@ def data_verify(name: str | None) -> None:
     from figeval.data.store import FileState, file_statuses
 
     sources = [get_source(name)] if name else list(DATASETS.values())
+    _usable_data_dir()
     problems = 0
     for source in sources:
-        for status in file_statuses(source):
+        statuses = file_statuses(source)
+        for status in statuses:
             click.echo(f"{source.name}/{status.file.name}: {status.state.value}")
             problems += status.state is not FileState.OK
+        for problem in _fixes(statuses):
+            click.echo(f"{source.name}: to repair: {problem}")
     if problems:
         raise FigevalError(
             f"{problems} file(s) missing or not matching their pin; run `figeval data fetch NAME` "
-            "(or `figeval data import NAME FOLDER`)."
+            "(or `figeval data import NAME FOLDER`), or what a 'to repair' line above says."
         )

@@ -43,7 +43,8 @@ class TaskInfo:
     dataset: str | None
     """The stored dataset the task reads (`figeval data list`), None for tasks that read only user files."""
     data: str
-    """`present`, `missing`, `sha256 mismatch`, or `user file` (no stored dataset)."""
+    """`present`, `missing`, a stored file's other state (`sha256 mismatch`, `unverifiable`...), or `user file`
+    (no stored dataset)."""
     needs: list[str]
     """Arguments that must name a user file before the task runs (`-T pairs=FILE`)."""
     arguments: list[Argument]
@@ -147,8 +148,9 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
         dataset = _stored_dataset(package)
         if dataset is not None and dataset not in data_states:
             states = {status.state for status in file_statuses(get_source(dataset))}
+            others = sorted(state.value for state in states - {FileState.OK, FileState.MISSING})
             data_states[dataset] = ("present" if states == {FileState.OK} else
-                                    "missing" if FileState.MISSING in states else FileState.MISMATCH.value)
+                                    "missing" if FileState.MISSING in states else others[0])
         state = data_states[dataset] if dataset is not None else "user file"
         for task in package.TASKS:
             if names and task.__name__ not in names:
@@ -158,7 +160,9 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
             elif state == "missing":
                 samples, note, needs = None, f"n/a: data missing (figeval data fetch {dataset})", []
             else:
-                samples, note, needs = None, f"n/a: stored {dataset} does not match its pin (figeval data verify)", []
+                samples, note, needs = None, (f"n/a: stored {dataset} does not match its pin (figeval data verify)"
+                                              if state == FileState.MISMATCH.value else
+                                              f"n/a: stored {dataset} is {state} (figeval data verify)"), []
             infos.append(TaskInfo(
                 name=task.__name__, benchmark=name, paper=paper,
                 description=(task.__doc__ or "").strip().splitlines()[0] if task.__doc__ else "",

@@ -4,7 +4,9 @@ Each entry names where a user with internet gets the files (a URL at a fixed com
 be, so a result can always be traced to the exact bytes it was computed on. A file is pinned by its SHA-256;
 where only its git blob id could be read (the file itself was out of reach where this was written), by that
 id; a dataset published as one archive is pinned by the archive's SHA-256 and its files are extracted from it.
-A dataset with no known public download says where its paper puts the data and is imported from local files.
+A dataset with no known public download says where its paper puts the data and is imported from local files;
+nothing pins their bytes, so each such file declares its columns as published (the script of each text column and
+the longest cell it holds) and is read against them before its sha256 is first recorded and trusted.
 The files are fetched, never committed: upstream licenses do not allow redistribution (FFE-HALLU declares none).
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from figeval.data.table import Column
 from figeval.errors import DataError
 
 
@@ -28,6 +31,15 @@ class DataFile:
     member: str | None = None
     """The file's path in the published layout: inside the archive, or in the upstream repository (an import
     also finds it there, e.g. in a clone)."""
+    columns: tuple[Column, ...] = ()
+    """For a file trusted on first import (no sha256, git blob id or archive fixes its bytes): its columns as
+    published, each with its script and longest cell, read by the store (`table.read_table`) before its sha256
+    is recorded. They repeat what the benchmark's reader expects (tests/data/test_content.py compares them)."""
+
+    @property
+    def trusted_on_first_import(self) -> bool:
+        """Nothing of the file's own pins its bytes (a dataset's archive may still: `DatasetSource.pins_bytes`)."""
+        return self.sha256 is None and self.git_blob is None
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,11 @@ class DatasetSource:
         names = [self.archive.name] if self.archive else [file.name for file in self.files]
         return tuple((name, self.base_url + quote(name)) for name in names)
 
+    def pins_bytes(self, file: DataFile) -> bool:
+        """Whether the file's bytes are fixed by a pin (its sha256 or git blob id, or the archive's sha256);
+        otherwise its first import is trusted, once its content passes `file.columns`."""
+        return self.archive is not None or not file.trusted_on_first_import
+
     @property
     def pinned(self) -> bool:
         if self.archive is not None:
@@ -90,6 +107,28 @@ def no_download_message(source: DatasetSource) -> str:
     names = ", ".join(repr(file.name) for file in source.files)
     return (f"{source.name}: no public download is known. {source.where} With the files, put {names} in a "
             f"folder and run `figeval data import {source.name} FOLDER`.")
+
+
+# The longest cell of each kind of text in a file trusted on first import: generous against the papers' data (a
+# longer cell is a row damaged, e.g. by a quote left open that swallowed the rows after it, or another file).
+WORDS_CHARS = 500
+"""An idiom, an allusion's title, a poet's name, themes: a few words."""
+SENTENCE_CHARS = 2_000
+"""One sentence or one couplet: the Turkish idiom sentences average about 9 tokens (Cavusoglu and Coltekin,
+Section 3), a couplet two hemistichs (Persian allusions, Table 1)."""
+PARAGRAPHS_CHARS = 20_000
+"""A description or passage of a paragraph or a few: a dictionary definition, some with quotations from
+literature (Turkish idioms, Section 3), an allusion's story, a generated passage of "4-6 lines of text" (Persian
+allusions, Appendix A, Table 5); for scale, PQuAD's longest context paragraph in its validation and test files is
+1,707 characters."""
+
+
+def _turkish(name: str, required: bool = True, limit: int = SENTENCE_CHARS) -> Column:
+    return Column(name, required=required, latin=True, max_chars=limit)
+
+
+def _persian(name: str, limit: int) -> Column:
+    return Column(name, persian=True, max_chars=limit)
 
 
 _FFE_HALLU_COMMIT = "58dfdbdc7a50dbd80acbeba5b057ae7cabe40f77"
@@ -125,7 +164,11 @@ DATASETS: dict[str, DatasetSource] = {
         where="The paper (Cavusoglu and Coltekin, Section 5) says 'The current version of the dataset is available "
         "at https://github.com/coltekin/turkish-idioms'; figeval could not confirm its files, so none is pinned: "
         "download them from there (or ask the authors for the 200 idioms and 797 sentences).",
-        files=(DataFile("idioms.tsv", None),),
+        # the columns turkish_idioms/dataset.py reads (its UPSTREAM_COLUMN: figeval's assumption of the header)
+        files=(DataFile("idioms.tsv", None, columns=(
+            _turkish("idiom", limit=WORDS_CHARS), _turkish("description", required=False, limit=PARAGRAPHS_CHARS),
+            _turkish("figurative"), _turkish("paraphrase"), _turkish("similar"), _turkish("literal", required=False),
+            Column("frequency", required=False, optional=True, max_chars=WORDS_CHARS))),),
     ),
     # As for turkish-idioms: the repository the paper names could not be reached or found; names and columns are
     # assumptions (benchmarks/persian_allusions/dataset.py).
@@ -139,7 +182,14 @@ DATASETS: dict[str, DatasetSource] = {
         where="The paper (Nobakhtian, Yaghoobzadeh and Pilehvar, Abstract) says 'Our code, datasets and results are "
         "available at https://github.com/MelikaNobakhtian/Allusion'; figeval could not confirm its files, so none "
         "is pinned: download PersPoems and LLM-Generated from there (or ask the authors).",
-        files=(DataFile("PersPoems.csv", None), DataFile("LLM-Generated.csv", None)),
+        # the columns persian_allusions/dataset.py reads (its UPSTREAM_COLUMN: figeval's assumption of the headers)
+        files=(DataFile("PersPoems.csv", None, columns=(
+                   Column("poet", required=False, max_chars=WORDS_CHARS), Column("themes", max_chars=WORDS_CHARS),
+                   Column("entities", required=False, max_chars=SENTENCE_CHARS),
+                   _persian("couplet", SENTENCE_CHARS), _persian("allusion", WORDS_CHARS),
+                   _persian("description", PARAGRAPHS_CHARS))),
+               DataFile("LLM-Generated.csv", None, columns=(
+                   _persian("text", PARAGRAPHS_CHARS), _persian("allusion", WORDS_CHARS)))),
     ),
     # PerHalluEval's QA source. Section 3.1 samples from "about 80,000 questions": the three splits together
     # (63,994 + 7,976 + 8,002 = 79,972 in the upstream README). Validation and Test were hashed from copies whose

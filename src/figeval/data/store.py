@@ -1,35 +1,53 @@
-"""The local data directory: fetch, import and verify pinned dataset files.
+"""Storing pinned dataset files in the data dir: fetch, import, and `require` before a task reads them.
 
-Files live in `<data dir>/<dataset>/<upstream file name>`. The data dir is a per-user cache directory unless
-`FIGEVAL_DATA_DIR` is set. Every file is checked against its pin before it is stored (its sha256, its git blob
-id, or the sha256 of the archive it is extracted from), and a dataset's files are stored only when all of them
-check out, so a failed fetch or import leaves nothing half-stored behind.
+A fetch or import writes every file of a dataset into a staging folder in the data dir, reads each file trusted
+on first import against the columns the registry declares and every file with the dataset's own reader, checks
+each against its pin (its sha256, its git blob id, or the sha256 of the archive it is extracted from), and only
+then moves them into the dataset's folder. A failed, interrupted or killed fetch or import leaves the stored files
+as they were; the next one removes the staging folder a killed one left. The record of sha256s (`stored`) is
+written whole (atomically) before the files it describes are moved in, so a kill between the two leaves files
+that a re-run replaces without asking for trust again. A damaged record is repaired by a fetch or import, with
+--replace where the record was all that vouched for a stored file trusted on first import.
+
+What is stored and in what state (paths, the record, `file_statuses`) lives in `figeval.data.stored`; its names
+are imported here too, the one module benchmarks and commands import from.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 import zipfile
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-import platformdirs
-
+from figeval.data.download import DownloadFailed, download
 from figeval.data.registry import DataFile, DatasetSource, no_download_message
+from figeval.data.stored import (  # noqa: F401  (re-exported: the store's public names)
+    DATA_DIR_ENV,
+    RECORDED_HASHES,
+    FileState,
+    FileStatus,
+    data_dir,
+    data_dir_problem,
+    dataset_dir,
+    expected_sha256,
+    file_statuses,
+    git_blob_id,
+    record_path,
+    recorded_hashes,
+    sha256_of,
+    storage_problem,
+    store_command,
+)
+from figeval.data.table import read_table
 from figeval.errors import DataError
-
-DATA_DIR_ENV = "FIGEVAL_DATA_DIR"
-_DOWNLOAD_TIMEOUT_S = 60
-_PROGRESS_FROM_BYTES = 10 << 20  # downloads this large report their progress (tenths)
+from figeval.output import write_text
 
 Report = Callable[[str], None]
 
@@ -38,74 +56,7 @@ def _quiet(_: str) -> None:
     pass
 
 
-def data_dir() -> Path:
-    override = os.environ.get(DATA_DIR_ENV)
-    return Path(override) if override else Path(platformdirs.user_cache_dir("figeval")) / "data"
-
-
-def dataset_dir(source: DatasetSource) -> Path:
-    return data_dir() / source.name
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def git_blob_id(path: Path) -> str:
-    """The id git gives the file's content: SHA-1 of "blob <size>\\0" followed by the bytes."""
-    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-RECORDED_HASHES = "recorded-sha256.json"
-
-
-def recorded_hashes(source: DatasetSource) -> dict[str, str]:
-    """The sha256 of each file without a pinned one, as first stored (verified against its git blob id or its
-    archive, or trusted on first import for an unpinned source)."""
-    path = dataset_dir(source) / RECORDED_HASHES
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def expected_sha256(source: DatasetSource, file: DataFile) -> str | None:
-    """The pinned hash, else the one recorded when the file was first stored, else None (nothing known yet)."""
-    return file.sha256 or recorded_hashes(source).get(file.name)
-
-
-class FileState(str, Enum):
-    OK = "ok"
-    MISSING = "missing"
-    MISMATCH = "sha256 mismatch"
-
-
-@dataclass(frozen=True)
-class FileStatus:
-    file: DataFile
-    path: Path
-    state: FileState
-    sha256: str | None
-
-
-def file_statuses(source: DatasetSource) -> list[FileStatus]:
-    """Whether each file of the dataset is stored and matches its pin (hashes every present file)."""
-    statuses = []
-    for file in source.files:
-        path = dataset_dir(source) / file.name
-        if not path.is_file():
-            statuses.append(FileStatus(file, path, FileState.MISSING, None))
-            continue
-        actual = sha256_of(path)
-        expected = expected_sha256(source, file)
-        matches = actual == expected if expected else file.git_blob is not None and git_blob_id(path) == file.git_blob
-        statuses.append(FileStatus(file, path, FileState.OK if matches else FileState.MISMATCH, actual))
-    return statuses
+# --- storing: produce in a staging folder, check, move in ---------------------------------------------------
 
 
 # Each dataset's own reader, run on the files before anything is stored (a benchmark registers it when its
@@ -116,6 +67,22 @@ CHECKS: dict[str, DataCheck] = {}
 
 def register_check(dataset: str, check: DataCheck) -> None:
     CHECKS[dataset] = check
+
+
+def _check_content(source: DatasetSource, staged: dict[str, Path], origin: str) -> None:
+    """Each file trusted on first import read against the columns the registry declares for it (format, header,
+    script of each text column, longest cell), whether or not a benchmark's reader is registered: its sha256 is
+    recorded as trusted only after this."""
+    for file in source.files:
+        if source.pins_bytes(file):
+            continue
+        if not file.columns:
+            raise DataError(f"{source.name}: '{file.name}' has no pin and no declared columns in figeval's data "
+                            "registry, so its content cannot be checked; nothing was stored.")
+        try:
+            read_table(staged[file.name], file.columns)
+        except DataError as error:
+            raise DataError(f"{origin}: {error} Nothing was stored.") from None
 
 
 def _run_check(source: DatasetSource, staged: dict[str, Path], origin: str) -> None:
@@ -133,8 +100,8 @@ def _run_check(source: DatasetSource, staged: dict[str, Path], origin: str) -> N
 
 def _check_pin(source: DatasetSource, file: DataFile, path: Path, origin: str, replace: bool, report: Report) -> str:
     """The file's sha256 once it is known to match its pin (sha256, git blob id, or the sha256 first recorded
-    for an unpinned file, which `replace` lets a new version take over). Files extracted from a verified
-    archive have no pin of their own."""
+    for a file trusted on first import, which `replace` lets a new version take over). Files extracted from a
+    verified archive have no pin of their own."""
     actual = sha256_of(path)
     if source.archive is not None:
         return actual
@@ -145,40 +112,120 @@ def _check_pin(source: DatasetSource, file: DataFile, path: Path, origin: str, r
                             f"{file.git_blob}; nothing was stored. The file is not the pinned upstream version "
                             f"({source.pin}).")
         return actual
-    expected = expected_sha256(source, file)
+    if file.sha256 is None:
+        return _check_trusted(source, file, actual, origin, replace, report)
+    if actual == file.sha256:
+        return actual
+    raise DataError(f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} is pinned to {file.sha256}; "
+                    f"nothing was stored. The file is not the pinned upstream version ({source.pin}).")
+
+
+def _check_trusted(source: DatasetSource, file: DataFile, actual: str, origin: str, replace: bool,
+                   report: Report) -> str:
+    """A file trusted on first import (its content already passed): its first store is trusted, and so is a
+    later one with the sha256 first recorded; another version, or any version when the record of the stored
+    file is damaged or absent, only with `replace`."""
+    try:
+        expected, damage = recorded_hashes(source).get(file.name), ""
+    except DataError as error:
+        expected, damage = None, str(error)
+    stored = (dataset_dir(source) / file.name).is_file()
+    if expected is None and stored:
+        if not replace:
+            why = damage or (f"{record_path(source)} records no sha256 for the stored '{file.name}', so nothing says "
+                             f"which file was first trusted: run `figeval data import {source.name} FOLDER --replace` "
+                             "to trust this one.")
+            raise DataError(f"{origin}: {why} Nothing was stored.")
+        report(f"{file.name}: recording sha256 {actual} (the record of the stored file was damaged or absent)")
+        return actual
     if expected is None or actual == expected:
         return actual
-    if file.sha256 is None and replace:
+    if replace:
         report(f"{file.name}: replacing the recorded sha256 {expected} with {actual}")
         return actual
-    how = "is pinned to" if file.sha256 else "was first stored with"
-    what = (f"The file is not the pinned upstream version ({source.pin})." if file.sha256
-            else "If this file is the one to use, import or fetch it again with --replace.")
-    raise DataError(f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} {how} {expected}; "
-                    f"nothing was stored. {what}")
+    raise DataError(f"{origin}: '{file.name}' has sha256 {actual}, but {source.name} was first stored with "
+                    f"{expected}; nothing was stored. If this file is the one to use, import or fetch it again "
+                    "with --replace.")
+
+
+@contextmanager
+def _staging(source: DatasetSource) -> Iterator[Path]:
+    """A fresh staging folder in the data dir, named with this process's id (so that a later run can tell a
+    killed run's leftover from a running one's), removed when done."""
+    try:
+        data_dir().mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=data_dir(), prefix=f".{source.name}-{os.getpid()}-"))
+    except OSError as error:
+        raise DataError(f"cannot write in the data dir {data_dir()} ({error.strerror}); set {DATA_DIR_ENV} to a "
+                        "folder you can write to.") from None
+    try:
+        yield staging
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_abandoned_staging(source: DatasetSource) -> None:
+    """Remove the staging folders of this dataset left by fetches or imports that were killed (their process is
+    gone from this machine); a running one's is left alone."""
+    leftover = re.compile(rf"\.{re.escape(source.name)}-(\d+)-[^-]+")
+    try:
+        candidates = list(data_dir().iterdir())
+    except OSError:
+        return
+    for path in candidates:
+        match = leftover.fullmatch(path.name)
+        if match and path.is_dir() and not _running(int(match[1])):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":  # Windows' os.kill ends the process rather than probing it
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def _move_in(source: DatasetSource, staging: Path, hashes: dict[str, str]) -> None:
+    """The record first (whole), then each file: os.replace within one filesystem is atomic, so a reader sees
+    the old file or the new one, and a kill between two steps leaves files a re-run completes."""
+    target = dataset_dir(source)
+    target.mkdir(exist_ok=True)
+    recorded = {file.name: hashes[file.name] for file in source.files if file.sha256 is None}
+    if recorded:
+        write_text(record_path(source), json.dumps(recorded, indent=1))
+    for file in source.files:
+        os.replace(staging / file.name, target / file.name)
 
 
 def _store_verified(source: DatasetSource, produce: Callable[[Path], None], origin: str,
                     replace: bool = False, report: Report = _quiet) -> Path:
-    """Let `produce` write every file of `source` into a staging dir, read them with the dataset's own reader,
-    check each against its pin, then move them in. `replace` trusts files of an unpinned dataset whose hashes
-    differ from those first recorded (they passed the reader); a pinned file must match its pin."""
-    target = dataset_dir(source)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{source.name}-") as staging_name:
-        staging = Path(staging_name)
-        produce(staging)
-        _run_check(source, {file.name: staging / file.name for file in source.files}, origin)
-        hashes = {file.name: _check_pin(source, file, staging / file.name, origin, replace, report)
-                  for file in source.files}
-        target.mkdir(exist_ok=True)
-        for file in source.files:
-            # os.replace within one filesystem is atomic: a reader sees the old file or the new one.
-            os.replace(staging / file.name, target / file.name)
-        recorded = {file.name: hashes[file.name] for file in source.files if file.sha256 is None}
-        if recorded:
-            (target / RECORDED_HASHES).write_text(json.dumps(recorded, indent=1), encoding="utf-8")
-    return target
+    """Let `produce` write every file of `source` into a staging folder, check each file's content, read them
+    with the dataset's own reader, check each against its pin, then move them in. `replace` trusts files of an
+    unpinned dataset whose hashes differ from those first recorded (their content passed); a pinned file must
+    match its pin."""
+    problem = storage_problem(source)
+    if problem:
+        raise DataError(problem)
+    _remove_abandoned_staging(source)
+    with _staging(source) as staging:
+        try:
+            produce(staging)
+            staged = {file.name: staging / file.name for file in source.files}
+            _check_content(source, staged, origin)
+            _run_check(source, staged, origin)
+            hashes = {file.name: _check_pin(source, file, staged[file.name], origin, replace, report)
+                      for file in source.files}
+            _move_in(source, staging, hashes)
+        except OSError as error:  # a file that cannot be read, a disk full
+            where = f"{error.filename}: " if error.filename else ""
+            raise DataError(f"{origin}: {where}{error.strerror or error}; {source.name} was not stored. Check that "
+                            f"the files can be read and the data dir {data_dir()} written (or set {DATA_DIR_ENV}).") from None
+    return dataset_dir(source)
 
 
 def _extract(source: DatasetSource, archive: Path, staging: Path, origin: str) -> None:
@@ -213,25 +260,8 @@ def _download_failed(source: DatasetSource, url: str, reason: str) -> str:
         files = ", ".join(repr(f.name) for f in source.files)
         how = (f"On a machine without access to it, copy the files {files} into a folder and run "
                f"`figeval data import {source.name} FOLDER`.")
-    return f"{source.name} is not in {dataset_dir(source)} and could not be downloaded ({url}: {reason}). {how}"
-
-
-def _download(source: DatasetSource, url: str, destination: Path, report: Report) -> None:
-    report(f"downloading {url}")
-    try:
-        with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response, destination.open("wb") as out:
-            total = int(response.headers.get("Content-Length") or 0)
-            done, shown = 0, 0
-            for block in iter(lambda: response.read(1 << 20), b""):
-                out.write(block)
-                done += len(block)
-                if total >= _PROGRESS_FROM_BYTES and done * 10 // total > shown:
-                    shown = done * 10 // total
-                    report(f"  {done * 100 // total}% of {total / 1e6:.1f} MB")
-    except urllib.error.HTTPError as error:
-        raise DataError(_download_failed(source, url, f"HTTP {error.code} {error.reason}")) from None
-    except (urllib.error.URLError, OSError) as error:
-        raise DataError(_download_failed(source, url, str(getattr(error, "reason", error)))) from None
+    return (f"{source.name} is not in {dataset_dir(source)} and could not be downloaded ({url}: {reason}). "
+            f"{how}")
 
 
 def fetch(source: DatasetSource, report: Report = _quiet, replace: bool = False) -> Path:
@@ -249,16 +279,17 @@ def fetch(source: DatasetSource, report: Report = _quiet, replace: bool = False)
     if not source.downloads:
         raise DataError(no_download_message(source))
 
-    def download(staging: Path) -> None:
+    def download_all(staging: Path) -> None:
+        for name, url in source.downloads:
+            try:
+                download(url, staging / name, report)
+            except DownloadFailed as error:
+                raise DataError(_download_failed(source, url, str(error))) from None
         if source.archive is not None:
             [(name, url)] = source.downloads
-            _download(source, url, staging / name, report)
             _extract(source, staging / name, staging, url)
-            return
-        for file in source.files:
-            _download(source, source.url(file), staging / file.name, report)
 
-    return _store_verified(source, download, origin=source.base_url or source.name, replace=replace, report=report)
+    return _store_verified(source, download_all, origin=source.base_url or source.name, replace=replace, report=report)
 
 
 def _published_path(folder: Path, file: DataFile) -> Path | None:
@@ -306,17 +337,13 @@ def require(source: DatasetSource) -> dict[str, Path]:
     """Paths of the dataset's verified files, fetching them first if any is missing.
 
     Raises:
-        DataError: a stored file does not match its pin, or the files are missing and cannot be downloaded.
+        DataError: a stored file does not match its pin or cannot be verified or read (the message says what
+            to do), or the files are missing and cannot be downloaded.
     """
     statuses = file_statuses(source)
-    mismatched = [s for s in statuses if s.state is FileState.MISMATCH]
-    if mismatched:
-        bad = mismatched[0]
-        expected = expected_sha256(source, bad.file) or f"git blob {bad.file.git_blob}"
-        raise DataError(
-            f"{bad.path} does not match the {source.name} pin (sha256 {bad.sha256}, expected {expected}); "
-            f"delete it and run `figeval data fetch {source.name}` (or `figeval data import {source.name} FOLDER`)."
-        )
+    unusable = [s for s in statuses if s.problem]
+    if unusable:
+        raise DataError(unusable[0].problem)
     if any(s.state is FileState.MISSING for s in statuses):
         fetch(source, report=lambda message: print(message, file=sys.stderr))
     return {s.file.name: s.path for s in statuses}
