@@ -1,27 +1,228 @@
 """Resumable model-driven building steps, shared by every `figeval build` command.
 
-Each answer is written the moment it arrives, so an interrupted build loses no finished call, and a re-run asks
-only for what is missing (the calls also go through Inspect's response cache, so even lost output is not paid
-for twice).
+A build first checks every file it will write against every input it reads (`check_build_outputs`: nothing is
+written over an input or through a link) and opens every model it will ask (`open_model`: a model Inspect cannot
+open is one line naming the option), before it reads, asks or writes anything else. Each answer is then written
+the moment it arrives, to a JSONL step file (`resumable_step`) or a CSV sheet (`fill_sheet`), so an interrupted
+build loses no finished call, and a re-run asks only for what is missing (the calls also go through Inspect's
+response cache, so even lost output is not paid for twice).
+
+A build killed while writing leaves the last record of such a file cut off. One rule reads every file a build
+appends to (`whole_length`): that cut record is dropped and its item asked again; a record damaged anywhere
+else is an error naming the file and line, since only an edit or a damaged disk puts it there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+import re
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from figeval.errors import DataError
-from figeval.output import atomic_open, open_append
+from inspect_ai.model import Model, get_model
+
+from figeval.data.table import Column, Row, delimiter_of, read_table
+from figeval.errors import DataError, FigevalError
+from figeval.output import atomic_open, check_outputs, open_append, refuse_link
 from figeval.progress import Progress
 from figeval.spreadsheet import SheetWriter
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 Report = Callable[[str], None]
+BOM = b"\xef\xbb\xbf"
 
+
+# --- Before anything: outputs and models --------------------------------------------------------------------
+
+def check_build_outputs(out: Path, inputs: Iterable[Path | None], files: Sequence[str] = ()) -> None:
+    """Refuses, before a build reads, asks or writes anything, an `--out` that would replace one of the build's
+    inputs, write through a symbolic link, or fail only once the answers are paid for.
+
+    Args:
+        out: the sheet the build writes, or (with `files`) the folder it builds in (created if missing).
+        inputs: every file or folder the build reads (None: an option not given); model files included
+            (`model_files`).
+        files: the names of every file a folder build writes in `out`.
+
+    Raises:
+        FigevalError: one line naming the output and what to do.
+    """
+    if files:
+        if out.exists() and not out.is_dir():
+            raise FigevalError(f"--out {out} is a file; give a folder for the build (created if missing).")
+        outputs = [out / name for name in files]
+    else:
+        refuse_link(out)
+        if out.is_dir():
+            raise FigevalError(f"--out {out} is a folder; give the sheet's file name, e.g. {out / 'sheet.csv'}.")
+        if not out.absolute().parent.is_dir():
+            raise FigevalError(f"--out {out}: the folder {out.absolute().parent} does not exist; create it or "
+                               "choose another.")
+        outputs = [out]
+    for path in outputs:
+        if path.is_dir() and not path.is_symlink():
+            raise FigevalError(f"--out {out}: {path} is a folder, where the build writes a file of that name; move "
+                               "it, or build into another --out.")
+    check_outputs(outputs, [path for path in inputs if path is not None])
+
+
+def model_files(models: Iterable[str | Model]) -> list[Path]:
+    """The files that models named `replay/<file.jsonl>` or `gguf/<file.gguf>` read: inputs of the build."""
+    return [Path(name.split("/", 1)[1]) for name in models
+            if isinstance(name, str) and name.startswith(("replay/", "gguf/"))]
+
+
+def _plain(message: str) -> str:
+    """Inspect's prerequisite message on one line, without its console markup ("[bold]KEY[/bold]")."""
+    text = re.sub(r"\[/?[a-z ]+\]", "", message).removeprefix("ERROR: ")
+    return ". ".join(line.strip().rstrip(".") for line in text.splitlines() if line.strip()) + "."
+
+
+def open_model(model: str | Model, option: str, **model_args: Any) -> Model:
+    """The model a build asks, opened before the build writes or asks anything.
+
+    Args:
+        model: provider/model, or a Model (returned as it is).
+        option: the option that named it ("--model", "--generator", "--checker"...), for the message.
+        model_args: the model's arguments (-M).
+
+    Raises:
+        FigevalError: an unknown provider, or one that cannot start (a missing API key or package).
+    """
+    if isinstance(model, Model):
+        return model
+    from inspect_ai._util.error import PrerequisiteError
+
+    try:
+        return get_model(model, **model_args)
+    except PrerequisiteError as error:
+        raise FigevalError(f"{option} {model}: {_plain(str(error))}") from None
+    except ValueError as error:
+        # Inspect: "Model API x of model 'x/y' not recognized." / "... should be in the format of <api_name>/..."
+        if "not recognized" not in str(error) and "format of" not in str(error):
+            raise
+        provider = model.partition("/")[0]
+        raise FigevalError(f"{option} {model}: unknown provider {provider!r}; give provider/model, e.g. "
+                           "openai/gpt-4.1, openai-api/<service>/<model>, vllm/<model>, gguf/<file.gguf> or "
+                           "replay/<file.jsonl>.") from None
+
+
+# --- The one rule for files a build appends to --------------------------------------------------------------
+
+def _csv_records(text: str) -> list[tuple[int, list[str]]]:
+    """(where it starts in `text`, its fields) for each record of a CSV text, a record spanning the lines its
+    quoted cells hold."""
+    ends = [0]  # where each line the reader took ends
+
+    def lines() -> Iterable[str]:
+        for line in io.StringIO(text, newline=""):
+            ends.append(ends[-1] + len(line))
+            yield line
+
+    records, taken = [], 0
+    for fields in csv.reader(lines(), delimiter=delimiter_of(text)):
+        records.append((ends[taken], fields))
+        taken = len(ends) - 1
+    return records
+
+
+def whole_length(data: bytes, sheet: bool) -> int:
+    """How many bytes at the start of a file a build appends to hold whole records: all of them, unless the file
+    ends in a record a kill cut off (the bytes before it).
+
+    Every record a build appends ends with a line end, so a file that ends with one is whole. A step file's
+    (JSONL) last line without one is the cut record. A sheet (CSV) is also a file people edit and save, maybe
+    without a final line end: its last row is cut only when it is not whole, with fewer cells than the header
+    or inside an open quote (rows end in a person's column, which the build writes empty, so a row cut by a kill
+    always lacks a cell or a closing quote).
+    """
+    if not data or data.endswith(b"\n"):
+        return len(data)
+    if not sheet:
+        return data.rfind(b"\n") + 1
+    text = data.decode("utf-8", "surrogateescape")  # bytes back exactly, whatever a cut left of a letter
+    records = _csv_records(text)
+    start, fields = records[-1]
+    if len(records) > 1 and len(fields) >= len(records[0][1]) and text[start:].count('"') % 2 == 0:
+        return len(data)
+    return len(text[:start].encode("utf-8", "surrogateescape"))
+
+
+def resume_file(path: Path, sheet: bool = False) -> None:
+    """Ready a file a build appends to for more: the record a kill cut off is removed (its item is asked again,
+    from the response cache), and a missing final line end added, so the next record starts on its own line."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    keep = whole_length(data, sheet)
+    if not data[:keep].removeprefix(BOM).strip():
+        keep = 0  # nothing whole: the file starts over (a sheet with its header)
+    if keep < len(data):
+        with open_append(path) as handle:
+            handle.truncate(keep)
+    elif not data.endswith(b"\n"):
+        with open_append(path) as handle:
+            handle.write("\n")
+
+
+def read_jsonl(path: Path, fields: Collection[str] = ()) -> dict[str, dict]:
+    """Records of a step file by their "key". A last line cut off mid-write (the build was killed while writing it)
+    is dropped: its item is asked again, from the response cache.
+
+    Args:
+        path: the step file (missing: no records).
+        fields: what every record of this step holds besides its key.
+
+    Raises:
+        DataError: another line is not a record of this step (the file was edited or damaged), naming the line.
+    """
+    records: dict[str, dict] = {}
+    if not path.is_file():
+        return records
+    data = path.read_bytes()
+    for number, line in enumerate(data[:whole_length(data, sheet=False)].split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:  # not JSON, or not UTF-8
+            record = None
+        if not (isinstance(record, dict) and isinstance(record.get("key"), str) and all(f in record for f in fields)):
+            raise DataError(f"{path}: line {number} is not a record this step wrote; delete that line (its item is "
+                            "asked again) or the file (the step starts over).")
+        records[record["key"]] = record
+    return records
+
+
+def resumed_rows(path: Path, columns: Sequence[Column]) -> list[Row]:
+    """The rows of a sheet a build appends to, as a re-run resumes it (readied by `resume_file` for more rows):
+    none for a missing or empty sheet or one holding only its header (a build stopped before its first answer).
+
+    Raises:
+        DataError: the file is not such a sheet (its columns are not these: it is left as it is), or a row is
+            damaged (`read_table`'s message, naming the row).
+    """
+    if not path.is_file():
+        return []
+    text = path.read_bytes().removeprefix(BOM).decode("utf-8", "surrogateescape")
+    records = _csv_records(text)
+    header = [cell.strip() for cell in records[0][1]] if records else []
+    cut_header = len(records) == 1 and not text.endswith("\n") and ",".join(c.name for c in columns).startswith(text)
+    if records and not cut_header and any(column.name not in header for column in columns if not column.optional):
+        return read_table(path, columns)  # names the columns it expected
+    resume_file(path, sheet=True)
+    text = path.read_bytes().removeprefix(BOM).decode("utf-8", "surrogateescape")
+    if not any(any(cell.strip() for cell in fields) for _, fields in _csv_records(text)[1:]):
+        return []
+    return read_table(path, columns)
+
+
+# --- Work -----------------------------------------------------------------------------------------------------
 
 def fill_sheet(
     out: Path,
@@ -39,7 +240,8 @@ def fill_sheet(
         out: the sheet; rows are appended as `work` returns them (a row asked again is appended again, and the
             later copy wins when the sheet is read back), then the whole sheet is rewritten atomically.
         header: its columns.
-        rows: the rows already there, by key (kept as they are, with any cells a person filled); updated.
+        rows: the rows already there, by key, as `resumed_rows` read them (which readied the sheet for more rows);
+            kept as they are, with any cells a person filled; updated.
         todo: the items still to ask for.
         key_of: an item's key in `rows`.
         work: asks the model for one item's row.
@@ -73,40 +275,15 @@ def fill_sheet(
                 writer.writerow([rows[key][name] for name in header])
 
 
-def read_jsonl(path: Path) -> dict[str, dict]:
-    """Records of a step file by their "key". A last line cut off mid-write (the build was killed while writing it)
-    is dropped: its item is asked again, from the response cache.
-
-    Raises:
-        DataError: another line is not a record (the file was edited or damaged), naming the line.
-    """
-    records: dict[str, dict] = {}
-    if not path.is_file():
-        return records
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            records[record["key"]] = record
-        except (json.JSONDecodeError, TypeError, KeyError):
-            if number == len(lines) and not text.endswith("\n"):
-                break  # the unfinished last write
-            raise DataError(f"{path}: line {number} is not a record this step wrote; delete that line (its item is "
-                            "asked again) or the file (the step starts over).") from None
-    return records
-
-
 def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaitable[dict]], what: str,
-                   report: Report) -> dict[str, dict]:
-    """Run `work` for every key not yet in the JSONL file `path`, appending each record as it completes."""
-    done = read_jsonl(path)
-    if path.is_file():
-        written = path.read_bytes()
-        if written and not written.endswith(b"\n"):  # drop an unfinished last write before appending after it
-            path.write_bytes(written[: written.rfind(b"\n") + 1])
+                   report: Report, fields: Collection[str] = ()) -> dict[str, dict]:
+    """Run `work` for every key not yet in the JSONL file `path`, appending each record as it completes.
+
+    Args:
+        fields: what every record `work` returns holds (`read_jsonl` checks the records already there).
+    """
+    done = read_jsonl(path, fields)
+    resume_file(path)
     todo = [key for key in keys if key not in done]
     report(f"{what}: {len(todo)} to do, {len(keys) - len(todo)} already done")
     progress = Progress(f"  {what}", len(todo), report)

@@ -248,11 +248,13 @@ def test_build_resumes_asking_only_for_missing_candidates(ffe_hallu_imported: Pa
 
     with pytest.raises(FigevalError, match="was built with seed 0, not 1"):
         build_fakes(out, 5, "mockllm/model", 1, {"custom_outputs": grown}, report=lambda _: None)
-    # a half-written last line (a disk that filled up) is named, not a traceback
+    # a half-written last line (the build was killed while writing it) is dropped: no other candidate is missing,
+    # so nothing is asked, and the step file is whole again (its 20 records)
     with (out / CANDIDATES_FILE).open("a", encoding="utf-8") as handle:
         handle.write('{"key": "word_perturbation|')
-    with pytest.raises(FigevalError, match=r"candidates.jsonl: line 21 is not a record this build wrote; remove that"):
-        build_fakes(out, 5, "mockllm/model", 0, {"custom_outputs": grown}, report=lambda _: None)
+    again = ScriptedFaker()
+    assert build_fakes(out, 5, "mockllm/model", 0, {"custom_outputs": again}, report=lambda _: None).asked == 0
+    assert again.prompts == [] and len((out / CANDIDATES_FILE).read_text(encoding="utf-8").splitlines()) == 20
 
 
 def test_checker_answers_are_in_the_sheet(ffe_hallu_imported: Path, tmp_path: Path):

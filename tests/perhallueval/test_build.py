@@ -5,6 +5,7 @@ the task reads."""
 import csv
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,153 @@ def test_selection_reads_every_split_and_refuses_an_id_twice(tmp_path: Path):
     assert "step 1: 40 source items from train.csv, dev.csv" in messages
     with pytest.raises(DataError, match=r"train.csv: item id 't0' is also in train.csv"):
         select("summarization", [train, train], 10, 0, tmp_path / "out2", messages.append)
+
+
+# --- What a user gives the build is never lost, overwritten or silently trusted (issue 24) ---------------------
+
+def phe(tmp_path: Path, *args: str):
+    """`figeval build perhallueval --task qa` in this process, models that are never reached (refused first)."""
+    from tests.test_bad_inputs import figeval_in_process
+
+    return figeval_in_process("build", "perhallueval", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
+                              "--verifier", "mockllm/v", *args, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("option, name", [
+    ("--categories", "pquad_categories.csv"),  # the name of the sheet a QA build writes, given as --source below
+    ("--categories", "kept.csv"),
+    ("--source", "pquad_categories.csv"),
+    ("--source", "selected.jsonl"),
+])
+def test_an_input_under_the_name_of_a_file_the_build_writes_is_refused_not_replaced(option: str, name: str,
+                                                                                     tmp_path: Path):
+    from tests.test_cli import assert_one_line_error
+
+    out = tmp_path / "build"
+    out.mkdir()
+    given = out / name
+    if option == "--source":
+        pquad_file(given)
+        args = ["--source", str(given)]
+    else:
+        given.write_text("title,category\nادبیات,ادبیات\n", encoding="utf-8")  # one of the three articles
+        args = ["--source", str(uncategorized_pquad(tmp_path / "pquad.json")), "--categories", str(given)]
+    before = given.read_bytes()
+    result = phe(tmp_path, "--out", str(out), *args)
+    if (option, name) == ("--categories", "pquad_categories.csv"):
+        # the category sheet the build wrote, filled and given back as its message says: the person's now, read
+        # and never written again (the two articles it lacks are named instead)
+        assert_one_line_error(result, "2 of 3 PQuAD articles have no row in", "(first: 'تاریخ'); add a row")
+    else:
+        assert_one_line_error(result, f"{given} is one of the command's inputs")
+    assert given.read_bytes() == before and sorted(p.name for p in out.iterdir()) == [name]
+
+
+def uncategorized_pquad(path: Path) -> Path:
+    """`pquad_file` as PQuAD publishes it: no category anywhere (the three articles are titled by their topic)."""
+    data = json.loads(pquad_file(path).read_text(encoding="utf-8"))
+    for article in data["data"]:
+        del article["category"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_the_filled_category_sheet_given_back_is_read_and_never_written(tmp_path: Path):
+    from figeval.benchmarks.perhallueval.build import CATEGORY_SHEET
+    from figeval.errors import DataError
+
+    source = uncategorized_pquad(tmp_path / "pquad.json")
+    out = tmp_path / "build"
+    verifier = get_model("mockllm/verifier", custom_outputs=verifier_reply, memoize=False)
+    generators = [get_model("mockllm/a", custom_outputs=Generator("a"), memoize=False)]
+    with pytest.raises(DataError, match=r"3 of 3 PQuAD articles have no topical category"):
+        build("qa", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
+    sheet = out / CATEGORY_SHEET
+    # a person fills two of the three articles (and removes the third row): the build names what is missing
+    # and leaves the person's file as it is
+    sheet.write_text("title,category,questions\nادبیات,ادب,10\nتاریخ,تاریخ,10\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"1 of 3 PQuAD articles have no row in .*pquad_categories\.csv \(first: "
+                                        r"'جغرافیا'\); add a row"):
+        build("qa", source, 6, generators, verifier, out, seed=0, report=lambda _: None, categories=sheet)
+    filled = "title,category,questions\nادبیات,ادب,10\nتاریخ,تاریخ,10\nجغرافیا,جغرافیا,10\n"
+    sheet.write_text(filled, encoding="utf-8")
+    kept = build("qa", source, 6, generators, verifier, out, seed=0, report=lambda _: None, categories=sheet)
+    assert sheet.read_text(encoding="utf-8") == filled
+    # 6 of 30 questions, 10 per category: 2 per category; question 7 gets no Y/N from the verifier
+    selected = [json.loads(line) for line in (out / "selected.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert Counter(item["category"] for item in selected) == {"ادب": 2, "تاریخ": 2, "جغرافیا": 2}
+    assert len(list(csv.DictReader(kept.read_text(encoding="utf-8-sig").splitlines()))) == sum(
+        not item["id"].endswith("-7") for item in selected)
+
+
+@pytest.mark.parametrize("edit, fragments", [
+    (lambda qa, paragraph: qa.pop("question"), ("pquad.json: article 2, paragraph 1, question 4 has no 'question'",
+                                                "fill it, or remove the question")),
+    (lambda qa, paragraph: qa.update(question="  "), ("question 4 has no 'question'",)),
+    (lambda qa, paragraph: qa.pop("id"), ("question 4 has no 'id'",)),
+    (lambda qa, paragraph: paragraph.pop("context"), ("article 2, paragraph 1 has no 'context'",
+                                                      "remove the paragraph")),
+    (lambda qa, paragraph: qa.update(answers="پاسخ"), ("question 4 has 'answers' that is not a list",)),
+    (lambda qa, paragraph: paragraph.update(qas=[1, 2]), ("article 2, paragraph 1 has 'qas' that is not a list",)),
+])
+def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragments, tmp_path: Path):
+    from tests.test_cli import assert_one_line_error
+
+    source = pquad_file(tmp_path / "pquad.json")
+    data = json.loads(source.read_text(encoding="utf-8"))
+    paragraph = data["data"][1]["paragraphs"][0]
+    edit(paragraph["qas"][3], paragraph)
+    source.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert_one_line_error(phe(tmp_path, "--out", str(tmp_path / "build"), "--source", str(source)), *fragments)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (("--generator", "nosuch/g"), ("--generator nosuch/g: unknown provider 'nosuch'",)),
+    (("--verifier", "nosuch/v"), ("--verifier nosuch/v: unknown provider 'nosuch'",)),
+    (("--out", "{tmp}/file.txt"), ("--out", "file.txt is a file; give a folder for the build",)),
+    (("--source", "{tmp}/nosuch.json"), ("nosuch.json: cannot be read (No such file",)),
+    (("--n", "0"), ("--n must be 1 or more, not 0",)),
+])
+def test_a_build_given_what_it_cannot_use_is_refused_before_writing(args, fragments, tmp_path: Path):
+    from tests.test_bad_inputs import figeval_in_process
+    from tests.test_cli import assert_one_line_error
+
+    (tmp_path / "file.txt").write_text("notes\n", encoding="utf-8")
+    options = {"--generator": "mockllm/a", "--verifier": "mockllm/v", "--out": str(tmp_path / "build"),
+               "--source": str(pquad_file(tmp_path / "pquad.json")), "--n": "3"}
+    options[args[0]] = args[1].replace("{tmp}", str(tmp_path))
+    result = figeval_in_process("build", "perhallueval", "--task", "qa",
+                                *[part for pair in options.items() for part in pair], cwd=tmp_path)
+    assert_one_line_error(result, *fragments)
+    assert not (tmp_path / "build").exists() and (tmp_path / "file.txt").read_text(encoding="utf-8") == "notes\n"
+
+
+def test_a_build_folder_resumed_with_other_settings_is_refused(tmp_path: Path):
+    from figeval.errors import FigevalError
+
+    source = pquad_file(tmp_path / "pquad.json")
+    out = tmp_path / "build"
+    verifier = get_model("mockllm/verifier", custom_outputs=verifier_reply, memoize=False)
+    generators = [get_model("mockllm/a", custom_outputs=Generator("a"), memoize=False)]
+    build("qa", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
+    with pytest.raises(FigevalError, match=r"holds a qa build of 6 items, not --task qa --n 9: give --task qa --n 6"):
+        build("qa", source, 9, generators, verifier, out, seed=0, report=lambda _: None)
+    with pytest.raises(FigevalError, match=r"holds a qa build of 6 items, not --task summarization --n 6"):
+        build("summarization", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
+    with pytest.raises(FigevalError, match=r"was built with --seed 0, not 1; give the same to resume it"):
+        build("qa", source, 6, generators, verifier, out, seed=1, report=lambda _: None)
+
+
+def test_final_refuses_an_out_that_is_a_file(tmp_path: Path):
+    from tests.test_bad_inputs import figeval_in_process
+    from tests.test_cli import assert_one_line_error
+
+    (tmp_path / "notes.txt").write_text("notes\n", encoding="utf-8")
+    sheets = []
+    for n in (1, 2, 3):
+        sheets.append(tmp_path / f"a{n}.csv")
+        sheets[-1].write_text(f"id,hallucination_label,annotator\nq1,hallucinated,a{n}\n", encoding="utf-8")
+    result = figeval_in_process("build", "perhallueval-final", "--task", "qa", "--out", "notes.txt",
+                                *map(str, sheets), cwd=tmp_path)
+    assert_one_line_error(result, "--out notes.txt is a file; give the build folder")
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "notes\n"

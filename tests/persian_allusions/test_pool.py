@@ -142,7 +142,7 @@ def test_the_command_takes_the_pool_size(tmp_path: Path):
     listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",
                       encoding="utf-8")
     writer = Writer()
-    with mock.patch("figeval.benchmarks.persian_allusions.build.get_model",
+    with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer, **args)):
         result = figeval_in_process("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
                                     "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)

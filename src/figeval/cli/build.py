@@ -43,7 +43,7 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
 
     chosen = load_allusion_list(allusions) if allusions else curated_allusions()
     written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo,
-                                           per_allusion=per_allusion)
+                                           per_allusion=per_allusion, listed_in=allusions)
     click.echo(f"{written} passages written, {reused} kept from an earlier run ({per_allusion} per allusion for "
                f"{len(chosen)} allusions): {out}. Mark 'keep' yes/no (the paper kept one per allusion), then run "
                f"allusion_mc or allusion_open with -T dataset=generated -T generated={out}")
@@ -69,7 +69,10 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
     """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
     from figeval.benchmarks.perhallueval.build import build as run_build
     from figeval.benchmarks.perhallueval.build import default_sources
+    from figeval.errors import FigevalError
 
+    if count < 1:  # before the default sources are fetched
+        raise FigevalError(f"--n must be 1 or more, not {count}.")
     sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed, report=click.echo,
                       enforce_length=enforce_length, categories=categories)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"

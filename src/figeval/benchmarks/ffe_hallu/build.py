@@ -15,11 +15,21 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.model import GenerateConfig, Model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, resolved_answer_mode, response_cache
-from figeval.building import Report, fill_sheet, read_jsonl, resumable_step
+from figeval.building import (
+    Report,
+    check_build_outputs,
+    fill_sheet,
+    model_files,
+    open_model,
+    read_jsonl,
+    resumable_step,
+    resumed_rows,
+)
 from figeval.benchmarks.ffe_hallu.dataset import (
+    DATASET_NAME,
     FAKE_CATEGORIES,
     FAKE_COLUMNS,
     PARAPHRASE_COLUMNS,
@@ -60,7 +70,8 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     PARAPHRASE_PROMPT,
 )
 from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
-from figeval.data.store import sha256_of
+from figeval.data.registry import get_source
+from figeval.data.store import dataset_dir, sha256_of
 from figeval.data.table import Column, affirmative, negative, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, write_text
@@ -82,22 +93,41 @@ def paraphrase_of(output: str) -> str:
     return ""
 
 
-def _existing_rows(out: Path) -> dict[int, dict[str, str]]:
-    if not out.is_file():
-        return {}
-    return {int(row.cells["row"]): row.cells for row in read_table(out, PARAPHRASE_COLUMNS)}
+def stored_data() -> Path:
+    """The folder of the stored FFE-HALLU files: an input of every build, never to be written over."""
+    return dataset_dir(get_source(DATASET_NAME))
+
+
+def _existing_rows(out: Path, evaluated: Sequence[int]) -> dict[int, dict[str, str]]:
+    """The rows a resumed sheet holds, by authentic row number (the later copy of a row written twice).
+
+    Raises:
+        DataError: a row number that is not one of the `evaluated` rows (the sheet was edited), naming the row.
+    """
+    rows = {}
+    for row in resumed_rows(out, PARAPHRASE_COLUMNS):
+        cell = row.cells["row"]
+        number = int(cell) if cell.isascii() and cell.isdigit() else None
+        if number not in evaluated:
+            raise DataError(f"{out.name}: row {row.number}, column 'row' is {cell!r}, not the number of an evaluated "
+                            f"authentic FFE ({min(evaluated)}-{max(evaluated)}); restore the number the build wrote, "
+                            "or remove the row (its meaning is asked again).")
+        rows[number] = row.cells
+    return rows
 
 
 def build_paraphrases(
     model_name: str, out: Path, model_args: dict[str, Any], report: Callable[[str], None]
 ) -> tuple[int, int]:
     """Write one paraphrase per evaluated authentic FFE to `out`; returns (newly written, kept from before)."""
+    check_build_outputs(out, [stored_data(), *model_files([model_name])])
+    model = open_model(model_name, "--model", **model_args)
     items = authentic_dataset()[0]
-    rows = {row: cells for row, cells in _existing_rows(out).items() if cells["paraphrase"]}
+    existing = _existing_rows(out, [item.row for item in items])
+    rows = {row: cells for row, cells in existing.items() if cells["paraphrase"]}
     todo = [item for item in items if item.row not in rows]
     reused = len(items) - len(todo)
     report(f"{len(todo)} meanings to paraphrase with {model_name} ({reused} already done)")
-    model = get_model(model_name, **model_args)
     cache = response_cache(model_name)
 
     async def paraphrase(item) -> dict[str, str]:
@@ -240,19 +270,9 @@ def _known_lists(authentic: list, published: list, extra: list[str]) -> tuple[li
     return known, [Known.of(f.expression, f"published fake row {f.row}") for f in published]
 
 
-def _check_step_files(out: Path) -> None:
-    """A step file damaged by hand (or by a disk that filled up mid-line) is named in one line, not a traceback."""
-    for name in (CANDIDATES_FILE, KNOWN_FILE):
-        path = out / name
-        if not path.is_file():
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
-            try:
-                if line.strip() and "key" not in json.loads(line):
-                    raise ValueError("no key")
-            except ValueError:
-                raise FigevalError(f"{path}: line {number} is not a record this build wrote; remove that line (its "
-                                   "candidate is asked again) and re-run.") from None
+# What every record of a step file holds (a record without one was edited: `read_jsonl` names its line).
+CANDIDATE_FIELDS = ("category", "source", "text", "method", "output")
+KNOWN_FIELDS = ("checker", "text", "answer")
 
 
 def _check_settings(out: Path, settings: dict[str, object]) -> None:
@@ -263,6 +283,9 @@ def _check_settings(out: Path, settings: dict[str, object]) -> None:
         before = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise FigevalError(f"{path} cannot be read ({error}); remove it, or build into a new --out folder.") from None
+    if not isinstance(before, dict):
+        raise FigevalError(f"{path} is not a build record (a JSON object); remove it, or build into a new --out "
+                           "folder.")
     for name in ("model", "seed", "prompt_version"):
         if before.get(name) != settings[name]:
             raise FigevalError(f"{out} was built with {name} {before.get(name)}, not {settings[name]}; give the "
@@ -301,26 +324,27 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
     """
     if per_category < 1:
         raise FigevalError(f"--per-category must be at least 1, not {per_category}.")
-    if out.exists() and not out.is_dir():
-        raise FigevalError(f"--out {out} is a file; give a folder for the build (created if missing).")
-    if extra is not None:
-        for name in (CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE):
-            check_outputs([out / name], [extra], "--out DIR/" + name)
+    check_build_outputs(out, [extra, stored_data(), *model_files([model_name, *checkers])],
+                        files=(CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE))
+    model = open_model(model_name, "--model", **model_args)
+    checker_models = [open_model(checker, "--checker") for checker in checkers]
     authentic, published, data_provenance = published_data()
     extra_list = load_extra_authentic(extra) if extra is not None else []
     settings = {"model": model_name, "seed": seed, "prompt_version": FAKES_PROMPT_VERSION,
                 **data_provenance, "authentic_extra": str(extra) if extra else None,
                 "authentic_extra_sha256": sha256_of(extra) if extra else None}
     _check_settings(out, settings)
-    _check_step_files(out)
+    # what is on disk is read before anything is asked: a damaged line or sheet stops the build here, not after
+    read_jsonl(out / CANDIDATES_FILE, CANDIDATE_FIELDS)
+    read_jsonl(out / KNOWN_FILE, KNOWN_FIELDS)
+    reviewed = _reviewed_cells(out / SHEET_FILE)
     out.mkdir(parents=True, exist_ok=True)
-    checker_names = [str(get_model(checker)) for checker in checkers]
+    checker_names = [str(checker) for checker in checker_models]
     write_text(out / RECORD_FILE, json.dumps({**settings, "per_category": per_category, "checkers": checker_names},
                                              ensure_ascii=False, indent=1))
     plan = plan_fakes([a.expression for a in authentic] + extra_list, per_category, seed, report)
     by_key = {item.key: item for item in plan}
     asked = 0
-    model = get_model(model_name, **model_args) if any(item.prompt for item in plan) else None
 
     async def make(key: str) -> dict:
         nonlocal asked
@@ -335,14 +359,14 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
 
     keys = [item.key for item in plan]
     records = resumable_step(out / CANDIDATES_FILE, keys, _with_progress(out / CANDIDATES_FILE, keys, make, report),
-                             "candidates", report)
+                             "candidates", report, CANDIDATE_FIELDS)
     ids = _sheet_ids(plan)
     candidates = [Candidate(ids[item.key], item.category, records[item.key]["text"], item.source) for item in plan]
     known, published_known = _known_lists(authentic, published, extra_list)
     lengths = LengthRange.of([item.text for item in known])
     checks = check_candidates(candidates, known, published_known, lengths)
-    answers = _ask_checkers(out, plan, records, checkers, report)
-    rows = _review_rows(plan, records, ids, checks, answers, checker_names, _reviewed_cells(out / SHEET_FILE))
+    answers = _ask_checkers(out, plan, records, checker_models, report)
+    rows = _review_rows(plan, records, ids, checks, answers, checker_names, reviewed)
     with atomic_open(out / SHEET_FILE, "utf-8-sig", newline="") as handle:
         writer = SheetWriter(handle)
         writer.writerow(REVIEW_HEADER)
@@ -356,13 +380,12 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
     return summary
 
 
-def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], checkers: Sequence[str | Model],
+def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], checkers: Sequence[Model],
                   report: Report) -> dict[str, dict[str, str]]:
     """Each checker's answer ("yes", "no", "unparsed") about each candidate with text: {candidate key: {checker:
     answer}}. gguf models (base models) answer by their next token's Yes/No probabilities, others in text."""
     answers: dict[str, dict[str, str]] = {}
-    for given in checkers:
-        model = get_model(given)
+    for model in checkers:
         checker = str(model)
         mode = resolved_answer_mode(AnswerMode.AUTO, checker)  # base gguf models answer by logprobs
         config = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS) if mode is AnswerMode.LOGPROB else DETERMINISTIC
@@ -381,7 +404,7 @@ def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], 
             return {"checker": checker, "text": text, "answer": reading.label or "unparsed"}
 
         done = resumable_step(out / KNOWN_FILE, list(keys), _with_progress(out / KNOWN_FILE, list(keys), ask, report),
-                              f"checker {checker}", report)
+                              f"checker {checker}", report, KNOWN_FIELDS)
         for key, candidate_key in keys.items():
             answers.setdefault(candidate_key, {})[checker] = done[key]["answer"]
     return answers
@@ -423,13 +446,13 @@ def _summarize(sheet: Path, rows: list[dict[str, str]], asked: int) -> FakesSumm
     return FakesSummary(sheet, len(rows), asked, shares, per_category)
 
 
-def _recorded_extra(record: Path) -> list[str]:
+def _recorded_extra(record: Path) -> Path | None:
     """The extra authentic list a build folder was made with, when its record names one that is still there."""
     try:
         extra = json.loads(record.read_text(encoding="utf-8")).get("authentic_extra")
     except (OSError, ValueError, AttributeError):
-        return []
-    return load_extra_authentic(Path(extra)) if extra and Path(extra).is_file() else []
+        return None
+    return Path(extra) if extra and Path(extra).is_file() else None
 
 
 def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -> tuple[Path, dict[str, int]]:
@@ -446,11 +469,12 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
         DataError: a `keep` cell that is not yes/no, a kept row without an expression or whose expression is an
             authentic FFE or repeats another kept row, or nothing kept.
     """
-    check_outputs([out], [sheet])
+    extra = _recorded_extra(out.parent / RECORD_FILE)
+    check_outputs([out], [sheet, stored_data(), *([extra] if extra else [])])
     rows = read_table(sheet, FINALIZE_COLUMNS)
     authentic, published, _ = published_data()
     known: dict[str, Known] = {}
-    for item in _known_lists(authentic, published, _recorded_extra(out.parent / RECORD_FILE))[0]:
+    for item in _known_lists(authentic, published, load_extra_authentic(extra) if extra else [])[0]:
         known.setdefault(item.key, item)
     kept, first_row, overridden = [], {}, []
     for row in rows:

@@ -13,19 +13,18 @@ resumes where it stopped; model calls also go through Inspect's response cache, 
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 
-from inspect_ai.model import Model, get_model
+from inspect_ai.model import Model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
-from figeval.building import Report, read_jsonl, resumable_step
+from figeval.building import Report, check_build_outputs, model_files, open_model, read_jsonl, resumable_step
 from figeval.benchmarks.perhallueval.dataset import check_item
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.selection import (
@@ -41,7 +40,7 @@ from figeval.benchmarks.perhallueval.selection import (
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.data.table import Column, affirmative, negative, read_table, refuse_same_content
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, check_outputs, write_text
+from figeval.output import atomic_open, write_text
 from figeval.parsing import strip_reasoning
 from figeval.scoring.readers import next_token_top_logprobs
 from figeval.spreadsheet import SheetWriter
@@ -51,6 +50,13 @@ VERIFIER_CONFIG = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS)
 LENGTH_TOLERANCE = 5  # words (Section 3.2)
 KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score",
                "hallucination_label", "persian_specific"]
+SELECTED_FILE, CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE, FINAL_FILE = (
+    "selected.jsonl", "candidates.jsonl", "verified.jsonl", "kept.csv", "build_record.json", "final.csv")
+CATEGORY_SHEET = "pquad_categories.csv"
+# What every record of a step file holds (a record without one was edited: `read_jsonl` names its line).
+SELECTED_FIELDS = tuple(field.name for field in fields(SourceItem))
+CANDIDATE_FIELDS = ("item", "generator", "text", "length_ok")
+VERIFIED_FIELDS = ("p_yes", "p_no", "score", "has_answer")
 
 
 def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, report: Report,
@@ -61,11 +67,12 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
 
     Raises:
         DataError: an item id appears in two source files, or PQuAD questions have no category (DIR/
-            pquad_categories.csv is then written for a person to fill).
+            pquad_categories.csv is then written for a person to fill, unless it is `categories` itself).
+        FigevalError: the folder holds another build's selection (another task or number of items).
     """
-    path = out / "selected.jsonl"
+    path = out / SELECTED_FILE
     if path.is_file():
-        return [SourceItem(**{k: v for k, v in r.items() if k != "key"}) for r in read_jsonl(path).values()]
+        return _stored_selection(path, task, n)
     category_map = load_category_map(categories) if categories else None
     items, seen = [], {}
     for source in sources:
@@ -76,8 +83,9 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
             seen[item.id] = source.name
         items += found
     report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")
+    out.mkdir(parents=True, exist_ok=True)  # once every source has been read
     if task == "qa":
-        require_categories(items, out / CATEGORY_SHEET)
+        require_categories(items, out / CATEGORY_SHEET, categories)
         chosen = stratified_sample(items, lambda item: item.category, n, seed)
         table = share_table(items, chosen, lambda item: item.category)
         report("category                          source   sample")
@@ -92,14 +100,28 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
     return chosen
 
 
-CATEGORY_SHEET = "pquad_categories.csv"
+def _stored_selection(path: Path, task: str, n: int) -> list[SourceItem]:
+    """The selection an earlier run of this build stored.
+
+    Raises:
+        FigevalError: it is another build's (QA items have a question, summarization items none; or another n).
+    """
+    chosen = [SourceItem(**{name: record[name] for name in SELECTED_FIELDS})
+              for record in read_jsonl(path, SELECTED_FIELDS).values()]
+    stored_task = "qa" if all(item.question for item in chosen) else "summarization"
+    if chosen and (stored_task, len(chosen)) != (task, n):
+        raise FigevalError(f"{path.parent} holds a {stored_task} build of {len(chosen)} items, not --task {task} "
+                           f"--n {n}: give --task {stored_task} --n {len(chosen)} to resume it, or build into a new "
+                           "--out folder.")
+    return chosen
 
 
-def require_categories(items: Sequence[SourceItem], sheet: Path) -> None:
+def require_categories(items: Sequence[SourceItem], sheet: Path, given: Path | None = None) -> None:
     """Stop before sampling when some questions have no topical category. PQuAD's published files carry none
     (Section 3.1 stratifies by its 19), so the build writes `sheet`: one row per article title, with its
     category where one is known and its number of answerable questions, for a person to fill and pass back as
-    --categories.
+    --categories. When the categories `given` are that sheet, filled, it is the person's and is not written
+    again: the titles still without a category are named instead.
 
     Raises:
         DataError: naming the sheet and the command that continues.
@@ -108,6 +130,10 @@ def require_categories(items: Sequence[SourceItem], sheet: Path) -> None:
     if not missing:
         return
     questions = Counter(item.title for item in items)
+    if given is not None and given.resolve() == sheet.resolve():
+        first = next(title for title in questions if title in missing)
+        raise DataError(f"{len(missing)} of {len(questions)} PQuAD articles have no row in {given} (first: "
+                        f"{first!r}); add a row (title, category) for each and run again.")
     known = {item.title: item.category for item in items if item.category}
     with atomic_open(sheet, "utf-8", newline="") as handle:
         writer = SheetWriter(handle)
@@ -144,6 +170,29 @@ def most_believable(scores: dict[str, float], seed: int, item_id: str) -> tuple[
     return (tied[0] if len(tied) == 1 else random.Random(f"{seed}:{item_id}").choice(tied)), tied
 
 
+def build_files(task: str, out: Path, categories: Path | None) -> list[str]:
+    """The files a build writes in its folder: the steps' and, for QA, the category sheet to fill, unless the
+    categories given are that sheet (then it is an input)."""
+    names = [SELECTED_FILE, CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE]
+    given = categories is not None and categories.resolve() == (out / CATEGORY_SHEET).resolve()
+    return names + ([CATEGORY_SHEET] if task == "qa" and not given else [])
+
+
+def _check_record(out: Path, seed: int) -> None:
+    """Refuses to resume a finished build with another seed (its selection and tie-breaks follow the first)."""
+    path = out / RECORD_FILE
+    if not path.is_file():
+        return
+    try:
+        before = json.loads(path.read_text(encoding="utf-8")).get("seed")
+    except (OSError, ValueError, AttributeError):
+        raise FigevalError(f"{path} is not a build record (a JSON object); remove it (the build writes it again) "
+                           "or build into a new --out folder.") from None
+    if before != seed:
+        raise FigevalError(f"{out} was built with --seed {before}, not {seed}; give the same to resume it, or build "
+                           "into a new --out folder.")
+
+
 def default_sources(task: str) -> list[Path]:
     """The stored upstream files of a task's items (PQuAD's three splits for QA, PN-Summary's three for
     summarization: Section 3.1 samples from all of each), fetched and verified first if missing."""
@@ -164,13 +213,16 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     """
     if task not in GENERATION_INSTRUCTION:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
-    out.mkdir(parents=True, exist_ok=True)
     sources = [source] if isinstance(source, Path) else list(source)
+    check_build_outputs(out, [*sources, categories, *model_files([*generators, verifier])],
+                        files=build_files(task, out, categories))
+    generator_models = [open_model(generator, "--generator") for generator in generators]
+    verifier_model = open_model(verifier, "--verifier")
+    _check_record(out, seed)
     items = {item.id: item for item in select(task, sources, n, seed, out, report, categories)}
     source_names = "+".join(path.name for path in sources)
 
-    def generate_one(generator: str | Model):
-        model = get_model(generator)
+    def generate_one(model: Model):
         name = str(model)
 
         async def work(key: str) -> dict:
@@ -185,11 +237,11 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         return work
 
     candidates: dict[str, dict] = {}
-    names = [str(get_model(generator)) for generator in generators]
-    for generator, name in zip(generators, names):
+    names = [str(model) for model in generator_models]
+    for model, name in zip(generator_models, names):
         keys = [f"{item_id}|{name}" for item_id in items]
-        candidates |= resumable_step(out / "candidates.jsonl", keys, generate_one(generator),
-                                     f"step 2, candidates from {name}", report)
+        candidates |= resumable_step(out / CANDIDATES_FILE, keys, generate_one(model),
+                                     f"step 2, candidates from {name}", report, CANDIDATE_FIELDS)
     in_build = [key for key, c in candidates.items() if c["item"] in items]
     empty = [key for key in in_build if not candidates[key]["text"]]
     too_far = [key for key in in_build if candidates[key]["text"] and not candidates[key]["length_ok"]]
@@ -198,8 +250,6 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
            f"text): {'dropped (--enforce-length)' if enforce_length else 'kept, as the paper only instructs it'}; "
            f"{len(empty)} empty candidates dropped")
     lost_to_length = {candidates[key]["item"] for key in too_far} - {candidates[key]["item"] for key in usable}
-
-    verifier_model = get_model(verifier)
 
     async def verify(key: str) -> dict:
         candidate = candidates[key]
@@ -210,7 +260,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         result = believability(next_token_top_logprobs(output))
         return {"p_yes": result.p_yes, "p_no": result.p_no, "score": result.score, "has_answer": result.has_answer}
 
-    verified = resumable_step(out / "verified.jsonl", usable, verify, "step 3, verifier scores", report)
+    verified = resumable_step(out / VERIFIED_FILE, usable, verify, "step 3, verifier scores", report, VERIFIED_FIELDS)
     by_item: dict[str, dict[str, float]] = defaultdict(dict)
     for key in usable:
         if verified[key]["has_answer"]:
@@ -228,11 +278,11 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     record = {"seed": seed, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
               "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
                                                                for item, tied in sorted(ties.items())}}
-    write_text(out / "build_record.json", json.dumps(record, ensure_ascii=False, indent=1))
+    write_text(out / RECORD_FILE, json.dumps(record, ensure_ascii=False, indent=1))
     shares = Counter(candidates[key]["generator"] for _, key in best.values())
     for name in names:
         report(f"  kept from {name}: {shares[name] / max(1, len(best)):.1%}")
-    sheet = out / "kept.csv"
+    sheet = out / KEPT_FILE
     with atomic_open(sheet, "utf-8-sig", newline="") as handle:
         writer = SheetWriter(handle)
         writer.writerow(KEPT_HEADER)
@@ -261,7 +311,12 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv."""
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
-    check_outputs([out / "final.csv"], sheets, "--out DIR/final.csv")
+    folder = "the build folder (the --out of `figeval build perhallueval`)"
+    if out.exists() and not out.is_dir():
+        raise FigevalError(f"--out {out} is a file; give {folder}.")
+    if not out.is_dir():
+        raise FigevalError(f"--out {out}: the folder does not exist; give {folder}.")
+    check_build_outputs(out, sheets, files=[FINAL_FILE])
     refuse_same_content(sheets)
     per_sheet = []
     for sheet in sheets:
@@ -290,7 +345,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
             report(f"Fleiss' kappa, persian_specific: {fleiss_kappa([[rows[i][2] for rows in per_sheet] for i in ordered]):.3f}")
     except UndefinedStatistic as error:
         report(f"agreement: n/a ({error})")
-    final = out / "final.csv"
+    final = out / FINAL_FILE
     kept = 0
     with atomic_open(final, "utf-8", newline="") as handle:
         writer = SheetWriter(handle)

@@ -78,25 +78,25 @@ def load_pquad(path: Path, categories: dict[str, str] | None = None, need_catego
         DataError: not such a file, or articles whose answerable questions have no category anywhere (the
             message counts them and says how to supply categories).
     """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))["data"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
-        raise DataError(f"{path.name}: not a SQuAD-style JSON file with a top-level 'data' list ({error}).") from None
+    data = _pquad_articles(path)
     items, uncategorized = [], []
     for number, article in enumerate(data, start=1):
         title = str(article.get("title", ""))
         mapped = (categories or {}).get(title_key(title))
-        for paragraph in article.get("paragraphs", []):
-            for qa in paragraph.get("qas", []):
-                answers = [a["text"] for a in qa.get("answers", []) if a.get("text")]
+        for p_number, paragraph in enumerate(_objects(path, f"article {number}", article, "paragraphs"), start=1):
+            where = f"article {number}, paragraph {p_number}"
+            for q_number, qa in enumerate(_objects(path, where, paragraph, "qas"), start=1):
+                asked = f"{where}, question {q_number}"
+                answers = [a["text"] for a in _objects(path, asked, qa, "answers") if _filled(a.get("text"))]
                 if qa.get("is_impossible") or not answers:
                     continue  # unanswerable: no correct answer to hallucinate from
                 category = next((str(level[PQUAD_CATEGORY_FIELD]) for level in (qa, paragraph, article)
                                  if level.get(PQUAD_CATEGORY_FIELD)), None) or mapped
                 if category is None and (not uncategorized or uncategorized[-1][0] != number):
                     uncategorized.append((number, title))
-                items.append(SourceItem(str(qa["id"]), category or "", paragraph["context"], qa["question"],
-                                        answers[0], title.strip()))
+                items.append(SourceItem(_text(path, asked, qa, "id"), category or "",
+                                        _text(path, where, paragraph, "context"), _text(path, asked, qa, "question"),
+                                        str(answers[0]), title.strip()))
     if uncategorized and need_categories:
         number, title = uncategorized[0]
         raise DataError(
@@ -106,6 +106,58 @@ def load_pquad(path: Path, categories: dict[str, str] | None = None, need_catego
             "not carry: pass --categories FILE, a CSV with columns title, category."
         )
     return items
+
+
+def _pquad_articles(path: Path) -> list[dict]:
+    """The articles of a SQuAD-style file (its top-level 'data' list).
+
+    Raises:
+        DataError: the file cannot be read or is not such a file.
+    """
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror}).") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path.name}: not UTF-8 (invalid byte at offset {error.start}); use an intact copy of the "
+                        "file.") from None
+    except json.JSONDecodeError as error:
+        raise DataError(f"{path.name}: not a SQuAD-style JSON file ({error}).") from None
+    articles = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(articles, list) or not all(isinstance(article, dict) for article in articles):
+        raise DataError(f"{path.name}: not a SQuAD-style JSON file (a top-level 'data' list of articles, each with "
+                        "its 'paragraphs'); check that this is a PQuAD file.")
+    return articles
+
+
+def _objects(path: Path, where: str, level: dict, name: str) -> list[dict]:
+    """The list `name` of a SQuAD-style level (articles' paragraphs, paragraphs' qas, questions' answers).
+
+    Raises:
+        DataError: it is not a list of objects, naming where.
+    """
+    value = level.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(entry, dict) for entry in value):
+        raise DataError(f"{path.name}: {where} has {name!r} that is not a list of objects, as SQuAD-style files "
+                        "have; use an intact copy of the file.")
+    return value
+
+
+def _filled(value: object) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool) and bool(str(value).strip())
+
+
+def _text(path: Path, where: str, level: dict, name: str) -> str:
+    """A text a question needs (its id, its text, its paragraph's context).
+
+    Raises:
+        DataError: it is missing or empty, naming where.
+    """
+    value = level.get(name)
+    if not _filled(value):
+        unit = "paragraph" if name == "context" else "question"
+        raise DataError(f"{path.name}: {where} has no {name!r}; fill it, or remove the {unit} from the file.")
+    return str(value)
 
 
 def load_pn_summary(path: Path) -> list[SourceItem]:

@@ -9,14 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 
 from figeval.answering import DETERMINISTIC, response_cache
-from figeval.building import fill_sheet
-from figeval.benchmarks.persian_allusions.dataset import Allusion, load_allusion_data, texts_of
+from figeval.building import check_build_outputs, fill_sheet, model_files, open_model, resumed_rows
+from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME, Allusion, load_allusion_data, texts_of
 from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER, passage_id, passage_number
 from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
 from figeval.benchmarks.persian_allusions.titles import allusion_key
+from figeval.data.registry import get_source
+from figeval.data.store import dataset_dir
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.parsing import strip_reasoning
@@ -68,16 +70,19 @@ PassageKey = tuple[str, int]
 
 def _written(out: Path) -> dict[PassageKey, dict[str, str]]:
     """The passages a sheet already holds (the later copy of a row written twice), by allusion and number."""
-    if not out.is_file():
-        return {}
     return {(expression_key(row.cells["allusion"]), passage_number(out, row)): row.cells
-            for row in read_table(out, SHEET_COLUMNS) if row.cells["text"]}
+            for row in resumed_rows(out, SHEET_COLUMNS) if row.cells["text"]}
 
 
 def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, model_args: dict[str, Any],
-                         report: Callable[[str], None], per_allusion: int = 1) -> tuple[int, int]:
+                         report: Callable[[str], None], per_allusion: int = 1,
+                         listed_in: Path | None = None) -> tuple[int, int]:
     """`per_allusion` passages for each allusion into the review sheet `out`, each with a stable id
     (`passage_id`); returns (newly written, kept from before).
+
+    Args:
+        listed_in: the file the allusions were read from (`load_allusion_list`), never to be written over; the
+            stored dataset is never written over either.
 
     Raises:
         FigevalError: per_allusion is below 1.
@@ -85,6 +90,8 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
     """
     if per_allusion < 1:
         raise FigevalError(f"--per-allusion must be 1 or more, not {per_allusion}.")
+    check_build_outputs(out, [listed_in, dataset_dir(get_source(DATASET_NAME)), *model_files([model_name])])
+    model = open_model(model_name, "--model", **model_args)
     numbers = {expression_key(allusion.title): number for number, allusion in enumerate(allusions, start=1)}
     done = _written(out)
     strangers = [cells["allusion"] for (key, _), cells in done.items() if key not in numbers]
@@ -101,7 +108,6 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
     todo = [item for item in planned if key_of(item) not in done]
     report(f"{len(todo)} passages to write with {model_name}, {per_allusion} per allusion "
            f"({len(done)} already written)")
-    model = get_model(model_name, **model_args)
     cache = response_cache(model_name)
 
     async def write(item: tuple[Allusion, int]) -> dict[str, str]:
