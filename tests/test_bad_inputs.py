@@ -794,17 +794,28 @@ def command(build: Callable[[Context], list[str]], expected, *marks, id: str, in
     return pytest.param(build, expected, in_process, marks=marks, id=id)
 
 
-def _linked(ctx: Context, link: str, target: str) -> str:
-    """A symbolic link at tmp/LINK to a file tmp/TARGET (written); returns the folder holding the link."""
+def _link(ctx: Context, link: str, target: str) -> str:
+    """A symbolic link at tmp/LINK to a file tmp/TARGET (written); returns the link."""
     ctx.file(target, "someone's file\n")
     (ctx.tmp / link).parent.mkdir(parents=True, exist_ok=True)
     (ctx.tmp / link).symlink_to(ctx.tmp / target)
-    return str((ctx.tmp / link).parent)
+    return str(ctx.tmp / link)
+
+
+def _linked(ctx: Context, link: str, target: str) -> str:
+    """A symbolic link at tmp/LINK to a file tmp/TARGET (written); returns the folder holding the link."""
+    return str(Path(_link(ctx, link, target)).parent)
 
 
 def _final_csv(ctx: Context) -> list[dict]:
     return list(csv.DictReader(io.StringIO((ctx.tmp / "build" / "final.csv").read_text(encoding="utf-8"))))
 
+
+PQUAD_WITHOUT_QUESTION = json.dumps({"data": [{"title": "حافظ", "paragraphs": [{
+    "context": "حافظ شیرازی در قرن هشتم هجری در شیراز می‌زیست.",
+    "qas": [{"id": 1, "answers": [{"text": "شیراز", "answer_start": 30}], "is_impossible": False}]}]}]},
+    ensure_ascii=False)
+"""A PQuAD file whose one question lost its text."""
 
 COMMAND_CASES = [
     # figeval run: replay model files, models, --limit
@@ -995,6 +1006,25 @@ COMMAND_CASES = [
             id="report-human-is-a-directory", in_process=True),
     command(lambda c: ["report", str(c.annotated.log.parent), "--out", str(c.annotated.log)], refuses("is a file"),
             id="report-out-is-a-log", in_process=True),
+    # figeval build
+    command(lambda c: ["build", "paraphrases", "--model", "mockllm/model", "--out", _link(c, "sheet.csv", "elsewhere.csv")],
+            refuses("--out", "sheet.csv is a symbolic link"), id="build-paraphrases-out-is-a-link", in_process=True),
+    command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
+                       "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out",
+                       str(c.tmp / "b"), "--categories", c.file("b/kept.csv", "title,category\n")],
+            refuses("b/kept.csv is one of the command's inputs"), id="build-perhallueval-input-named-like-its-output",
+            in_process=True),
+    command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
+                       "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out",
+                       c.file("b", "a file")], refuses("--out", "is a file; give a folder for the build"),
+            id="build-perhallueval-out-is-a-file", in_process=True),
+    command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
+                       "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out", str(c.tmp / "b")],
+            refuses("pq.json: article 1, paragraph 1, question 1 has no 'question'"),
+            id="build-perhallueval-pquad-question-without-text", in_process=True),
+    command(lambda c: ["build", "fakes", "--out", str(c.tmp / "fakes"), "--checker", "nosuch/x"],
+            refuses("--checker nosuch/x: unknown provider 'nosuch'"), id="build-fakes-unknown-checker-provider",
+            in_process=True),
     # figeval build perhallueval-final
     command(lambda c: finalize(c, *three_sheets(c)[:2]), refuses("give the three annotators' sheets, not 2"),
             id="final-two-sheets"),
