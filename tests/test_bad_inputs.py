@@ -935,6 +935,9 @@ COMMAND_CASES = [
             id="export-log-of-a-task-without-labels", in_process=True),
     command(lambda c: ["annotate", "export", str(c.annotated.log), "--out", str(c.tmp / "s.csv")],
             stdout_has("5 answers to label written"), id="export-accepted"),
+    command(lambda c: ["annotate", "export", c.folder("logs", {"run.eval": c.annotated.log.read_bytes(),
+                                                               "notes.eval": "not a zip"}), "--out", str(c.tmp / "s.csv")],
+            refuses("notes.eval is not an Inspect log"), id="export-dir-holding-a-non-log", in_process=True),
     # figeval annotate import
     command(lambda c: ["annotate", "import", c.file("a.csv", utf16(c.annotated.filled_sheet(HUMAN_LABELS))),
                        "--out", str(c.tmp / "l.csv")], refuses("a.csv: cannot be read as UTF-8"), id="import-sheet-utf16"),
@@ -969,6 +972,10 @@ COMMAND_CASES = [
             refuses("sheet.csv: not a labels file"), id="rates-given-a-sheet", in_process=True),
     command(lambda c: ["annotate", "rates", str(c.annotated.labels), str(c.annotated.log)],
             succeeds(lambda r, c: re.search(r"humans +5 +20\.0 +60\.0 +20\.0", r.stdout) is not None), id="rates-accepted"),
+    command(lambda c: ["annotate", "rates", labels_with(c, edit=lambda text: text.replace("ffe_generation", "allusion_open")
+                                                        .replace("hallucinated", "incorrect")), str(c.annotated.detection_log)],
+            refuses("labels answers of allusion_open, but the logs are runs of ffe_detection"),
+            id="rates-log-of-another-task", in_process=True),
     # figeval judge agreement --human
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.tmp)], refuses("Is a directory"),
             id="agreement-human-is-a-directory"),
@@ -982,6 +989,10 @@ COMMAND_CASES = [
             id="agreement-labels-of-another-task", in_process=True),
     command(lambda c: ["judge", "agreement", str(c.tmp / "nosuch.eval"), "--human", str(c.annotated.labels)],
             refuses("no log at"), id="agreement-log-missing", in_process=True),
+    command(lambda c: ["judge", "agreement", str(c.annotated.log), str(c.annotated.detection_log), "--human",
+                       str(c.annotated.labels)],
+            refuses("a run of ffe_detection, but labels.csv labels answers of ffe_generation"),
+            id="agreement-a-log-of-another-task-beside-the-right-one", in_process=True),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.annotated.labels)],
             # the judge labelled every output and disagrees with the people on 006: 4 of 5
             succeeds(lambda r, c: re.search(r"^ +5 +0\.800 ", r.stdout, re.MULTILINE) is not None), id="agreement-accepted"),

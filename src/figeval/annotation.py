@@ -164,16 +164,21 @@ def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Seque
             writer.writerow([item.task, item.model, item.sample_id, item.input, item.reference, item.output, ""])
 
 
+def label_studio_config(path: Path) -> Path:
+    """Where `write_label_studio` writes the labelling config of the tasks at `path`."""
+    return path.with_suffix(".xml")
+
+
 def write_label_studio(items: Sequence[AnnotationItem], path: Path, spec: AnnotationSpec) -> Path:
     """Label Studio task JSON, plus its labelling config beside it (`<name>.xml`: the instructions, the texts in
-    their script's direction, the labels); returns the config path."""
+    their script's direction, the labels); returns the config path. Each file is written whole or not at all."""
     tasks = [{"data": {"task": i.task, "model": i.model, "sample_id": i.sample_id, "input": i.input,
                        "reference": i.reference, "output": i.output}} for i in items]
     write_text(path, json.dumps(tasks, ensure_ascii=False, indent=1))
     choices = "\n".join(f'    <Choice value="{escape(name)}"/>' for name in spec.scheme.values)
     instructions = "\n".join(f'  <Header value="{escape(line, quote=True)}" size="6"/>' for line in spec.instructions)
     style = f"direction: {spec.direction}"
-    config = path.with_suffix(".xml")
+    config = label_studio_config(path)
     write_text(config,
                "<View>\n"
                f"{instructions}\n"
@@ -436,6 +441,52 @@ def read_task_labels(path: Path, spec_of: SpecOf) -> tuple[str, list[HumanLabel]
     if len(tasks) != 1:
         raise DataError(f"{path} holds labels of {len(tasks)} tasks {tasks}; give one task's labels.")
     return tasks[0], labels, annotators
+
+
+def labelled_runs(found: Sequence[tuple[EvalLog, bool]], task: str, humans: Sequence[HumanLabel],
+                  labels: Path) -> tuple[list[EvalLog], list[EvalLog]]:
+    """The runs among `found` whose answers `labels` labels: runs of its task that share at least one labelled
+    answer (generator model and sample id); and the directories' other runs of the task, left out (a command
+    says so). Each log comes with whether it was named (a file given, rather than found in a log directory): a
+    named log that is not one of them is refused, a directory's others are left out.
+
+    Raises:
+        DataError: no run's answers are labelled, or a named log's are not (another task, model or run).
+    """
+    labelled = {(h.model, h.sample_id) for h in humans}
+    models = sorted({h.model for h in humans})
+    belongs = [(log, named, task_name(log) == task and bool(labelled & _answer_keys(log))) for log, named in found]
+    if not any(ok for _, _, ok in belongs):
+        runs = ", ".join(sorted({f"{task_name(log)} on {log.eval.model}" for log, _ in found}))
+        raise DataError(f"{labels} labels answers of {task}, but "
+                        + (f"the logs are runs of {runs}" if runs else f"no log given is a run of {task}")
+                        + f"; give the runs of {task} whose answers it labels (its models: {', '.join(models)}).")
+    for log, named, ok in belongs:
+        if named and not ok:
+            raise DataError(f"{log.location.removeprefix('file://')}: {_not_labelled(log, task, models, labels)}")
+    return ([log for log, _, ok in belongs if ok],
+            [log for log, _, ok in belongs if not ok and task_name(log) == task])
+
+
+def unlabelled_note(log: EvalLog, labels: Path) -> str:
+    """The line a command prints for a run of the labels' task left out: none of its answers is labelled."""
+    location = log.location.removeprefix("file://")
+    return f"{log.eval.model} ({location}): none of its answers is labelled in {labels.name}; left out"
+
+
+def _answer_keys(log: EvalLog) -> set[tuple[str, str]]:
+    return {(log.eval.model, str(sample.id)) for sample in log.samples or []}
+
+
+def _not_labelled(log: EvalLog, task: str, models: Sequence[str], labels: Path) -> str:
+    """Why none of a run's answers is among a labels file's, and what to do."""
+    if task_name(log) != task:
+        return f"a run of {task_name(log)}, but {labels.name} labels answers of {task}; give runs of {task} only."
+    if log.eval.model not in models:
+        return (f"a run of {log.eval.model}, but {labels.name} labels answers of {', '.join(models)}; leave it out, "
+                "or give the labels of its answers.")
+    return (f"none of its answers is among those {labels.name} labels (another run of {log.eval.model}?); give the "
+            "run whose answers were exported for labelling.")
 
 
 # --- Agreement: a judge against the resolved human labels (FFE-HALLU Table 6), annotators among themselves -----

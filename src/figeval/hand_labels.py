@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, w
 from inspect_ai.scorer import ScoreEdit
 
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, check_outputs
+from figeval.output import atomic_open, check_outputs, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
 from figeval.spreadsheet import SheetWriter, from_row
 
@@ -133,11 +135,15 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     """
     task, model, name = _task(log), log.eval.model, _score_name(log)
     mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
-    others = len(labels) - len(mine)
+    others = [key for key in labels if key[:2] != (task, model)]
     if not labels:
         raise DataError(f"{sheet}: no row has a label; fill the 'label' column with the label each answer gives.")
-    if not mine and others:
-        raise DataError(f"{sheet}: its labels are for other runs than {task} on {model}; give this run's sheet.")
+    if others:
+        # a label of another run would otherwise be ignored without a word
+        other_task, other_model, sample_id = others[0]
+        raise DataError(f"{sheet}: {len(others)} labelled row(s) are answers of another run than {task} on {model} "
+                        f"(first: sample {sample_id} of {other_task} on {other_model}); give the sheet `figeval "
+                        "annotate unread` wrote for this run, or clear those rows' labels.")
     epochs: dict[str, list[EvalSample]] = {}
     for sample in log.samples or []:
         epochs.setdefault(str(sample.id), []).append(sample)
@@ -167,19 +173,39 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     return Applied(log, applied, pairs)
 
 
-def write_log(log: EvalLog, out: Path, source: Path) -> None:
-    """The labelled run as a new `.eval` log; never over its source.
+def check_new_log(out: Path, inputs: list[Path]) -> None:
+    """Refuses, before any work, an `out` for the labelled run that is one of the command's inputs, a symbolic
+    link, an existing file (the labelled run is a new log), not an `.eval` name, or in a missing folder.
 
     Raises:
-        FigevalError: `out` is the source log, exists already, or is not an `.eval` file name.
+        FigevalError: naming `out` and what to do.
     """
-    check_outputs([out], [source])
+    check_outputs([out], inputs)
     if out.suffix != ".eval":
         raise FigevalError(f"--out {out}: an Inspect log is written as .eval; choose a name ending in .eval.")
     if out.exists():
         raise FigevalError(f"--out {out} exists; choose a new name (the labelled run is a new log).")
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         raise FigevalError(f"cannot write {out}: the folder {out.parent} does not exist; create it or choose another.")
-    write_eval_log(log, str(out))
 
 
+def write_log(log: EvalLog, out: Path, source: Path) -> None:
+    """The labelled run as a new `.eval` log (`check_new_log`), whole or not at all: written to a temporary name
+    beside `out` (not a log's name, so no log reader lists it) and renamed when complete, so a kill leaves no
+    log at `out` and the same command can be run again.
+
+    Raises:
+        FigevalError: as `check_new_log`.
+    """
+    check_new_log(out, [source])
+    folder = out.parent if str(out.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{out.name}.", suffix=".tmp")
+    os.close(descriptor)
+    try:
+        write_eval_log(log, temporary, format="eval")
+        os.chmod(temporary, umask_mode())
+        os.replace(temporary, out)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    log.location = str(out)

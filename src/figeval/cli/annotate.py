@@ -24,12 +24,16 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     """Write the answers of runs of one task (LOGS: .eval files or log dirs) to a sheet with an empty label
     column: a judged task's parsed answers, or the answers a parser could not read."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import items_from_log, task_name, write_label_studio, write_sheet
-    from figeval.reporting.runs import log_files, read_logs
+    from figeval.annotation import items_from_log, label_studio_config, task_name, write_label_studio, write_sheet
+    from figeval.reporting.runs import read_logs
 
-    check_outputs([out], log_files(logs))
+    outputs = [out, label_studio_config(out)] if sheet_format == "labelstudio" else [out]
+    check_outputs(outputs, logs)
     if out.suffix == ".eval":
         raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
+    if outputs[-1] == out and sheet_format == "labelstudio":
+        raise FigevalError(f"--out {out}: Label Studio tasks are .json (their labelling config is written beside "
+                           "them as .xml); choose a name ending in .json.")
     runs = read_logs(logs)
     tasks = sorted({task_name(log) for log in runs})
     if len(tasks) != 1:
@@ -94,18 +98,19 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
 def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
     """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5; Persian allusions
     Table 3's knowledge and open-ended columns; in percent), and beside them each run's own rates over the same
-    answers (LOGS: .eval files or log dirs of that task)."""
+    answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model
+    is refused, a log dir's other runs are left out)."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import human_rates, read_task_labels, task_name
-    from figeval.reporting.runs import read_logs
+    from figeval.annotation import human_rates, labelled_runs, read_task_labels, unlabelled_note
+    from figeval.reporting.runs import read_named_logs
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
     names = [label.value for label in scheme.labels]
+    labelled, unlabelled = labelled_runs(read_named_logs(logs), task, humans, labels) if logs else ([], [])
     runs: dict[str, list] = {}
-    for log in read_logs(logs) if logs else []:
-        if task_name(log) == task:
-            runs.setdefault(log.eval.model, []).append(log)
+    for log in labelled:
+        runs.setdefault(log.eval.model, []).append(log)
     header = f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names)
     click.echo(f"{task}: label rates (%) over the answers the annotators resolved")
     click.echo(header)
@@ -116,6 +121,8 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
             click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}{settings}")
         if row.unresolved:
             click.echo(f"{'':<40} {row.unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
+    for log in unlabelled:
+        click.echo(f"note: {unlabelled_note(log, labels)}")
 
 
 def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]]:
@@ -159,13 +166,13 @@ def annotate_unread(log: Path, out: Path) -> None:
 def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
     write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
-    from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers, write_log
+    from figeval.hand_labels import apply_hand_labels, check_new_log, read_hand_labels, unread_answers, write_log
     from figeval.reporting.runs import format_table, summarize
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.stats import agreement_row
 
-    check_outputs([out], [sheet], "--out")
+    check_new_log(out, [log, sheet])
     [run] = _one_log(log)
     applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
     write_log(applied.log, out, log)

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from figeval.errors import FigevalError
-
 
 @click.group()
 def judge() -> None:
@@ -29,18 +27,15 @@ def _format_row(row) -> str:
 def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> None:
     """Judge vs human agreement and Cohen's kappa per generator model (Table 6), and the annotators' own."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import annotator_agreement, read_task_labels, task_name
+    from figeval.annotation import annotator_agreement, labelled_runs, read_task_labels, unlabelled_note
     from figeval.annotation import judge_agreement as agreement_of
-    from figeval.reporting.runs import read_logs
+    from figeval.reporting.runs import read_named_logs
 
     task, humans, annotators = read_task_labels(human, annotation_spec)
     scheme = annotation_spec(task).scheme
-    found = read_logs(logs)
-    runs = [log for log in found if task_name(log) == task]
-    if not runs:
-        others = sorted({task_name(log) for log in found})
-        raise FigevalError(f"{human} labels answers of {task}, but the logs are runs of {', '.join(others)}; "
-                           f"give runs of {task}.")
+    runs, unlabelled = labelled_runs(read_named_logs(logs), task, humans, human)
+    for log in unlabelled:
+        click.echo(f"note: {unlabelled_note(log, human)}")
     header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"  # under each group's name
     click.echo("judge vs human (Table 6): each judge's own labels over the answers it labelled and humans resolved;")
     click.echo("then the run's final labels, figeval's rule shortcuts and overrides included, as a line of its own")

@@ -33,16 +33,69 @@ IN_PROCESS = ("gguf/", "replay/", "mockllm/")
 OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
 
 
-def check_provider(model: str) -> None:
-    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built)."""
+def check_provider(model: str, given: str | None = None) -> None:
+    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built).
+
+    Args:
+        model: provider/model.
+        given: how the user gave it, for the message (default `--model MODEL`; `-T judge=MODEL`...).
+    """
     from inspect_ai._util.registry import registry_find, registry_unqualified_name
 
     provider, slash, _ = model.partition("/")
     known = {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
     if not slash or provider not in known:
-        raise FigevalError(f"--model {model}: unknown provider {provider!r}; give provider/model, e.g. "
+        raise FigevalError(f"{given or f'--model {model}'}: unknown provider {provider!r}; give provider/model, e.g. "
                            f"openai/gpt-4.1, vllm/<model>, gguf/<file.gguf>, replay/<file.jsonl> (providers: "
                            f"{', '.join(sorted(known))}).")
+
+
+def role_models(value: str) -> list[str]:
+    """The models a `--model-role role=VALUE` binds, as Inspect reads VALUE: a name, names separated by commas,
+    or a YAML/JSON config (`{model: ..., temperature: ...}`) or list of configs."""
+    import yaml
+
+    try:
+        found = yaml.safe_load(value)
+    except yaml.YAMLError:
+        found = value
+    configs = found if isinstance(found, list) else [found] if isinstance(found, dict) else value.split(",")
+    return [str(config.get("model", "")) if isinstance(config, dict) else str(config).strip() for config in configs]
+
+
+def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
+    """Refuses, before the run's log is started, a judge or any model bound to a role whose provider Inspect does
+    not know: Inspect would find out at the first sample, after the log was started.
+
+    Raises:
+        FigevalError: naming the option, the model and the providers there are.
+    """
+    if args.get("judge"):
+        check_provider(args["judge"], f"-T judge={args['judge']}")
+    for given in roles:
+        role, _, value = given.partition("=")
+        for model in role_models(value):
+            check_provider(model, f"--model-role {role.strip()}={model}")
+
+
+def check_manual_labels(args: dict[str, str], model: str) -> None:
+    """Refuses `-T manual_labels=FILE` whose hand labels are all of other models' answers: the scorer applies a
+    label to the answer of the same model and sample, so they would be ignored without a word.
+
+    Raises:
+        FigevalError: naming the file, the models it labels and the run's model.
+    """
+    from figeval._registry import annotation_spec
+    from figeval.annotation import read_labels
+
+    if not args.get("manual_labels"):
+        return
+    labels, _ = read_labels(Path(args["manual_labels"]), annotation_spec)
+    models = sorted({label.model for label in labels if label.label is not None})
+    if model not in models:
+        raise FigevalError(f"-T manual_labels={args['manual_labels']}: its labels are of "
+                           f"{', '.join(models) or 'no answer'}, not of {model}; give the labels of this model's "
+                           "answers (`figeval annotate export` of its run, then `figeval annotate import`).")
 
 
 def openai_name_warning(model: str) -> str | None:
@@ -141,6 +194,8 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     if limit is not None and limit.strip().lstrip("-").isdigit() and int(limit) < 1:
         raise FigevalError(f"--limit {limit}: give a number of samples of 1 or more.")
     task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
+    check_other_models(args, params["model_role"] or ())
+    check_manual_labels(args, model)
     roles = {role.split("=", 1)[0].strip() for role in params["model_role"] or ()}
     if "judge" in signature(TASKS[task_name]).parameters and "judge" not in args and "grader" not in roles:
         raise FigevalError(f"{task_name}: {NO_JUDGE}")

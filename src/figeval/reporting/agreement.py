@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_ai.log import read_eval_log
-
 from figeval.reporting.paper import paper_notes, paper_rows
-from figeval.reporting.runs import RunSummary, distinguishing_settings
+from figeval.reporting.runs import RunSummary, distinguishing_settings, read_log
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 from figeval.stats import AgreementRow
 
@@ -47,25 +45,31 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     annotators' table when two or more people labelled.
 
     Raises:
-        FigevalError: the labels file is unreadable or of a task with no annotation scheme.
+        FigevalError: the labels file is unreadable or of a task with no annotation scheme, or no run of the
+            report is one whose answers it labels.
     """
     from figeval._registry import annotation_spec
-    from figeval.annotation import judge_agreement, read_task_labels
+    from figeval.annotation import judge_agreement, labelled_runs, read_task_labels, unlabelled_note
 
     task, humans, annotators = read_task_labels(labels, annotation_spec)
     judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
     columns = _columns(unit)
     key = columns[0].key
-    mine = [run for run in runs if run.task == task]
+    # the runs whose answers the labels label; the log dir's other runs of the task are left out, and said so
+    read = [(run, read_log(run.log)) for run in runs if run.task == task]
+    labelled, unlabelled = labelled_runs([(log, False) for _, log in read], task, humans, labels)
+    kept = {id(log) for log in labelled}
+    mine = [(run, log) for run, log in read if id(log) in kept]
     # each setting that tells a model's runs apart is a column, so that two runs' rows are never taken for each
     # other; the judge has its own column, where a run's rules line names the run's judge when judges differ
-    differing = distinguishing_settings(mine)
+    differing = distinguishing_settings([run for run, _ in mine])
     judges_differ = "judge" in differing
     settings = [name for name in differing if name != "judge"]
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
                    identity_keys=["judge", *settings], intervals=True)
-    for run in mine:
-        found = judge_agreement(read_eval_log(run.log), humans, annotation_spec(task).scheme)
+    judged.notes += [unlabelled_note(log, labels) for log in unlabelled]
+    for run, log in mine:
+        found = judge_agreement(log, humans, annotation_spec(task).scheme)
         setting = {name: str((run.identity or {}).get(name, "")) for name in settings}
         for agreement in found[:-1]:
             judge = agreement.row.group.partition(" | ")[2].removeprefix("judge ")

@@ -12,6 +12,7 @@ from inspect_ai.log._file import read_eval_log_headers  # reads the headers conc
 
 from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.errors import FigevalError
+from figeval.reporting.rescore import refuse_scores_before_outcomes
 
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
 IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
@@ -124,14 +125,19 @@ def format_table(run: RunSummary) -> str:
 
 def read_runs(log_dir: Path) -> tuple[list[RunSummary], list[RunSummary]]:
     """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
-    error, cancelled), each sorted by task, model and time."""
+    error, cancelled), each sorted by task, model and time.
+
+    Raises:
+        FigevalError: a file is not a log or cannot be read, or a run was scored by an earlier figeval release.
+    """
     infos = list_eval_logs(str(log_dir), recursive=True)
     try:
         headers = read_eval_log_headers(infos)
     except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
         headers = [_header_or_refuse(info.name) for info in infos]
     done, other = [], []
-    for log in headers:
+    for info, log in zip(infos, headers):
+        refuse_scores_before_outcomes(log, info)
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
     return sorted(done, key=_order), sorted(other, key=_order)
@@ -141,9 +147,17 @@ def _header_or_refuse(location: str) -> EvalLog:
     try:
         return read_eval_log(location, header_only=True)
     except Exception as error:
-        path = location.removeprefix("file://")
-        raise FigevalError(f"{path} is not an Inspect log ({type(error).__name__}: {error}); move it out of the "
-                           "log directory.") from None
+        raise FigevalError(_unreadable(location.removeprefix("file://"), error)) from None
+
+
+def _unreadable(path: str | Path, error: Exception) -> str:
+    """Why a file given as a log cannot be read, and what to do, in one line."""
+    if isinstance(error, OSError):
+        return (f"{path}: cannot be read ({error.strerror or error}); check its permissions, or move it out of the "
+                "logs given to figeval.")
+    detail = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
+    return (f"{path} is not an Inspect log ({type(error).__name__}{': ' + detail if detail else ''}); move it out "
+            "of the logs given to figeval.")
 
 
 def _order(run: RunSummary) -> tuple[str, str, str]:
@@ -196,22 +210,41 @@ def log_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
+def read_log(path: str | Path) -> EvalLog:
+    """A whole log, checked: figeval's one reader of a log's samples.
+
+    Raises:
+        FigevalError: the file is not an Inspect log, cannot be read, or was scored by an earlier figeval release.
+    """
+    location = str(path).removeprefix("file://")
+    try:
+        log = read_eval_log(location)
+    except Exception as error:  # Inspect raises ValueError, zip and JSON errors for non-logs, OSError for the rest
+        raise FigevalError(_unreadable(location, error)) from None
+    refuse_scores_before_outcomes(log, location)
+    return log
+
+
 def read_logs(paths: Sequence[Path]) -> list[EvalLog]:
     """Full logs from .eval files (each must be a log) and log directories (their successful runs).
 
     Raises:
-        FigevalError: a file is not an Inspect log, a path does not exist, or no successful run was found.
+        FigevalError: a file is not an Inspect log or cannot be read, a run was scored by an earlier figeval
+            release, a path does not exist, or no successful run was found.
     """
+    return [log for log, _ in read_named_logs(paths)]
+
+
+def read_named_logs(paths: Sequence[Path]) -> list[tuple[EvalLog, bool]]:
+    """`read_logs`, each log with whether it was named (a file given) rather than found in a directory given:
+    a named log that does not belong to what a command applies it to is refused, a directory's others left out."""
     logs = []
     for path in paths:
         if path.is_dir():
-            found = [read_eval_log(info) for info in list_eval_logs(str(path), recursive=True)]
-            logs += [log for log in found if log.status == "success"]
+            found = [read_log(info.name) for info in list_eval_logs(str(path), recursive=True)]
+            logs += [(log, False) for log in found if log.status == "success"]
         elif path.is_file():
-            try:
-                logs.append(read_eval_log(str(path)))
-            except Exception as error:  # Inspect raises ValueError, zip and JSON errors for non-logs
-                raise FigevalError(f"{path} is not an Inspect log ({type(error).__name__}: {error}).") from None
+            logs.append((read_log(path), True))
         else:
             raise FigevalError(f"no log at '{path}'; give .eval files or the --log-dir a run wrote to.")
     if not logs:

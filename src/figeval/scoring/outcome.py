@@ -160,6 +160,13 @@ def to_score(outcome: Outcome, labels: Sequence[str]) -> Score:
                  metadata=metadata)
 
 
+def is_outcome(score: Score) -> bool:
+    """Whether a score holds an outcome in the form `to_score` writes (a log scored by an earlier figeval release,
+    before this contract, or by another scorer, does not)."""
+    metadata = score.metadata or {}
+    return isinstance(score.value, dict) and _DECIDED_BY in metadata and _LABELS in metadata
+
+
 def outcome_of(score: Score) -> Outcome:
     """The outcome a `to_score` Score holds (also after Inspect wrote it to a log and read it back).
 
@@ -168,8 +175,13 @@ def outcome_of(score: Score) -> Outcome:
             than figeval's `outcome_mode` (values between 0 and 1 hold no single label).
     """
     value, metadata = score.value, score.metadata or {}
-    if not isinstance(value, dict) or _DECIDED_BY not in metadata or _LABELS not in metadata:
-        raise FigevalError(f"score {str(value)[:80]} was not written by a figeval scorer; re-score the log with figeval.")
+    if not is_outcome(score):
+        # the log's readers (figeval.reporting.runs) refuse such a log first, naming it and the command that
+        # re-scores it; this is for a score reached another way
+        raise FigevalError(f"a score not written by a figeval scorer of this release (no outcome metadata "
+                           f"{_DECIDED_BY}, {_LABELS}): its log was scored by an earlier figeval release or another "
+                           "scorer; re-score it with today's scorer (`inspect score LOG --scorer figeval/<scorer> "
+                           "--action overwrite`).")
     if any(v not in (0, 1) for v in value.values()):
         raise FigevalError(
             "scores were averaged across epochs (values between 0 and 1); figeval tasks reduce epochs with their "

@@ -1,0 +1,411 @@
+"""Logs and human labels given to commands (issue 24): a log scored by an earlier figeval release is refused with
+the command that re-scores it (and that command works); every labels file, hand-label sheet and log is checked to
+belong to the task and model it is applied to; stray files and unknown judges are one line, never a traceback;
+a kill while a command writes leaves each file old or new, never half, and the command can be run again.
+
+The runs are Turkish idiom detection on the test fixture (no shared data needed) with replayed answers: ten
+answers, one unread (tr-idiom-004/figurative, "I am not sure."), accuracy 6/10 (tests/turkish_idioms).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log, write_eval_log
+
+from figeval.reporting.rescore import CONTRACT_METADATA, rescore_command
+from tests.ffe_hallu.test_tasks import write_replay
+from tests.metric_values import run_metrics
+from tests.test_bad_inputs import figeval_in_process
+from tests.test_cli import assert_one_line_error
+from tests.turkish_idioms.test_tasks import DETECTION_ANSWERS
+
+IDIOM_FIXTURES = Path(__file__).parent / "turkish_idioms" / "fixtures"
+UNREAD = "tr-idiom-004/figurative"  # "I am not sure.": no reader reads it
+# What figeval's outcome contract adds to a score's metadata (figeval.scoring.outcome); a log of an earlier
+# release has none of it, nor the task's unparsed policies in its header.
+OUTCOME_METADATA = ("decided_by", "labels", "read_by", "rule", "target")
+
+
+@pytest.fixture
+def idioms(isolated_data_dir: Path) -> None:
+    from figeval.data.registry import get_source
+    from figeval.data.store import import_folder
+
+    import_folder(get_source("turkish-idioms"), IDIOM_FIXTURES)
+
+
+def idiom_run(tmp_path: Path, name: str = "answers", folder: str = "logs") -> Path:
+    """tr_idiom_detection (balanced) on the fixture, answered from a replay file named `name` (the model is
+    replay/<that file>, so two names are two models)."""
+    from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection
+
+    replay = write_replay(tmp_path / f"{name}.jsonl", DETECTION_ANSWERS)
+    [log] = inspect_eval(tr_idiom_detection(balanced=True), model=f"replay/{replay}", log_dir=str(tmp_path / folder),
+                         display="none")
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+def as_earlier_release(log: Path, out: Path) -> Path:
+    """The run as an earlier figeval release wrote it: scores without the outcome metadata, and a header without
+    the unparsed policies the contract records."""
+    old = read_eval_log(str(log))
+    for sample in old.samples:
+        for score in sample.scores.values():
+            score.metadata = {k: v for k, v in (score.metadata or {}).items() if k not in OUTCOME_METADATA}
+    for reduction in old.reductions or []:
+        for score in reduction.samples:
+            score.metadata = {k: v for k, v in (score.metadata or {}).items() if k not in OUTCOME_METADATA}
+    old.eval.metadata = {k: v for k, v in old.eval.metadata.items() if k != CONTRACT_METADATA}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_eval_log(old, str(out))
+    return out
+
+
+def labels_file(path: Path, rows: list[tuple[str, str, str, str]]) -> Path:
+    """A labels file as `figeval annotate import` writes it, one annotator: rows of (task, model, sample, label)."""
+    path.write_text("task,model,sample_id,label,resolution,ann1\n"
+                    + "".join(f"{t},{m},{s},{label},single,{label}\n" for t, m, s, label in rows), encoding="utf-8")
+    return path
+
+
+def filled_unread_sheet(log: Path, sheet: Path, label: str, cwd: Path) -> Path:
+    """`figeval annotate unread`'s sheet of a run, each row labelled `label` by a person."""
+    assert figeval_in_process("annotate", "unread", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows([{**row, "label": label} for row in rows])
+    return sheet
+
+
+def error_line(result: subprocess.CompletedProcess) -> str:
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    return line
+
+
+# --- old logs ---------------------------------------------------------------------------------------------------
+
+
+def test_a_log_of_an_earlier_release_is_refused_by_every_reader_with_the_command_that_rescores_it(
+        idioms, tmp_path: Path):
+    log = idiom_run(tmp_path)
+    model = read_eval_log(str(log), header_only=True).eval.model
+    old = as_earlier_release(log, tmp_path / "old" / "run.eval")
+    labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
+    sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
+    commands = [
+        ["annotate", "export", str(old), "--out", str(tmp_path / "s.csv")],
+        ["annotate", "rates", str(labels), str(old)],
+        ["annotate", "unread", str(old), "--out", str(tmp_path / "u.csv")],
+        ["annotate", "apply", str(old), str(sheet), "--out", str(tmp_path / "labelled.eval")],
+        ["judge", "agreement", str(old), "--human", str(labels)],
+        ["report", str(old.parent)],
+    ]
+    lines = []
+    for command in commands:
+        result = figeval_in_process(*command, cwd=tmp_path)
+        assert_one_line_error(result, f"{old} was scored by an earlier figeval release", "`inspect score ")
+        lines.append(error_line(result))
+    assert len(set(lines)) == 1  # one reader, one message
+    rescored = tmp_path / "old" / "run-rescored.eval"
+    command = lines[0].split("`")[1]
+    # today's scorer of the run, with the options it was given that differ from today's defaults (auto, not
+    # generate), a stand-in for the model it never asks, and a new file beside the old one
+    assert command == (f"inspect score {old} --scorer figeval/idiom_scorer -S task=detection -S answer_mode=auto "
+                       f"--model mockllm/model --action overwrite --output-file {rescored}")
+    assert lines[0].endswith(f"then give figeval {rescored} in its place.")
+
+    words = shlex.split(command)
+    inspect = Path(sys.executable).parent / "inspect"
+    done = subprocess.run([str(inspect), *words[1:], "--display", "none"], capture_output=True, text=True,
+                          cwd=tmp_path, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    # the same answers read again by today's scorer: accuracy 6/10, one unread of 10 (tests/turkish_idioms)
+    metrics = run_metrics(read_eval_log(str(rescored)))
+    assert (metrics["accuracy"], metrics["unparsed_rate"]) == (pytest.approx(0.6), pytest.approx(0.1))
+    old.unlink()  # "in its place"
+    accepted = [
+        (["annotate", "export", str(rescored), "--out", str(tmp_path / "s.csv")],
+         "1 unparsed answers to label by hand written"),  # 004/figurative; the 9 read ones left out
+        (["annotate", "rates", str(labels), str(rescored)], " humans "),
+        (["annotate", "unread", str(rescored), "--out", str(tmp_path / "u.csv")], "1 unread answers"),
+        (["annotate", "apply", str(rescored), str(sheet), "--out", str(tmp_path / "labelled.eval")],
+         "1 answers labelled by hand, 0 still unread"),
+        (["judge", "agreement", str(rescored), "--human", str(labels)], "with figeval's rules"),
+        (["report", str(rescored.parent)], "tr_idiom_detection"),
+    ]
+    for command, expected in accepted:
+        result = figeval_in_process(*command, cwd=tmp_path)
+        assert result.returncode == 0, (command, result.stderr)
+        assert expected in result.stdout, (command, result.stdout)
+
+
+def test_the_rescore_command_gives_today_s_scorer_every_recorded_option_it_takes(idioms, tmp_path: Path):
+    """A judged FFE-HALLU log records its scorer's options, among them the known expressions (Persian text, a
+    list); Inspect's `-S` parser must read back exactly those that differ from the scorer's defaults."""
+    from inspect_ai._util.config import parse_cli_args
+
+    log = read_eval_log(str(idiom_run(tmp_path)), header_only=True)
+    options = {"task": "generation", "known_expressions": ["به بار اوردن", "دل پری از کسی داشتن", "yes"],
+               "judge": None, "judge_prompt": "human", "judge_every_output": True, "removed_option": 1}
+    log.eval.scorers = [log.eval.scorers[0].model_copy(update={"name": "ffe_judged_scorer", "options": options})]
+    rescore = rescore_command(log, tmp_path / "run.eval")
+    words = shlex.split(rescore.command)
+    given = [words[i + 1] for i, word in enumerate(words) if word == "-S"]
+    # judge None and judge_every_output True are the defaults; removed_option is not a parameter today
+    assert parse_cli_args(given) == {"task": "generation", "judge_prompt": "human",
+                                     "known_expressions": ["به بار اوردن", "دل پری از کسی داشتن", "yes"]}
+    assert rescore.judged and words[words.index("--scorer") + 1] == "figeval/ffe_judged_scorer"
+    (tmp_path / "run-rescored.eval").write_text("")  # never over a file: Inspect would ask
+    assert rescore_command(log, tmp_path / "run.eval").out == tmp_path / "run-rescored-2.eval"
+
+
+# --- logs and labels that belong elsewhere ---------------------------------------------------------------------
+
+
+def test_labels_of_another_task_or_model_are_refused_by_rates_and_agreement(idioms, tmp_path: Path):
+    log = idiom_run(tmp_path)
+    other = idiom_run(tmp_path, name="other", folder="other-logs")
+    model = read_eval_log(str(log), header_only=True).eval.model
+    other_model = read_eval_log(str(other), header_only=True).eval.model
+    ffe = labels_file(tmp_path / "ffe.csv", [("ffe_generation", model, "ffe-gen-001/human", "correct")])
+    mine = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
+    for command in (["annotate", "rates", str(ffe), str(log)], ["judge", "agreement", str(log), "--human", str(ffe)]):
+        # the issue's case: rates printed the people's rows only, as if the run were not given
+        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path),
+                              f"{ffe} labels answers of ffe_generation, but the logs are runs of tr_idiom_detection",
+                              f"(its models: {model})")
+    for command in (["annotate", "rates", str(mine), str(log), str(other)],
+                    ["judge", "agreement", str(log), str(other), "--human", str(mine)]):
+        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path),
+                              f"{other}: a run of {other_model}, but labels.csv labels answers of {model}")
+    # a log dir's other runs are left out: the other model's run beside this one
+    os.replace(other, log.parent / other.name)
+    moved = log.parent / other.name
+    for command in (["annotate", "rates", str(mine), str(log.parent)],
+                    ["judge", "agreement", str(log.parent), "--human", str(mine)]):
+        result = figeval_in_process(*command, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out" in result.stdout
+    rates = figeval_in_process("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
+    assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [[model, "humans"], [model, "run"]]
+
+
+def test_report_with_labels_of_runs_it_does_not_have_is_refused_and_other_runs_are_named(idioms, tmp_path: Path):
+    log = idiom_run(tmp_path)
+    model = read_eval_log(str(log), header_only=True).eval.model
+    ffe = labels_file(tmp_path / "ffe.csv", [("ffe_generation", model, "ffe-gen-001/human", "correct")])
+    assert_one_line_error(figeval_in_process("report", str(log.parent), "--human", str(ffe), cwd=tmp_path),
+                          "ffe.csv labels answers of ffe_generation, but no log given is a run of ffe_generation")
+    other = labels_file(tmp_path / "other.csv", [("tr_idiom_detection", "replay/elsewhere.jsonl", UNREAD, "yes")])
+    assert_one_line_error(figeval_in_process("report", str(log.parent), "--human", str(other), cwd=tmp_path),
+                          "other.csv labels answers of tr_idiom_detection, but the logs are runs of "
+                          f"tr_idiom_detection on {model}", "(its models: replay/elsewhere.jsonl)")
+    idiom_run(tmp_path, name="second")  # another model's run in the same log dir, not labelled
+    mine = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
+    report = figeval_in_process("report", str(log.parent), "--human", str(mine), cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert "second.jsonl" in report.stdout
+    assert "none of its answers is labelled in labels.csv; left out" in report.stdout
+
+
+def test_hand_labels_of_another_run_are_refused_not_ignored(idioms, tmp_path: Path):
+    log = idiom_run(tmp_path)
+    other = idiom_run(tmp_path, name="other", folder="other-logs")
+    sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
+    other_sheet = filled_unread_sheet(other, tmp_path / "other.csv", "no", tmp_path)
+    both = tmp_path / "both.csv"
+    both.write_text(sheet.read_text(encoding="utf-8-sig")
+                    + other_sheet.read_text(encoding="utf-8-sig").split("\n", 1)[1], encoding="utf-8")
+    # one row of this run, one of the other model's: the other would have been ignored without a word
+    result = figeval_in_process("annotate", "apply", str(log), str(both), "--out", str(tmp_path / "l.eval"),
+                                cwd=tmp_path)
+    assert_one_line_error(result, "both.csv: 1 labelled row(s) are answers of another run than tr_idiom_detection",
+                          f"sample {UNREAD} of tr_idiom_detection on replay/{tmp_path / 'other.jsonl'}")
+    assert not (tmp_path / "l.eval").exists()
+
+
+def test_manual_labels_of_another_model_are_refused_before_the_run(idioms, tmp_path: Path):
+    labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", "replay/elsewhere.jsonl", UNREAD, "yes")])
+    replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
+    result = figeval_in_process("run", "tr_idiom_detection", "--model", f"replay/{replay}", "-T",
+                                f"manual_labels={labels}", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    assert_one_line_error(result, f"-T manual_labels={labels}: its labels are of replay/elsewhere.jsonl, not of "
+                                  f"replay/{replay}")
+    assert not (tmp_path / "logs").exists()
+
+
+# --- stray files and unknown judges: one line ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stray, data, expected", [
+    ("broken.eval", b"not a zip", "broken.eval is not an Inspect log (ValueError"),
+    ("2026-01-01T00-00-00_results.json", b"{}", "2026-01-01T00-00-00_results.json is not an Inspect log"),
+    pytest.param("private.eval", None, "private.eval: cannot be read (Permission denied)",
+                 marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads a chmod 000 file")),
+])
+def test_a_log_folder_with_a_file_that_is_not_a_readable_log_is_one_line(idioms, tmp_path: Path, stray: str,
+                                                                        data: bytes | None, expected: str):
+    log = idiom_run(tmp_path)
+    model = read_eval_log(str(log), header_only=True).eval.model
+    if data is None:  # a log nobody may read
+        (log.parent / stray).write_bytes(log.read_bytes())
+        (log.parent / stray).chmod(0)
+    else:
+        (log.parent / stray).write_bytes(data)
+    (log.parent / "notes.txt").write_text("not listed as a log")
+    labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
+    for command in (["annotate", "export", str(log.parent), "--out", str(tmp_path / "s.csv")],
+                    ["annotate", "rates", str(labels), str(log.parent)],
+                    ["judge", "agreement", str(log.parent), "--human", str(labels)],
+                    ["report", str(log.parent)]):
+        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path), expected)
+
+
+@pytest.mark.parametrize("given, expected", [
+    (["-T", "judge=nosuch/x"], "-T judge=nosuch/x: unknown provider 'nosuch'"),
+    (["--model-role", "grader=nosuch/x"], "--model-role grader=nosuch/x: unknown provider 'nosuch'"),
+    (["--model-role", "grader={model: nosuch/y, temperature: 0}"], "--model-role grader=nosuch/y: unknown provider"),
+    (["--model-role", "grader=mockllm/model,nosuch/z"], "--model-role grader=nosuch/z: unknown provider"),
+])
+def test_an_unknown_judge_provider_is_refused_before_the_log_is_started(ffe_hallu_imported: Path, tmp_path: Path,
+                                                                        given: list[str], expected: str):
+    replay = write_replay(tmp_path / "answers.jsonl", {"ffe-gen-001/human": "به بار اوردن"})
+    result = figeval_in_process("run", "ffe_generation", "--model", f"replay/{replay}", *given, "--limit", "1",
+                                "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    assert_one_line_error(result, expected)
+    assert not (tmp_path / "logs").exists()  # nothing started
+
+
+def test_an_unknown_provider_for_any_role_is_refused_before_the_log_is_started(idioms, tmp_path: Path):
+    replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
+    result = figeval_in_process("run", "tr_idiom_detection", "--model", f"replay/{replay}", "--model-role",
+                                "extractor=nosuch/x", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    assert_one_line_error(result, "--model-role extractor=nosuch/x: unknown provider 'nosuch'")
+    assert not (tmp_path / "logs").exists()
+
+
+# --- kill -9 while writing, and running the command again ------------------------------------------------------
+
+# A figeval command in a process of its own, `patch` applied first; the patch touches MARKER where the test
+# wants the process killed, then waits there.
+KILLED = """
+import os, sys, time
+from pathlib import Path
+MARKER = Path(sys.argv[1])
+{patch}
+from figeval.cli import main
+sys.argv = ["figeval", *sys.argv[2:]]
+main()
+"""
+
+
+def killed_mid_write(cwd: Path, patch: str, *args: str) -> None:
+    """Runs `figeval ARGS` with `patch` and kills it with SIGKILL at the patch's marker (no clean-up runs)."""
+    marker = cwd / "writing"
+    process = subprocess.Popen([sys.executable, "-c", KILLED.format(patch=patch), str(marker), *args], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        if process.poll() is not None:
+            pytest.fail(f"the command ended before the write: {process.communicate()}")
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("the command never reached the write")
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    assert process.returncode == -signal.SIGKILL
+
+
+def test_export_to_label_studio_killed_between_its_two_files_leaves_each_whole_and_runs_again(idioms, tmp_path: Path):
+    """Label Studio export writes the tasks (.json) and their labelling config (.xml): a kill after the first
+    leaves the new tasks and the old config, each whole; running the export again writes both."""
+    log = idiom_run(tmp_path)
+    tasks, config = tmp_path / "tasks.json", tmp_path / "tasks.xml"
+    tasks.write_text("old tasks")
+    config.write_text("old config")
+    # killed when the config, complete under its temporary name, is about to replace the old one
+    patch = """
+real = os.replace
+def replace(source, target):
+    if str(target).endswith(".xml"):
+        MARKER.touch()
+        time.sleep(600)
+    real(source, target)
+os.replace = replace
+"""
+    killed_mid_write(tmp_path, patch, "annotate", "export", str(log), "--out", str(tasks), "--format", "labelstudio")
+    # the one unread answer (004/figurative) is the one task
+    assert [task["data"]["sample_id"] for task in json.loads(tasks.read_text(encoding="utf-8"))] == [UNREAD]
+    assert config.read_text() == "old config"
+    again = figeval_in_process("annotate", "export", str(log), "--out", str(tasks), "--format", "labelstudio",
+                               cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert config.read_text(encoding="utf-8").startswith("<View>")
+
+
+def test_apply_killed_while_writing_the_labelled_log_leaves_no_log_and_runs_again(idioms, tmp_path: Path):
+    """A kill half-way through writing the labelled run leaves no file at --out (a half log there would be
+    refused as 'exists' by the next run, and as 'not an Inspect log' by every reader)."""
+    log = idiom_run(tmp_path)
+    sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
+    out = tmp_path / "labelled.eval"
+    # the log's bytes cut in half where figeval writes them, then killed
+    patch = """
+import figeval.hand_labels as hand_labels
+real = hand_labels.write_eval_log
+def cut(log, location, format="auto"):
+    real(log, location, format=format)
+    data = Path(location).read_bytes()
+    Path(location).write_bytes(data[: len(data) // 2])
+    MARKER.touch()
+    time.sleep(600)
+hand_labels.write_eval_log = cut
+"""
+    killed_mid_write(tmp_path, patch, "annotate", "apply", str(log), str(sheet), "--out", str(out))
+    assert not out.exists()
+    again = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    # 004/figurative labelled yes by hand, and its target is yes (the figurative sentence): 7/10
+    assert run_metrics(read_eval_log(str(out)))["accuracy"] == pytest.approx(0.7)
+
+
+def test_every_other_file_annotate_writes_is_renamed_into_place_whole(idioms, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch):
+    """The one-file writers (export to CSV, unread, import) write through figeval.output's temporary file and
+    rename, too quick to be killed in the middle: each output arrives by one rename of a complete file."""
+    log = idiom_run(tmp_path)
+    renamed: list[tuple[str, bytes]] = []
+    real = os.replace
+
+    def replace(source, target):
+        renamed.append((Path(target).name, Path(source).read_bytes()))
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    sheet = tmp_path / "sheet.csv"
+    for command in (["annotate", "export", str(log), "--out", str(sheet)],
+                    ["annotate", "unread", str(log), "--out", str(tmp_path / "unread.csv")]):
+        assert figeval_in_process(*command, cwd=tmp_path).returncode == 0
+    lines = sheet.read_text(encoding="utf-8-sig").splitlines()
+    filled = tmp_path / "filled.csv"
+    filled.write_text("\n".join(lines[:-1] + [lines[-1] + "yes"]) + "\n", encoding="utf-8")  # the empty label cell
+    assert figeval_in_process("annotate", "import", str(filled), "--out", str(tmp_path / "l.csv"),
+                              cwd=tmp_path).returncode == 0
+    assert [(name, data) for name, data in renamed] == [
+        ("sheet.csv", sheet.read_bytes()), ("unread.csv", (tmp_path / "unread.csv").read_bytes()),
+        ("l.csv", (tmp_path / "l.csv").read_bytes())]
