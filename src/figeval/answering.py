@@ -93,3 +93,22 @@ def auto_answer() -> Solver:
         return await generate(state)
 
     return solve
+
+
+def unknown_provider(model: str, given: str | None = None) -> FigevalError | None:
+    """The error for a model whose provider Inspect does not know, or None when it knows it: the one wording for
+    every option that names a model (`--model`, `-T judge=`, `--model-role`, a builder's `--checker`...).
+
+    Args:
+        model: provider/model.
+        given: how the user gave it, for the message (default `--model MODEL`).
+    """
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    provider, slash, _ = model.partition("/")
+    known = {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
+    if slash and provider in known:
+        return None
+    return FigevalError(f"{given or f'--model {model}'}: unknown provider {provider!r}; give provider/model, e.g. "
+                        f"openai/gpt-4.1, vllm/<model>, gguf/<file.gguf>, replay/<file.jsonl> (providers: "
+                        f"{', '.join(sorted(known))}).")

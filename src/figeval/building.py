@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from inspect_ai.model import Model, get_model
 
+from figeval.answering import unknown_provider
 from figeval.data.table import Column, Row, delimiter_of, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, open_append, refuse_link
@@ -106,10 +107,7 @@ def open_model(model: str | Model, option: str, **model_args: Any) -> Model:
         # Inspect: "Model API x of model 'x/y' not recognized." / "... should be in the format of <api_name>/..."
         if "not recognized" not in str(error) and "format of" not in str(error):
             raise
-        provider = model.partition("/")[0]
-        raise FigevalError(f"{option} {model}: unknown provider {provider!r}; give provider/model, e.g. "
-                           "openai/gpt-4.1, openai-api/<service>/<model>, vllm/<model>, gguf/<file.gguf> or "
-                           "replay/<file.jsonl>.") from None
+        raise unknown_provider(model, f"{option} {model}") or FigevalError(f"{option} {model}: {error}") from None
 
 
 # --- The one rule for files a build appends to --------------------------------------------------------------

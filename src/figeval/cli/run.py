@@ -34,20 +34,11 @@ OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|
 
 
 def check_provider(model: str, given: str | None = None) -> None:
-    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built).
+    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built)."""
+    from figeval.answering import unknown_provider
 
-    Args:
-        model: provider/model.
-        given: how the user gave it, for the message (default `--model MODEL`; `-T judge=MODEL`...).
-    """
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
-
-    provider, slash, _ = model.partition("/")
-    known = {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
-    if not slash or provider not in known:
-        raise FigevalError(f"{given or f'--model {model}'}: unknown provider {provider!r}; give provider/model, e.g. "
-                           f"openai/gpt-4.1, vllm/<model>, gguf/<file.gguf>, replay/<file.jsonl> (providers: "
-                           f"{', '.join(sorted(known))}).")
+    if (error := unknown_provider(model, given)) is not None:
+        raise error
 
 
 def role_models(value: str) -> list[str]:
