@@ -145,7 +145,7 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["run", "ffe_translation", "-T", "pairs=2024"], ["2024"]),
         (["run", "allusion_mc", "-T", "seed=1.5"], ["-T seed='1.5' must be a whole number"]),
         (["run", "ffe_detection", "--attempt-timeout", "soon"], ["--attempt-timeout"]),
-        (["report", ".", "--out", "/dev/null"], ["'/dev/null' is a file"]),
+        (["report", ".", "--out", "/dev/null"], ["--out /dev/null is a file; --out names a folder"]),
         (["run", "ffe_detection", "--fail-on-error", "x"], ["Invalid value for '--fail-on-error'", "figeval run --help"]),
     ],
 )
