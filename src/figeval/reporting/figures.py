@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from io import BytesIO, StringIO
 from pathlib import Path
 
@@ -186,13 +187,13 @@ def close(found_figures: Sequence[Figure]) -> None:
 
 def figure_files(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
     """The files `draw_figures` writes: each figure as NAME.png and NAME.svg in `out_dir`."""
-    return [out_dir / f"{found.name}.{extension}" for found in found_figures for extension in FIGURE_FORMATS]
+    return [out_dir / f"{found.name}.{extension}" for found, extension in product(found_figures, FIGURE_FORMATS)]
 
 
 def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
     """Each figure as NAME.png and NAME.svg in `out_dir`, each file whole or not at all; returns the files written."""
     written = figure_files(found_figures, out_dir)
-    for path, (found, extension) in zip(written, [(f, e) for f in found_figures for e in FIGURE_FORMATS]):
+    for path, (found, extension) in zip(written, product(found_figures, FIGURE_FORMATS)):
         drawn = BytesIO()
         found.figure.savefig(drawn, format=extension, metadata={"Date": None} if extension == "svg" else None)
         write_bytes(path, drawn.getvalue())
