@@ -480,3 +480,22 @@ def test_one_model_judged_by_two_judges_keeps_each_judge_s_lines_apart(ffe_hallu
     # said, so both runs' labels are 001 correct + 003 incorrect -> 2/2
     assert sorted((row["identity"]["judge"], row["cells"]["agreement"]["value"]) for row in table["rows"]) == sorted([
         (a, 1.0), (f"with figeval's rules (judge {a})", 1.0), (b, 0.5), (f"with figeval's rules (judge {b})", 1.0)])
+
+
+def test_a_label_studio_export_with_a_byte_order_mark_is_read(tmp_path: Path):
+    tasks = [{"data": {"task": "ffe_generation", "model": "m", "sample_id": "ffe-gen-001/human", "output": "x"},
+              "annotations": [{"result": [{"value": {"choices": ["correct"]}}]}]}]
+    export = tmp_path / "project.json"
+    export.write_text(json.dumps(tasks), encoding="utf-8-sig")  # as some editors save JSON
+    assert read_sheet(export, annotation_spec) == ("ffe_generation", {("m", "ffe-gen-001/human"): C})
+
+
+def test_an_answer_is_compared_as_a_spreadsheet_may_save_it_and_no_looser():
+    from figeval.annotation import answer_digest
+
+    # line endings and surrounding spaces are what saving a sheet may change; composed and decomposed Persian
+    # letters (alef with madda, U+0622 = U+0627 U+0653) are one text
+    assert answer_digest("a\r\nb ") == answer_digest("a\nb") == answer_digest(" a\rb")
+    assert answer_digest("\u0622") == answer_digest("\u0627\u0653")
+    # a space inside the answer, or a zero-width non-joiner, is another answer
+    assert answer_digest("a b") != answer_digest("ab") != answer_digest("a\u200cb")

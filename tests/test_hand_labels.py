@@ -79,7 +79,8 @@ def test_a_label_the_task_does_not_have_is_refused_with_the_labels_it_has(run_wi
     run = read_eval_log(str(run_with_unread_answers))
     sheet = tmp_path / "sheet.csv"
     sheet.write_text("task,model,sample_id,read,labels,input,output,label\n"
-                     f"perhallueval_qa,{run.eval.model},phe-qa-q2/correct,unread,Y | N,,,faithful\n", encoding="utf-8")
+                     f"perhallueval_qa,{run.eval.model},phe-qa-q2/correct,unread,Y | N,,"
+                     "It depends on what one means by the capital.,faithful\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"sample phe-qa-q2/correct: label 'faithful' is not one of \['Y', 'N'\]"):
         apply_hand_labels(run, read_hand_labels(sheet), sheet)
     sheet.write_text("task,model,sample_id,read,labels,input,output,label\n"

@@ -10,6 +10,7 @@ answers, one unread (tr-idiom-004/figurative, "I am not sure."), accuracy 6/10 (
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import shlex
@@ -236,6 +237,101 @@ def test_hand_labels_of_another_run_are_refused_not_ignored(idioms, tmp_path: Pa
     assert_one_line_error(result, "both.csv: 1 labelled row(s) are answers of another run than tr_idiom_detection",
                           f"sample {UNREAD} of tr_idiom_detection on replay/{tmp_path / 'other.jsonl'}")
     assert not (tmp_path / "l.eval").exists()
+
+
+def same_model_run(tmp_path: Path, folder: str, unread_answer: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tr_idiom_detection answered from `folder`/answers.jsonl, run from inside `folder`: the model is
+    replay/answers.jsonl whichever the folder, so two folders' runs are two runs of one model name; they differ
+    only in the unread answer."""
+    from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection
+
+    (tmp_path / folder).mkdir()
+    write_replay(tmp_path / folder / "answers.jsonl", {**DETECTION_ANSWERS, UNREAD: unread_answer})
+    with monkeypatch.context() as patch:
+        patch.chdir(tmp_path / folder)
+        [log] = inspect_eval(tr_idiom_detection(balanced=True), model="replay/answers.jsonl",
+                             log_dir=str(tmp_path / folder / "logs"), display="none")
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+def labelled_sheet(log: Path, sheet: Path, label: str, cwd: Path) -> Path:
+    """`figeval annotate export`'s sheet of a run, every row labelled `label` (the instruction lines kept)."""
+    assert figeval_in_process("annotate", "export", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
+    lines = sheet.read_text(encoding="utf-8-sig").splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    rows = list(csv.DictReader([line for line in lines if not line.startswith("#")]))
+    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+        handle.write("\n".join(comments) + "\n")
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows([{**row, "label": label} for row in rows])
+    return sheet
+
+
+def test_labels_of_one_run_are_refused_for_another_run_of_the_same_model_whose_answers_differ(
+        idioms, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The reviewer's case: labels were matched by (task, model, sample id) only, so the second run's judge agreement
+    printed kappa 1.000 over answers nobody labelled."""
+    first = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
+    second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
+    sheet = labelled_sheet(first, tmp_path / "sheet.csv", "yes", tmp_path)
+    labels = tmp_path / "labels.csv"
+    assert figeval_in_process("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
+    [row] = list(csv.DictReader(labels.read_text(encoding="utf-8-sig").splitlines()))
+    # the one exported answer (the unread one, as the model wrote it): sha256 of its UTF-8 text, 16 hex digits
+    assert row["answer_sha256"] == hashlib.sha256(b"I am not sure.").hexdigest()[:16]
+    refused = f"{labels}: sample {UNREAD} was labelled for another answer than the one in {second}"
+    for command in (["judge", "agreement", str(second), "--human", str(labels)],
+                    ["annotate", "rates", str(labels), str(second)],
+                    ["report", str(second.parent), "--human", str(labels)]):  # the folder holds only the second run
+        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path), refused,
+                              "(another run of replay/answers.jsonl)", "`figeval annotate export`")
+    # the labelled run itself is accepted
+    agreement = figeval_in_process("judge", "agreement", str(first), "--human", str(labels), cwd=tmp_path)
+    assert agreement.returncode == 0, agreement.stderr
+    # both runs in one folder: the labelled one is used, the other left out and named
+    os.replace(second, first.parent / second.name)
+    together = figeval_in_process("annotate", "rates", str(labels), str(first.parent), cwd=tmp_path)
+    assert together.returncode == 0, together.stderr
+    assert f"note: replay/answers.jsonl ({first.parent / second.name}): none of its answers is labelled" in together.stdout
+    # a labels file written before the digest column is read as before, without the check
+    old = labels_file(tmp_path / "old.csv", [("tr_idiom_detection", "replay/answers.jsonl", UNREAD, "yes")])
+    unchecked = figeval_in_process("judge", "agreement", str(first.parent / second.name), "--human", str(old),
+                                   cwd=tmp_path)
+    assert unchecked.returncode == 0, unchecked.stderr
+
+
+def test_sheets_of_two_runs_of_one_model_are_not_combined(idioms, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    first = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
+    second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
+    alice = labelled_sheet(first, tmp_path / "alice.csv", "yes", tmp_path)
+    bob = labelled_sheet(second, tmp_path / "bob.csv", "yes", tmp_path)
+    # same rows, same labels: only the answers shown differ, so the two people did not label the same answer
+    result = figeval_in_process("annotate", "import", str(alice), str(bob), "--out", str(tmp_path / "l.csv"),
+                                cwd=tmp_path)
+    assert_one_line_error(result, f"{alice} and {bob} show different answers for sample '{UNREAD}' of "
+                                  "replay/answers.jsonl", "import the sheets exported from one run")
+    assert not (tmp_path / "l.csv").exists()
+
+
+def test_hand_labels_of_another_run_of_the_same_model_are_refused(idioms, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch):
+    first = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
+    second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
+    sheet = filled_unread_sheet(first, tmp_path / "unread.csv", "yes", tmp_path)
+    result = figeval_in_process("annotate", "apply", str(second), str(sheet), "--out", str(tmp_path / "l.eval"),
+                                cwd=tmp_path)
+    assert_one_line_error(result, f"{sheet}: sample {UNREAD} was labelled for another answer than the one in {second}",
+                          "`figeval annotate unread`")
+    assert not (tmp_path / "l.eval").exists()
+    # the run it was written for takes it: its one unread answer labelled
+    applied = figeval_in_process("annotate", "apply", str(first), str(sheet), "--out", str(tmp_path / "l.eval"),
+                                 cwd=tmp_path)
+    assert applied.returncode == 0 and "1 answers labelled by hand, 0 still unread" in applied.stdout
+    folder = figeval_in_process("annotate", "apply", str(first), str(tmp_path / "first"), "--out",
+                                str(tmp_path / "m.eval"), cwd=tmp_path)
+    assert_one_line_error(folder, f"{tmp_path / 'first'}: a folder, not a sheet")
 
 
 def test_manual_labels_of_another_model_are_refused_before_the_run(idioms, tmp_path: Path):

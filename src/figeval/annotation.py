@@ -10,8 +10,10 @@ answer stays unresolved and is listed.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -19,13 +21,14 @@ from html import escape
 from itertools import combinations
 from pathlib import Path
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
 
 from figeval.errors import DataError
 from figeval.output import atomic_open, write_text
 from figeval.scoring.judged import JUDGE_LABEL, JUDGE_MODEL
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import AS_WRONG, counted_label
+from figeval.scoring.outcome import Outcome
 from figeval.scoring.reducer import sample_outcomes
 from figeval.stats import (
     AgreementRow,
@@ -75,6 +78,23 @@ def task_name(log: EvalLog) -> str:
     return log.eval.task.split("/")[-1]  # "figeval/ffe_generation" -> "ffe_generation"
 
 
+def shown_answer(sample: EvalSample, outcome: Outcome) -> str:
+    """The answer annotators see for a sample: as read, or, when no reader read it, as the model wrote it."""
+    return sample.output.completion if outcome.is_unparsed else (outcome.answer or "")
+
+
+def normalized_answer(text: str) -> str:
+    """An answer as compared between a sheet and a log: what a spreadsheet may change on saving is left out
+    (Unicode composition, line endings, spaces around the text); everything else counts."""
+    return unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
+
+
+def answer_digest(text: str) -> str:
+    """A short digest of an answer (the first 16 hex digits of the sha256 of its normalized text), written with
+    each label so that a label is applied only to the answer people labelled, never to another run's."""
+    return hashlib.sha256(normalized_answer(text).encode("utf-8")).hexdigest()[:16]
+
+
 def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationItem], int]:
     """The answers of a run to give annotators, and how many were left out: the parsed answers (for checking a
     judge), the raw outputs the parser could not read (to label by hand), or all of them (`spec.answers`). An
@@ -99,7 +119,7 @@ def items_from_log(log: EvalLog, spec: AnnotationSpec) -> tuple[list[AnnotationI
                 sample_id=str(sample.id),
                 input=str(metadata[spec.input_key]),
                 reference=" | ".join(metadata.get("references", [])),
-                output=sample.output.completion if outcome.is_unparsed else (outcome.answer or ""),
+                output=shown_answer(sample, outcome),
             )
         )
     return items, skipped
@@ -210,6 +230,8 @@ class HumanLabel:
     resolution: Resolution
     annotators: tuple[Enum | None, ...]
     """Each annotator's label, in sheet order; None where the third labelled only the disagreements."""
+    answer_sha256: str | None = None
+    """`answer_digest` of the answer the people labelled (None: not known, so not checked against a log)."""
 
 
 def resolve(labels: Sequence[Enum | None]) -> tuple[Enum | None, Resolution]:
@@ -227,6 +249,16 @@ def resolve(labels: Sequence[Enum | None]) -> tuple[Enum | None, Resolution]:
 
 Labels = dict[tuple[str, str], Enum]
 """One annotator's labels by (generator model, sample id)."""
+
+
+class SheetLabels(dict):
+    """One annotator's labels (a `Labels`), with the sheet they came from and the answer it showed for each
+    (its `output` cells, as exported): `combine` checks that every annotator labelled the same answers."""
+
+    def __init__(self, path: Path, answers: dict[tuple[str, str], str]) -> None:
+        super().__init__()
+        self.path = path
+        self.answers = answers
 
 
 def _task_of(path: Path, tasks: set[str], spec_of: SpecOf) -> tuple[str, AnnotationSpec]:
@@ -277,7 +309,8 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
             raise DataError(f"{path.name}: row {number} does not have one cell per column; was the sheet edited "
                             "outside a spreadsheet? Export a fresh one.")
     task, spec = _task_of(path, {row["task"] for row in rows}, spec_of)
-    labels: Labels = {}
+    # a sheet without the output column (made by hand) gives no answers to check
+    labels = SheetLabels(path, {(row["model"], row["sample_id"]): row["output"] for row in rows if "output" in row})
     for number, row in enumerate(rows, start=first_row):
         key = _checked_key(path, number, (row["model"], row["sample_id"]), labels)
         labels[key] = _parse_label(path, number, key, row["label"], spec.scheme)
@@ -312,7 +345,7 @@ def _annotator_of(annotation: dict, position: int) -> str:
 
 def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]]:
     try:
-        tasks = json.loads(path.read_text(encoding="utf-8"))
+        tasks = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is accepted
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: not a Label Studio JSON export ({error}).") from None
     if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
@@ -327,7 +360,9 @@ def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labe
             data = item.get("data", {})
             key = (data.get("model", ""), data.get("sample_id", ""))
             for position, annotation in enumerate(item.get("annotations", []), start=1):
-                labels = by_annotator.setdefault(_annotator_of(annotation, position), {})
+                labels = by_annotator.setdefault(_annotator_of(annotation, position), SheetLabels(path, {}))
+                if "output" in data:
+                    labels.answers[key] = str(data["output"])  # JSON text, never marked as a cell is
                 choices = [choice for result in annotation.get("result", [])
                            for choice in result.get("value", {}).get("choices", [])]
                 labels[_checked_key(path, number, key, labels)] = _parse_label(
@@ -379,11 +414,30 @@ def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
     for model, sample_id in sorted(keys):
         given = tuple(labels.get((model, sample_id)) for _, _, labels in sheets)
         label, resolution = resolve(given)
-        resolved.append(HumanLabel(task, model, sample_id, label, resolution, given))
+        digest = _labelled_answer(sheets, (model, sample_id))
+        resolved.append(HumanLabel(task, model, sample_id, label, resolution, given, digest))
     return resolved
 
 
+def _labelled_answer(sheets: Sequence[tuple[str, str, Labels]], key: tuple[str, str]) -> str | None:
+    """The digest of the answer every sheet showed for `key` (None: no sheet showed one).
+
+    Raises:
+        DataError: two sheets showed different answers: their annotators labelled different answers.
+    """
+    shown = [(getattr(labels, "path", name), labels.answers[key]) for name, _, labels in sheets
+             if key in getattr(labels, "answers", {})]
+    for source, answer in shown[1:]:
+        if answer_digest(answer) != answer_digest(shown[0][1]):
+            raise DataError(f"{shown[0][0]} and {source} show different answers for sample '{key[1]}' of {key[0]}: "
+                            "their annotators labelled different answers (sheets of different runs?); import the "
+                            "sheets exported from one run.")
+    return answer_digest(shown[0][1]) if shown else None
+
+
 LABELS_COLUMNS = ["task", "model", "sample_id", "label", "resolution"]
+ANSWER_COLUMN = "answer_sha256"
+"""After LABELS_COLUMNS, before the annotators: `answer_digest` of the answer labelled (empty: not known)."""
 
 
 def write_labels(labels: Sequence[HumanLabel], annotators: Sequence[str], path: Path) -> None:
@@ -391,14 +445,19 @@ def write_labels(labels: Sequence[HumanLabel], annotators: Sequence[str], path: 
     `manual_labels`)."""
     with atomic_open(path, "utf-8-sig", newline="") as handle:
         writer = SheetWriter(handle)
-        writer.writerow([*LABELS_COLUMNS, *annotators])
+        writer.writerow([*LABELS_COLUMNS, ANSWER_COLUMN, *annotators])
         for item in labels:
             writer.writerow([item.task, item.model, item.sample_id, item.label.value if item.label else "",
-                             item.resolution.value, *(a.value if a else "" for a in item.annotators)])
+                             item.resolution.value, item.answer_sha256 or "",
+                             *(a.value if a else "" for a in item.annotators)])
 
 
 def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str]]:
-    """A labels file written by `write_labels`, and its annotators' names."""
+    """A labels file written by `write_labels`, and its annotators' names.
+
+    Each label keeps the digest of the answer it labels (`answer_sha256`), which `labelled_runs` compares with
+    the run's answer. A labels file written before that column existed is still read, its labels unchecked.
+    """
     try:
         reader = csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines())
     except (OSError, UnicodeDecodeError) as error:
@@ -406,7 +465,8 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     fields = reader.fieldnames or []
     if fields[: len(LABELS_COLUMNS)] != LABELS_COLUMNS:
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")
-    annotators = fields[len(LABELS_COLUMNS):]
+    with_answers = fields[len(LABELS_COLUMNS): len(LABELS_COLUMNS) + 1] == [ANSWER_COLUMN]
+    annotators = fields[len(LABELS_COLUMNS) + with_answers:]
     labels = []
     seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(map(from_row, reader), start=2):  # the spreadsheet's row: the header is row 1
@@ -426,7 +486,8 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
             resolution = Resolution(row["resolution"])
         except ValueError:
             raise DataError(f"{path.name}: row {number} has resolution {row['resolution']!r}; re-run `figeval annotate import`.") from None
-        labels.append(HumanLabel(row["task"], row["model"], row["sample_id"], label, resolution, given))
+        digest = row[ANSWER_COLUMN].strip() if with_answers else ""
+        labels.append(HumanLabel(row["task"], row["model"], row["sample_id"], label, resolution, given, digest or None))
     return labels, annotators
 
 
@@ -450,12 +511,21 @@ def labelled_runs(found: Sequence[tuple[EvalLog, bool]], task: str, humans: Sequ
     says so). Each log comes with whether it was named (a file given, rather than found in a log directory): a
     named log that is not one of them is refused, a directory's others are left out.
 
+    A run whose answer to a labelled sample differs from the answer people labelled (`answer_sha256`: another run
+    of the same model) is not one of them: labels are never applied to answers nobody labelled.
+
     Raises:
-        DataError: no run's answers are labelled, or a named log's are not (another task, model or run).
+        DataError: no run's answers are labelled, or a named log's are not (another task, model or run, or other
+            answers to the labelled samples).
     """
     labelled = {(h.model, h.sample_id) for h in humans}
     models = sorted({h.model for h in humans})
-    belongs = [(log, named, task_name(log) == task and bool(labelled & _answer_keys(log))) for log, named in found]
+    shares = [(log, named, task_name(log) == task and bool(labelled & _answer_keys(log))) for log, named in found]
+    differing = {id(log): _other_answer(log, humans, labels) for log, _, ok in shares if ok}
+    belongs = [(log, named, ok and differing[id(log)] is None) for log, named, ok in shares]
+    for log, named, ok in shares:
+        if ok and differing[id(log)] and (named or not any(fits for _, _, fits in belongs)):
+            raise DataError(differing[id(log)])
     if not any(ok for _, _, ok in belongs):
         runs = ", ".join(sorted({f"{task_name(log)} on {log.eval.model}" for log, _ in found}))
         raise DataError(f"{labels} labels answers of {task}, but "
@@ -472,6 +542,20 @@ def unlabelled_note(log: EvalLog, labels: Path) -> str:
     """The line a command prints for a run of the labels' task left out: none of its answers is labelled."""
     location = log.location.removeprefix("file://")
     return f"{log.eval.model} ({location}): none of its answers is labelled in {labels.name}; left out"
+
+
+def _other_answer(log: EvalLog, humans: Sequence[HumanLabel], labels: Path) -> str | None:
+    """Why the run's answers are not those `labels` labels: the first labelled sample whose answer in the run
+    (`shown_answer`, as `annotate export` shows it) has another digest than the one people labelled; None when
+    every labelled answer of the run is the one labelled (labels without a digest are not checked)."""
+    digests = {(h.model, h.sample_id): h.answer_sha256 for h in humans if h.answer_sha256}
+    for sample, outcome in sample_outcomes(log):
+        expected = digests.get((log.eval.model, str(sample.id)))
+        if expected and answer_digest(shown_answer(sample, outcome)) != expected:
+            return (f"{labels}: sample {sample.id} was labelled for another answer than the one in "
+                    f"{log.location.removeprefix('file://')} (another run of {log.eval.model}); export this run's "
+                    "answers with `figeval annotate export` and label them.")
+    return None
 
 
 def _answer_keys(log: EvalLog) -> set[tuple[str, str]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, write_eval_log
 from inspect_ai.scorer import ScoreEdit
 
+from figeval.annotation import normalized_answer
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
@@ -89,16 +90,29 @@ def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
                              ""])
 
 
-def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
-    """{(task, model, sample id): label} of the filled rows of a sheet (empty labels skipped).
+class HandLabels(dict):
+    """{(task, model, sample id): label} of a sheet's filled rows, with the answer the sheet showed for each
+    (`answers`, its `output` cells after `from_cell`; none for a sheet without that column)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: dict[tuple[str, str, str], str] = {}
+
+
+def read_hand_labels(path: Path) -> HandLabels:
+    """{(task, model, sample id): label} of the filled rows of a sheet (empty labels skipped), with their answers.
 
     Raises:
-        DataError: the file is missing, not a sheet of unread answers, or a row repeats a sample.
+        DataError: the file is missing or a folder, not a sheet of unread answers, or a row repeats a sample.
     """
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: a folder, not a sheet; give the sheet file `figeval annotate unread` wrote.") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror}); give a readable sheet.") from None
     except UnicodeDecodeError:
         raise DataError(f"{path}: not UTF-8; save the sheet as CSV UTF-8.") from None
     rows = [from_row(row) for row in csv.DictReader(io.StringIO(text))]
@@ -106,13 +120,16 @@ def read_hand_labels(path: Path) -> dict[tuple[str, str, str], str]:
     if not rows or missing:
         raise DataError(f"{path}: not a sheet of unread answers (columns {', '.join(SHEET_COLUMNS)}); write one "
                         "with `figeval annotate unread LOG --out SHEET`.")
-    labels: dict[tuple[str, str, str], str] = {}
+    labels, seen = HandLabels(), set()
     for number, row in enumerate(rows, start=2):
         key = (row["task"], row["model"], row["sample_id"])
-        if key in labels:
+        if key in seen:
             raise DataError(f"{path}, row {number}: sample {row['sample_id']} appears twice; keep one row per answer.")
+        seen.add(key)
         if (row.get("label") or "").strip():
             labels[key] = row["label"].strip()
+            if isinstance(row.get("output"), str):
+                labels.answers[key] = row["output"]
     return labels
 
 
@@ -130,8 +147,9 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     recomputed.
 
     Raises:
-        DataError: a label is not one of the task's labels, names a sample the run does not have, or one that was
-            read (the sheet is of another run, or was edited).
+        DataError: a label is not one of the task's labels, names a sample the run does not have, one that was
+            read, or one whose answer in the run is not the one the sheet showed (the sheet is of another run of
+            the same model, or was edited).
     """
     task, model, name = _task(log), log.eval.model, _score_name(log)
     mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
@@ -144,6 +162,7 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
         raise DataError(f"{sheet}: {len(others)} labelled row(s) are answers of another run than {task} on {model} "
                         f"(first: sample {sample_id} of {other_task} on {other_model}); give the sheet `figeval "
                         "annotate unread` wrote for this run, or clear those rows' labels.")
+    _refuse_other_answers(log, labels, sheet)
     epochs: dict[str, list[EvalSample]] = {}
     for sample in log.samples or []:
         epochs.setdefault(str(sample.id), []).append(sample)
@@ -171,6 +190,18 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
         raise DataError(f"{sheet}: none of its labelled answers is unread in {log.location}; it was read already.")
     recompute_metrics(log)
     return Applied(log, applied, pairs)
+
+
+def _refuse_other_answers(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> None:
+    """Refuses a label of an answer the sheet showed otherwise than the run has it (`unread_answers` wrote the
+    sheet's output, so the same function gives the run's side)."""
+    shown = getattr(labels, "answers", {})
+    in_run = {answer.sample_id: answer.output for answer in unread_answers(log)}
+    for (task, model, sample_id), answer in shown.items():
+        if sample_id in in_run and normalized_answer(answer) != normalized_answer(in_run[sample_id]):
+            raise DataError(f"{sheet}: sample {sample_id} was labelled for another answer than the one in "
+                            f"{log.location.removeprefix('file://')} (another run of {model}?); write this run's sheet "
+                            "with `figeval annotate unread` and label it.")
 
 
 def check_new_log(out: Path, inputs: list[Path]) -> None:

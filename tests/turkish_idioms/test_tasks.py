@@ -84,6 +84,16 @@ def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, t
     by_id = {s.id: s.scores["idiom_scorer"] for s in log.samples}
     assert by_id["tr-idiom-004/figurative"].metadata["decided_by"] == "manual"
 
+    # another run of the same model answered 004 otherwise: the label made for "I am not sure." is not applied
+    write_replay(replay, {**DETECTION_ANSWERS, "tr-idiom-004/figurative": "Hard to say."})
+    [log] = inspect_eval(tr_idiom_detection(manual_labels=str(labels), balanced=True), model=f"replay/{replay}",
+                         log_dir=str(logs), display="none")
+    metrics = run_metrics(log)
+    assert metrics["accuracy"] == pytest.approx(6 / 10) and metrics["unparsed_rate"] == pytest.approx(1 / 10)
+    unlabelled = next(s.scores["idiom_scorer"] for s in log.samples if s.id == "tr-idiom-004/figurative")
+    assert unlabelled.metadata["decided_by"] != "manual"
+    assert f"the hand label in {labels} is for another answer than this one" in unlabelled.explanation
+
 
 def test_entailment_in_logprob_mode_reads_label_prefixes(idioms_imported: Path, tmp_path: Path):
     replay = write_replay(

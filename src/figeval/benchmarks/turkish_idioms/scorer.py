@@ -6,17 +6,18 @@ mode, the label whose words carry the most next-token probability. Reading yes/n
 option, off by default. For answers with no label the paper "read the text and determined the label manually":
 an unparsed answer is wrong for accuracy (`as_wrong`) until a person labels it, reported as its own rate, and
 exportable for labelling by hand (`figeval annotate export`); with `-T manual_labels=labels.csv` those hand
-labels are used, and the answer is recorded as decided by hand.
+labels are used, each only on the answer it was made for, and the answer is recorded as decided by hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.annotation import AnnotationSpec, read_labels
+from figeval.annotation import AnnotationSpec, answer_digest, read_labels
 from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
@@ -36,7 +37,7 @@ from figeval.scoring.metrics import (
     rate,
     reading_metrics,
 )
-from figeval.scoring.outcome import to_score
+from figeval.scoring.outcome import Outcome, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 
@@ -88,11 +89,26 @@ def annotation_spec(task: str) -> AnnotationSpec:
     )
 
 
-def _manual_labels(path: str | None, task_name: str) -> dict[tuple[str, str], str]:
+def _manual_labels(path: str | None, task_name: str) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """{(model, sample id): (label, `answer_digest` of the answer labelled, None when the file has none)}."""
     if path is None:
         return {}
     labels, _ = read_labels(Path(path), lambda task: _checked_spec(task, task_name))
-    return {(h.model, h.sample_id): h.label.value for h in labels if h.label is not None}
+    return {(h.model, h.sample_id): (h.label.value, h.answer_sha256) for h in labels if h.label is not None}
+
+
+def _hand_labelled(outcome: Outcome, manual: tuple[str, str | None] | None, completion: str, path: str | None) -> Outcome:
+    """The unparsed `outcome` as people labelled it, when they labelled this very answer. A label made for
+    another answer (another run of the model, whose answer the cache did not keep) is not applied: the answer
+    stays unparsed, counted as its policy counts it, and its explanation says why."""
+    if not outcome.is_unparsed or manual is None:
+        return outcome
+    label, digest = manual
+    if digest is not None and answer_digest(completion) != digest:
+        return replace(outcome, explanation=f"{outcome.explanation}; the hand label in {path} is for another answer "
+                                            "than this one, so it is not applied: label this run's answers "
+                                            "(`figeval annotate export`)")
+    return outcome.by_hand(label)
 
 
 def _checked_spec(task: str, expected: str) -> AnnotationSpec:
@@ -138,8 +154,6 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
                               prefixes=True)
         outcome = await with_extractor(outcome, state, labels)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
-        if outcome.is_unparsed and manual is not None:
-            outcome = outcome.by_hand(manual)
-        return to_score(outcome, labels)
+        return to_score(_hand_labelled(outcome, manual, state.output.completion, manual_labels), labels)
 
     return score
