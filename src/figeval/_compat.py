@@ -46,3 +46,10 @@ def brief_figeval_errors() -> None:
 
     brief.figeval_brief = True  # type: ignore[attr-defined]
     results.rich_traceback = brief
+
+
+# How Inspect reads `--epochs-reducer` and `--sample-id` (also private to Inspect 0.3.x): `figeval run` checks them
+# with Inspect's own functions before the log is started, so what it accepts is exactly what Inspect runs.
+from inspect_ai._eval.task.util import resolve_task_sample_ids, sample_id_filter  # noqa: E402,F401
+from inspect_ai._util.samples import parse_sample_id  # noqa: E402,F401
+from inspect_ai.scorer._reducer.registry import create_reducers  # noqa: E402,F401
