@@ -340,7 +340,11 @@ LOADER_CASES = [
             id="paraphrases-given-pairs-file"),
     refused("paraphrases", lambda t: write(t / "pp.csv", PARAPHRASES.replace("نتیجه دادن", "????? ????")),
             r"pp\.csv: column 'paraphrase' has no Persian letters in row\(s\) 1", id="paraphrases-letters-as-question-marks"),
-    accepted("paraphrases", lambda t: write(t / "pp.csv", PARAPHRASES.replace(",yes\n2", ",maybe\n2")),
+    # a mark other than yes/no (here "maybe" in data row 1) is not silently "no"
+    refused("paraphrases", lambda t: write(t / "pp.csv", PARAPHRASES.replace(",yes\n2", ",maybe\n2")),
+            r"pp\.csv: row 1, column 'verified' is 'maybe'; use yes or no", id="paraphrases-verified-not-yes-or-no"),
+    # an empty mark is not yet verified: row 1 (empty) and row 3 (no) are dropped, row 2 kept
+    accepted("paraphrases", lambda t: write(t / "pp.csv", PARAPHRASES.replace(",yes\n2", ",\n2")),
              lambda result: result == ({2: "هنوز روشن نیست"}, 2), id="paraphrases-unverified-rows-dropped-and-counted"),
     # PerHalluEval -T data=FILE
     refused("qa", lambda t: write(t / "q.csv", final_qa().replace(",شیراز,اصفهان,", ",شیراز,شیراز,")),
@@ -758,11 +762,22 @@ def phe_sheet(ctx: Context, name: str, label: Callable[[str], str] = lambda item
     return ctx.file(name, encode(out.getvalue()))
 
 
-def finalize(ctx: Context, *sheets: str, task: str = "qa", out: str | None = None) -> list[str]:
-    """`build perhallueval-final` into DIR (default: tmp/build, which the build step made)."""
+def finalize(ctx: Context, *sheets: str, task: str = "qa", out: str | None = None,
+             kept_edit: Callable[[dict], dict] = lambda row: row) -> list[str]:
+    """`build perhallueval-final` into DIR (default: tmp/build, which the build step made, with its kept.csv: the
+    fixture's items, `kept_edit` applied, labels empty; the sheets are checked against it)."""
     if out is None:
         (ctx.tmp / "build").mkdir(exist_ok=True)
+        phe_sheet(ctx, "build/kept.csv", label=lambda item: "", edit=kept_edit)
     return ["build", "perhallueval-final", "--task", task, "--out", out or str(ctx.tmp / "build"), *sheets]
+
+
+def same_versions_q1(row: dict) -> dict:
+    return {**row, "hallucinated": row["correct"]} if row["id"] == "q1" else row
+
+
+def long_context_q1(row: dict) -> dict:
+    return {**row, "context": long_text()} if row["id"] == "q1" else row
 
 
 def three_sheets(ctx: Context, **options) -> list[str]:
@@ -1027,7 +1042,7 @@ COMMAND_CASES = [
             in_process=True),
     command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
                        "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out",
-                       c.file("b", "a file")], refuses("--out", "is a file; give a folder for the build"),
+                       c.file("b", "a file")], refuses("--out", "is a file; --out names a folder to write into"),
             id="build-perhallueval-out-is-a-file", in_process=True),
     command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
                        "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out", str(c.tmp / "b")],
@@ -1055,18 +1070,17 @@ COMMAND_CASES = [
     command(lambda c: finalize(c, *three_sheets(c, edit=lambda row: {**row, "persian_specific": ""})),
             refuses("ann1.csv: row 1, column 'persian_specific' is ''"),
             id="final-summarization-sheets-as-qa", in_process=True),
-    command(lambda c: finalize(c, *three_sheets(c), task="summarization"), refuses("ann1.csv", "question"),
+    command(lambda c: finalize(c, *three_sheets(c), task="summarization"), refuses("kept.csv: row 1 has a question"),
             id="final-qa-sheets-as-summarization", in_process=True),
-    command(lambda c: finalize(c, *three_sheets(c, edit=lambda row: {**row, "hallucinated": row["correct"]} if row["id"] == "q1"
-                                                 else row)), refuses("ann1.csv", "row 1"),
+    command(lambda c: finalize(c, *three_sheets(c, edit=same_versions_q1), kept_edit=same_versions_q1),
+            refuses("kept.csv: row 1 (id 'q1'): the hallucinated version is the correct one"),
             id="final-identical-versions", in_process=True),
     command(lambda c: finalize(c, phe_sheet(c, "a.csv", encode=utf16), *three_sheets(c)[1:]), refuses("a.csv: not UTF-8"),
             id="final-sheet-utf16", in_process=True),
     command(lambda c: finalize(c, phe_sheet(c, "a.csv", edit=lambda row: {**row, "id": row["id"].replace("q6", "q7")}),
-                       *three_sheets(c)[1:]), refuses("does not have the same items as a.csv"),
+                       *three_sheets(c)[1:]), refuses("a.csv: row 6, column 'id': item 'q7' is not in"),
             id="final-sheets-of-other-items", in_process=True),
-    command(lambda c: finalize(c, *three_sheets(c, edit=lambda row: {**row, "context": long_text()} if row["id"] == "q1"
-                                                 else row)),
+    command(lambda c: finalize(c, *three_sheets(c, edit=long_context_q1), kept_edit=long_context_q1),
             succeeds(lambda r, c: len(_final_csv(c)[0]["context"]) == 200_000),
             id="final-200k-context-kept"),
     command(lambda c: finalize(c, *[phe_sheet(c, f"ann{i}.csv", label=lambda item, i=i: "factual" if item == "q2" and i < 3

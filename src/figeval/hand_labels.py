@@ -22,7 +22,7 @@ from inspect_ai.scorer import ScoreEdit
 
 from figeval.annotation import normalized_answer
 from figeval.errors import DataError, FigevalError
-from figeval.output import atomic_open, check_outputs, umask_mode
+from figeval.output import atomic_open, check_outputs, refuse_missing_folder, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
 from figeval.spreadsheet import SheetWriter, from_row
 
@@ -216,8 +216,7 @@ def check_new_log(out: Path, inputs: list[Path]) -> None:
         raise FigevalError(f"--out {out}: an Inspect log is written as .eval; choose a name ending in .eval.")
     if out.exists():
         raise FigevalError(f"--out {out} exists; choose a new name (the labelled run is a new log).")
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise FigevalError(f"cannot write {out}: the folder {out.parent} does not exist; create it or choose another.")
+    refuse_missing_folder(out)
 
 
 def write_log(log: EvalLog, out: Path, source: Path) -> None:

@@ -37,9 +37,7 @@ def check_outputs(outputs: Iterable[Path], inputs: Iterable[Path], option: str =
     read = _input_files(inputs)
     for out in outputs:
         refuse_link(out, option)
-        if out.is_dir():
-            raise FigevalError(f"{option} {out} is a folder, where the command writes a file; remove it or write to "
-                               "another place.")
+        refuse_folder(out, option)
         target = out.resolve()
         if target in read:
             given = read[target]
@@ -53,6 +51,30 @@ def refuse_link(path: Path, option: str = "--out") -> None:
     if path.is_symlink():
         raise FigevalError(f"{option} {path} is a symbolic link (to {os.readlink(path)}); figeval does not write "
                            "through links: give the real path, or another one.")
+
+
+# One wording for an output path of the wrong kind, whichever command meets it.
+
+def refuse_folder(path: Path, option: str = "--out") -> None:
+    """Refuses an output file's path that is a folder (a symbolic link is `refuse_link`'s to name)."""
+    if path.is_dir() and not path.is_symlink():
+        raise FigevalError(f"{option} {path} is a folder, where the command writes a file; remove it or write to "
+                           "another place.")
+
+
+def refuse_non_folder(path: Path, option: str = "--out") -> None:
+    """Refuses a path the command writes files into that is something else (a file)."""
+    if path.exists() and not path.is_dir():
+        raise FigevalError(f"{option} {path} is a file; {option} names a folder to write into (created if missing).")
+
+
+def refuse_missing_folder(path: Path, option: str = "--out") -> None:
+    """Refuses an output file's path whose folder is missing (the command does not guess that a typo is a folder
+    to create)."""
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        state = "is not a folder" if folder.exists() else "does not exist"
+        raise FigevalError(f"{option} {path}: the folder {folder} {state}; create it or choose another.")
 
 
 def _input_files(inputs: Iterable[Path]) -> dict[Path, Path]:
@@ -104,8 +126,7 @@ def _replacing(path: Path) -> Iterator[int]:
     """A descriptor of a temporary file beside `path`, renamed over `path` when the block ends without an error."""
     refuse_link(path, "the output")
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise FigevalError(f"cannot write {path}: the folder {folder} does not exist; create it or choose another.")
+    refuse_missing_folder(path, "cannot write")
     if path.is_dir():
         raise FigevalError(f"cannot write {path}: it is a folder; remove it or choose another name.")
     try:

@@ -200,3 +200,68 @@ def test_fakes_final_never_writes_over_the_recorded_extra_list(ffe_hallu_importe
     with pytest.raises(FigevalError, match=r"extra\.csv is one of the command's inputs"):
         finalize_fakes(out / SHEET_FILE, extra, keep_passing=True, report=lambda _: None)
     assert extra.read_bytes() == before
+
+
+# --- A resumed sheet keeps the model that wrote it; a person's marks are read strictly (issue 24) ---------------
+
+def test_a_paraphrase_sheet_resumes_only_with_the_model_that_wrote_it(ffe_hallu_imported: Path, tmp_path: Path):
+    import json
+
+    from figeval.building import sheet_record
+    from figeval.errors import FigevalError
+
+    sheet = tmp_path / "paraphrases.csv"
+    with pytest.raises(Interrupted):
+        build_paraphrases("mockllm/model", sheet, {"custom_outputs": ScriptedParaphraser(fail_after=3)},
+                          report=lambda _: None)
+    record = json.loads(sheet_record(sheet).read_text(encoding="utf-8"))
+    assert record["model"] == "mockllm/model" and len(record["prompt_sha256"]) == 16
+    before = sheet.read_bytes()
+    other = ScriptedParaphraser()
+    with pytest.raises(FigevalError) as error:
+        build_paraphrases("mockllm/other", sheet, {"custom_outputs": other}, report=lambda _: None)
+    assert str(error.value) == (f"{sheet} was built with --model mockllm/model, not --model mockllm/other; give the "
+                                "same to resume it, or build into a new --out.")
+    assert other.calls == 0 and sheet.read_bytes() == before
+
+    # a sheet from before the record (none beside it): nothing to compare, it resumes and gets one
+    sheet_record(sheet).unlink()
+    resumed = ScriptedParaphraser()
+    assert build_paraphrases("mockllm/other", sheet, {"custom_outputs": resumed}, report=lambda _: None) == (197, 3)
+    assert json.loads(sheet_record(sheet).read_text(encoding="utf-8"))["model"] == "mockllm/other"
+
+
+@pytest.mark.parametrize("cell", ["✓", "x", "maybe"])
+def test_a_verified_cell_other_than_yes_no_or_empty_is_named(cell: str, ffe_hallu_imported: Path, tmp_path: Path):
+    from tests.test_bad_inputs import figeval_in_process
+    from tests.test_cli import assert_one_line_error
+
+    sheet = tmp_path / "p.csv"
+    sheet.write_text("row,farsi_idiom,Meaning,paraphrase,verified\n1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\n"
+                     f"2,به بار اوردن,به ثمر رسیدن,بازنویسی,{cell}\n", encoding="utf-8")
+    # "✓" was read as "not verified" without a word: the row dropped as if a person had said no
+    with pytest.raises(DataError, match=rf"^p\.csv: row 2, column 'verified' is {cell!r}; use yes or no"):
+        load_verified_paraphrases(sheet, range(1, 201))
+    assert_one_line_error(figeval_in_process("run", "ffe_generation", "--model", "mockllm/model", "-T",
+                                             "meaning=paraphrased", "-T", "paraphrases=p.csv", cwd=tmp_path),
+                          f"p.csv: row 2, column 'verified' is {cell!r}; use yes or no",
+                          "or leave it empty (not verified yet: the row is dropped)")
+    # yes, no and empty are read as before: row 1 kept, row 2 dropped
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace(f",{cell}\n", ",no\n"), encoding="utf-8")
+    assert load_verified_paraphrases(sheet, range(1, 201)) == ({1: "بازنویسی"}, 1)
+
+
+def test_the_printed_next_command_quotes_the_sheet_for_the_shell(ffe_hallu_imported: Path, tmp_path: Path):
+    from unittest import mock
+
+    from inspect_ai.model import get_model
+
+    from tests.test_bad_inputs import figeval_in_process
+
+    with mock.patch("figeval.building.get_model",
+                    lambda name, **args: get_model(name, custom_outputs=ScriptedParaphraser(), **args)):
+        result = figeval_in_process("build", "paraphrases", "--model", "mockllm/model", "--out", "my sheet.csv",
+                                    cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    # shlex.quote of "paraphrases=my sheet.csv": one shell word when pasted back
+    assert result.stdout.rstrip().endswith("-T meaning=paraphrased -T 'paraphrases=my sheet.csv'")

@@ -246,7 +246,7 @@ def test_build_resumes_asking_only_for_missing_candidates(ffe_hallu_imported: Pa
     rows = rows_of(out / SHEET_FILE)
     assert (rows[0]["keep"], rows[0]["note"]) == ("no", "too close to the source")
 
-    with pytest.raises(FigevalError, match="was built with seed 0, not 1"):
+    with pytest.raises(FigevalError, match="was built with --seed 0, not --seed 1"):
         build_fakes(out, 5, "mockllm/model", 1, {"custom_outputs": grown}, report=lambda _: None)
     # a half-written last line (the build was killed while writing it) is dropped: no other candidate is missing,
     # so nothing is asked, and the step file is whole again (its 20 records)

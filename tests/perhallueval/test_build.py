@@ -283,7 +283,7 @@ def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragmen
 @pytest.mark.parametrize("args, fragments", [
     (("--generator", "nosuch/g"), ("--generator nosuch/g: unknown provider 'nosuch'",)),
     (("--verifier", "nosuch/v"), ("--verifier nosuch/v: unknown provider 'nosuch'",)),
-    (("--out", "{tmp}/file.txt"), ("--out", "file.txt is a file; give a folder for the build",)),
+    (("--out", "{tmp}/file.txt"), ("--out", "file.txt is a file; --out names a folder to write into",)),
     (("--source", "{tmp}/nosuch.json"), ("nosuch.json: cannot be read (No such file",)),
     (("--n", "0"), ("--n must be 1 or more, not 0",)),
 ])
@@ -313,7 +313,7 @@ def test_a_build_folder_resumed_with_other_settings_is_refused(tmp_path: Path):
         build("qa", source, 9, generators, verifier, out, seed=0, report=lambda _: None)
     with pytest.raises(FigevalError, match=r"holds a qa build of 6 items, not --task summarization --n 6"):
         build("summarization", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
-    with pytest.raises(FigevalError, match=r"was built with --seed 0, not 1; give the same to resume it"):
+    with pytest.raises(FigevalError, match=r"was built with --seed 0, not --seed 1; give the same to resume it"):
         build("qa", source, 6, generators, verifier, out, seed=1, report=lambda _: None)
 
 

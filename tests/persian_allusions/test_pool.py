@@ -117,7 +117,7 @@ def test_an_older_sheet_without_ids_is_passage_1_of_each_allusion(tmp_path: Path
 
 def test_pool_mistakes_are_one_line(tmp_path: Path):
     sheet = tmp_path / "pool.csv"
-    with pytest.raises(FigevalError, match=r"--per-allusion must be 1 or more, not 0"):
+    with pytest.raises(FigevalError, match=r"--per-allusion must be between 1 and 10 .*, not 0\.$"):
         build(sheet, 0)
     build(sheet, 1)
     with pytest.raises(DataError, match=r"pool\.csv holds passages of 'سلیمان \(مور\)', which is not among the 1 "

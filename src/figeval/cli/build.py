@@ -1,12 +1,19 @@
-"""`figeval build`: fresh benchmark data written by a model, for people to check."""
+"""`figeval build`: fresh benchmark data written by a model, for people to check. The commands printed for the
+user to run next quote their paths for the shell (`_arg`)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
 from figeval.cli.options import parse_pairs
+
+
+def _arg(text: object) -> str:
+    """One shell word: a path with a space or a quote pasted back into a shell stays one argument."""
+    return shlex.quote(str(text))
 
 
 @click.group()
@@ -25,7 +32,7 @@ def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> Non
     written, reused = run_build(model, out, parse_pairs(model_args, "-M"), report=click.echo)
     click.echo(f"{written} paraphrases written, {reused} kept from an earlier run: {out}. "
                "Fill its 'verified' column (yes/no), then run ffe_generation with "
-               f"-T meaning=paraphrased -T paraphrases={out}")
+               f"-T meaning=paraphrased -T {_arg(f'paraphrases={out}')}")
 
 
 @build.command("allusive-texts")
@@ -34,19 +41,26 @@ def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> Non
 @click.option("--allusions", type=click.Path(path_type=Path), default=None,
               help="CSV with columns allusion, description (default: the 75 allusions of the paper's LLM-Generated set).")
 @click.option("--per-allusion", type=int, default=1, show_default=True,
-              help="Passages per allusion: a pool to keep or drop from (the paper generated a larger pool and kept 75).")
+              help="Passages per allusion, 1-10: a pool to keep or drop from (the paper generated a larger pool and "
+                   "kept 75).")
 @click.option("-M", "model_args", multiple=True, help="Model argument name=value (repeatable).")
 def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, per_allusion: int,
                                  model_args: tuple[str, ...]) -> None:
     """Write Persian passages alluding to each allusion (the LLM-Generated dataset), for a person to review."""
-    from figeval.benchmarks.persian_allusions.build import build_allusive_texts, curated_allusions, load_allusion_list
+    from figeval.benchmarks.persian_allusions.build import (
+        build_allusive_texts,
+        check_per_allusion,
+        curated_allusions,
+        load_allusion_list,
+    )
 
+    check_per_allusion(per_allusion)  # before the list is read or the paper's data fetched
     chosen = load_allusion_list(allusions) if allusions else curated_allusions()
     written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo,
                                            per_allusion=per_allusion, listed_in=allusions)
     click.echo(f"{written} passages written, {reused} kept from an earlier run ({per_allusion} per allusion for "
                f"{len(chosen)} allusions): {out}. Mark 'keep' yes/no (the paper kept one per allusion), then run "
-               f"allusion_mc or allusion_open with -T dataset=generated -T generated={out}")
+               f"allusion_mc or allusion_open with -T dataset=generated -T {_arg(f'generated={out}')}")
 
 
 @build.command("perhallueval")
@@ -77,7 +91,7 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
                       enforce_length=enforce_length, categories=categories)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
                f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "
-               f"`figeval build perhallueval-final --task {kind} --out {out} SHEET1 SHEET2 SHEET3`")
+               f"`figeval build perhallueval-final --task {kind} --out {_arg(out)} SHEET1 SHEET2 SHEET3`")
 
 
 @build.command("perhallueval-final")
@@ -89,7 +103,7 @@ def build_perhallueval_final(kind: str, out: Path, sheets: tuple[Path, ...]) -> 
     from figeval.benchmarks.perhallueval.build import finalize
 
     final = finalize(kind, sheets, out, report=click.echo)
-    click.echo(f"evaluate with: figeval run perhallueval_{kind} -T data={final}")
+    click.echo(f"evaluate with: figeval run perhallueval_{kind} -T {_arg(f'data={final}')}")
 
 
 @build.command("fakes")
@@ -116,7 +130,7 @@ def build_fakes_command(out: Path, per_category: int, model: str | None, seed: i
         click.echo(f"  {name:<20} {passed:>4}/{checked:<4} {passed / checked:.0%}" if checked else f"  {name:<20} n/a")
     for category, (passed, made) in summary.per_category.items():
         click.echo(f"  {category:<36} {passed}/{made} pass every check")
-    click.echo(f"next: fill 'keep' (yes/no) in {summary.sheet}, then `figeval build fakes-final --out {out}`")
+    click.echo(f"next: fill 'keep' (yes/no) in {summary.sheet}, then `figeval build fakes-final --out {_arg(out)}`")
 
 
 @build.command("fakes-final")
@@ -127,10 +141,12 @@ def build_fakes_command(out: Path, per_category: int, model: str | None, seed: i
 def build_fakes_final(out: Path, keep_passing: bool, sheet: Path | None) -> None:
     """The reviewed sheet's kept rows (SHEET, default DIR/review.csv) as DIR/fakes.csv, in Fake FFEs.csv's layout."""
     from figeval.benchmarks.ffe_hallu.build import FINAL_FILE, SHEET_FILE, finalize_fakes
+    from figeval.building import refuse_non_folder
     from figeval.errors import FigevalError
 
+    refuse_non_folder(out)
     if not out.is_dir():
         raise FigevalError(f"no build folder at {out}; give the --out of `figeval build fakes`.")
     final, counts = finalize_fakes(sheet or out / SHEET_FILE, out / FINAL_FILE, keep_passing, report=click.echo)
     click.echo(f"{sum(counts.values())} fakes kept ({', '.join(f'{c}: {n}' for c, n in counts.items())}): {final}")
-    click.echo(f"evaluate with: figeval run ffe_detection -T fakes={final}")
+    click.echo(f"evaluate with: figeval run ffe_detection -T {_arg(f'fakes={final}')}")

@@ -2,8 +2,9 @@
 FFEs for Task 2 in the four categories of Section 3.4 and Appendix B 2.1 (`build_fakes`, `finalize_fakes`).
 
 The sheet is written as answers arrive, so an interrupted build loses nothing; a re-run keeps every row that
-already has a paraphrase (and its `verified` cell) and asks only for the rest. Calls also go through Inspect's
-response cache, so even a lost sheet is rebuilt without paying again.
+already has a paraphrase (and its `verified` cell) and asks only for the rest, with the model and prompt that wrote
+them (recorded beside the sheet, `building.sheet_record`). Calls also go through Inspect's response cache, so even
+a lost sheet is rebuilt without paying again.
 """
 
 from __future__ import annotations
@@ -24,9 +25,14 @@ from figeval.building import (
     fill_sheet,
     model_files,
     open_model,
+    read_build_record,
     read_jsonl,
+    refuse_other_settings,
     resumable_step,
     resumed_rows,
+    review_answer,
+    sheet_record,
+    text_sha256,
 )
 from figeval.benchmarks.ffe_hallu.dataset import (
     DATASET_NAME,
@@ -72,7 +78,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
 from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
 from figeval.data.registry import get_source
 from figeval.data.store import dataset_dir, sha256_of
-from figeval.data.table import Column, affirmative, negative, read_table
+from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, write_text
 from figeval.parsing import YES_NO_WORDS, YesNo, clean_expression, strip_reasoning
@@ -116,14 +122,24 @@ def _existing_rows(out: Path, evaluated: Sequence[int]) -> dict[int, dict[str, s
     return rows
 
 
+# What decides a paraphrase sheet's content, by the option that gives it: resumed with another model (or prompt),
+# one sheet would hold two models' paraphrases. The data are pinned (and their checksums recorded beside these).
+PARAPHRASE_SETTINGS = {"model": "--model", "prompt_sha256": "the paraphrase prompt"}
+
+
 def build_paraphrases(
     model_name: str, out: Path, model_args: dict[str, Any], report: Callable[[str], None]
 ) -> tuple[int, int]:
     """Write one paraphrase per evaluated authentic FFE to `out`; returns (newly written, kept from before)."""
     check_build_outputs(out, [stored_data(), *model_files([model_name])])
     model = open_model(model_name, "--model", **model_args)
-    items = authentic_dataset()[0]
+    items, data_provenance = authentic_dataset()
     existing = _existing_rows(out, [item.row for item in items])
+    settings = {"model": model_name, "prompt_sha256": text_sha256(PARAPHRASE_PROMPT)}
+    if existing:  # a sheet without rows holds nothing to mix with
+        refuse_other_settings(out, read_build_record(sheet_record(out)), settings, PARAPHRASE_SETTINGS)
+    # -M arguments are not recorded: they may hold keys, and they choose where the model runs, not what it writes
+    write_text(sheet_record(out), json.dumps({**settings, **data_provenance}, ensure_ascii=False, indent=1))
     rows = {row: cells for row, cells in existing.items() if cells["paraphrase"]}
     todo = [item for item in items if item.row not in rows]
     reused = len(items) - len(todo)
@@ -275,21 +291,13 @@ CANDIDATE_FIELDS = ("category", "source", "text", "method", "output")
 KNOWN_FIELDS = ("checker", "text", "answer")
 
 
+# What decides a fakes folder's content, by the option that gives it (checker answers are kept per checker, so
+# another --checker adds answers and mixes nothing).
+FAKES_SETTINGS = {"model": "--model", "seed": "--seed", "prompt_version": "the prompt version"}
+
+
 def _check_settings(out: Path, settings: dict[str, object]) -> None:
-    path = out / RECORD_FILE
-    if not path.is_file():
-        return
-    try:
-        before = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise FigevalError(f"{path} cannot be read ({error}); remove it, or build into a new --out folder.") from None
-    if not isinstance(before, dict):
-        raise FigevalError(f"{path} is not a build record (a JSON object); remove it, or build into a new --out "
-                           "folder.")
-    for name in ("model", "seed", "prompt_version"):
-        if before.get(name) != settings[name]:
-            raise FigevalError(f"{out} was built with {name} {before.get(name)}, not {settings[name]}; give the "
-                               "same to resume or grow it, or build into a new --out folder.")
+    refuse_other_settings(out, read_build_record(out / RECORD_FILE), settings, FAKES_SETTINGS)
 
 
 @dataclass
@@ -482,11 +490,8 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
         if cells["category"] not in FAKE_CATEGORIES:
             raise DataError(f"{sheet.name}: row {row.number}, column 'category' is {cells['category']!r}; expected "
                             f"one of {list(FAKE_CATEGORIES)}. Restore the value the build wrote.")
-        keep = cells["keep"].strip()
-        if keep and not (affirmative(keep) or negative(keep)):
-            raise DataError(f"{sheet.name}: row {row.number}, column 'keep' is {keep!r}; use yes or no (or leave it "
-                            "empty).")
-        if not (affirmative(keep) or (not keep and keep_passing and cells["passes"] == "yes")):
+        keep = review_answer(sheet, row, "keep", "not reviewed: dropped, or kept by --keep-passing if it passes")
+        if not (keep or (keep is None and keep_passing and cells["passes"] == "yes")):
             continue
         text = cells["fake_idiom"]
         if not text:

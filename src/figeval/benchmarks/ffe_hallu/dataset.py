@@ -22,9 +22,10 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     REAL_QUESTION,
     TRANSLATION_USER_PROMPT,
 )
+from figeval.building import review_answer
 from figeval.data.registry import get_source
 from figeval.data.store import provenance, register_check, require, sha256_of
-from figeval.data.table import Column, affirmative, read_table
+from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 
 DATASET_NAME = "ffe-hallu"
@@ -211,11 +212,16 @@ MEANINGS = ("human", "paraphrased")
 
 def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tuple[dict[int, str], int]:
     """Paraphrased meanings by authentic row, from a sheet written by `figeval build paraphrases` and
-    checked by a person; rows whose `verified` cell is not yes are dropped. Returns (paraphrases, dropped).
+    checked by a person; rows whose `verified` cell is no or empty (not verified yet) are dropped. Returns
+    (paraphrases, dropped).
 
     Args:
         path: The sheet.
         authentic_rows: The authentic FFEs' row numbers: each `row` cell must name one of them, once.
+
+    Raises:
+        DataError: a `row` cell that is not such a number or repeats one, or a `verified` cell that is not yes, no
+            or empty (a mark such as "✓" is not taken for either), naming the row.
     """
     rows = read_table(path, PARAPHRASE_COLUMNS)
     kept, dropped, first_seen = {}, 0, {}
@@ -234,7 +240,7 @@ def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tu
                 "keep one of them."
             )
         first_seen[number] = row.number
-        if affirmative(row.cells["verified"]) and row.cells["paraphrase"]:
+        if review_answer(path, row, "verified", "not verified yet: the row is dropped") and row.cells["paraphrase"]:
             kept[number] = row.cells["paraphrase"]
         else:
             dropped += 1

@@ -8,7 +8,9 @@ resumes where it stopped; model calls also go through Inspect's response cache, 
   DIR/candidates.jsonl   one hallucinated candidate per item and generator (step 2)
   DIR/verified.jsonl     the verifier's P(Y), P(N) for each candidate (step 3)
   DIR/kept.csv           the most believable candidate per item; the sheet annotators label (step 4)
-  DIR/final.csv          validated items, the benchmark file the tasks read (step 5, `finalize`)
+  DIR/build_record.json  the settings a resume must keep (from step 1 on), then what steps 2-4 found
+  DIR/final.csv          validated items, the benchmark file the tasks read (step 5, `finalize`): their cells
+                         from kept.csv, the labels from three annotators' copies of it
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shlex
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, fields
@@ -23,9 +26,18 @@ from pathlib import Path
 
 from inspect_ai.model import Model
 
+from figeval.annotation import normalized_answer
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
-from figeval.building import Report, check_build_outputs, model_files, open_model, read_jsonl, resumable_step
-from figeval.benchmarks.perhallueval.dataset import check_item
+from figeval.building import (
+    Report,
+    check_build_outputs,
+    model_files,
+    open_model,
+    read_build_record,
+    read_jsonl,
+    resumable_step,
+)
+from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN, check_item
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.selection import (
     SourceItem,
@@ -38,7 +50,7 @@ from figeval.benchmarks.perhallueval.selection import (
     stratified_sample,
 )
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.data.table import Column, affirmative, negative, read_table, refuse_same_content
+from figeval.data.table import Column, Row, affirmative, negative, read_table, refuse_same_content
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, write_text
 from figeval.parsing import strip_reasoning
@@ -48,8 +60,10 @@ from figeval.stats import UndefinedStatistic, fleiss_kappa, gwet_ac1
 
 VERIFIER_CONFIG = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS)
 LENGTH_TOLERANCE = 5  # words (Section 3.2)
-KEPT_HEADER = ["id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score",
-               "hallucination_label", "persian_specific"]
+# kept.csv: the item as the build wrote it, then the two columns annotators fill (Section 3.4).
+ITEM_COLUMNS = ("id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score")
+ANNOTATOR_COLUMNS = (LABEL_COLUMN, "persian_specific")
+KEPT_HEADER = [*ITEM_COLUMNS, *ANNOTATOR_COLUMNS]
 SELECTED_FILE, CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE, FINAL_FILE = (
     "selected.jsonl", "candidates.jsonl", "verified.jsonl", "kept.csv", "build_record.json", "final.csv")
 CATEGORY_SHEET = "pquad_categories.csv"
@@ -83,7 +97,6 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
             seen[item.id] = source.name
         items += found
     report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")
-    out.mkdir(parents=True, exist_ok=True)  # once every source has been read
     if task == "qa":
         require_categories(items, out / CATEGORY_SHEET, categories)
         chosen = stratified_sample(items, lambda item: item.category, n, seed)
@@ -94,6 +107,7 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
         check_shares(table)
     else:
         chosen = length_stratified_sample(items, n, seed)
+    out.mkdir(parents=True, exist_ok=True)  # only now: a build refused before here leaves no empty folder behind
     with atomic_open(path) as handle:
         for item in chosen:
             handle.write(json.dumps({"key": item.id, **asdict(item)}, ensure_ascii=False) + "\n")
@@ -135,6 +149,7 @@ def require_categories(items: Sequence[SourceItem], sheet: Path, given: Path | N
         raise DataError(f"{len(missing)} of {len(questions)} PQuAD articles have no row in {given} (first: "
                         f"{first!r}); add a row (title, category) for each and run again.")
     known = {item.title: item.category for item in items if item.category}
+    sheet.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(sheet, "utf-8", newline="") as handle:
         writer = SheetWriter(handle)
         writer.writerow(["title", "category", "questions"])
@@ -143,7 +158,7 @@ def require_categories(items: Sequence[SourceItem], sheet: Path, given: Path | N
     raise DataError(
         f"{len(missing)} of {len(questions)} PQuAD articles have no topical category (the published files carry "
         f"none; Section 3.1 stratifies by PQuAD's 19): fill the 'category' column of {sheet} (one row per article "
-        f"title) and run again with --categories {sheet}."
+        f"title) and run again with --categories {shlex.quote(str(sheet))}."
     )
 
 
@@ -178,19 +193,48 @@ def build_files(task: str, out: Path, categories: Path | None) -> list[str]:
     return names + ([CATEGORY_SHEET] if task == "qa" and not given else [])
 
 
-def _check_record(out: Path, seed: int) -> None:
-    """Refuses to resume a finished build with another seed (its selection and tie-breaks follow the first)."""
-    path = out / RECORD_FILE
-    if not path.is_file():
-        return
-    try:
-        before = json.loads(path.read_text(encoding="utf-8")).get("seed")
-    except (OSError, ValueError, AttributeError):
-        raise FigevalError(f"{path} is not a build record (a JSON object); remove it (the build writes it again) "
-                           "or build into a new --out folder.") from None
-    if before != seed:
-        raise FigevalError(f"{out} was built with --seed {before}, not {seed}; give the same to resume it, or build "
-                           "into a new --out folder.")
+# The settings a build folder keeps for good (recorded in DIR/build_record.json from the first run on), by the
+# option that gives each: resumed with others, one sheet would mix two builds. The seed fixes the selection and
+# the tie-breaks; the generators, which candidates there are (compared as a set: their order changes nothing
+# kept); the verifier, which candidate wins; the source files (by name, in order), the 'source' cell of every row.
+RESUMED_SETTINGS = {"seed": "--seed", "generators": "--generator", "verifier": "--verifier", "sources": "--source"}
+
+
+def _as_options(option: str, value: object) -> str:
+    """A recorded setting as the options that give it ("--generator a --generator b")."""
+    values = value if isinstance(value, list) else [value]
+    return " ".join(f"{option} {shlex.quote(str(one))}" for one in values) or f"no {option}"
+
+
+def _same_setting(name: str, before: object, given: object) -> bool:
+    if name == "generators" and isinstance(before, list):
+        return sorted(map(str, before)) == sorted(map(str, given))  # type: ignore[call-overload]
+    return before == given
+
+
+def _check_record(out: Path, settings: dict[str, object]) -> dict:
+    """The folder's build record ({} when there is none yet), once its settings are found to be these
+    (RESUMED_SETTINGS): a build folder resumes only with the settings it was started with.
+
+    A record written before a setting was recorded lacks its field: there is nothing to compare it with, and the
+    build resumes (the record then gets the field from this run).
+
+    Raises:
+        FigevalError: naming the option, the recorded value and the given one (or a record that is not one).
+    """
+    before = read_build_record(out / RECORD_FILE)
+    for name, option in RESUMED_SETTINGS.items():
+        if name in before and not _same_setting(name, before[name], settings[name]):
+            names = " (file names)" if name == "sources" else ""
+            raise FigevalError(f"{out} was built with {_as_options(option, before[name])}, not "
+                               f"{_as_options(option, settings[name])}{names}; give the same to resume it, or build "
+                               "into a new --out folder.")
+    return before
+
+
+def _repeated(names: Sequence[str]) -> str | None:
+    """The first name given more than once."""
+    return next((name for number, name in enumerate(names) if name in names[:number]), None)
 
 
 def default_sources(task: str) -> list[Path]:
@@ -209,17 +253,27 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     The +-5-word length rule is an instruction to the generators (Section 3.2): candidates that break it are kept
     and counted, unless `enforce_length` drops them (ours, off by default); items that lose every candidate to
     it are reported as such, apart from the items the verifier cannot rank. DIR/build_record.json records the
-    seed, the length violations and the ties broken.
+    settings a resume must keep (seed, generators, verifier, source files: refused when another is given), the
+    length violations and the ties broken. A generator given twice is refused (one candidate per generator).
     """
     if task not in GENERATION_INSTRUCTION:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
+    twice = _repeated([str(generator) for generator in generators])
+    if twice is not None:
+        # each generator gives one candidate per item (Section 3.2: three candidates from three LLMs)
+        raise FigevalError(f"--generator {twice} is given twice; give each generator once.")
     sources = [source] if isinstance(source, Path) else list(source)
     check_build_outputs(out, [*sources, categories, *model_files([*generators, verifier])],
                         files=build_files(task, out, categories))
     generator_models = [open_model(generator, "--generator") for generator in generators]
     verifier_model = open_model(verifier, "--verifier")
-    _check_record(out, seed)
+    names = [str(model) for model in generator_models]
+    settings: dict[str, object] = {"seed": seed, "generators": names, "verifier": str(verifier_model),
+                                   "sources": [path.name for path in sources]}
+    recorded = _check_record(out, settings)
     items = {item.id: item for item in select(task, sources, n, seed, out, report, categories)}
+    # recorded from the first run on, so that a resume after a kill is checked too
+    write_text(out / RECORD_FILE, json.dumps({**recorded, **settings}, ensure_ascii=False, indent=1))
     source_names = "+".join(path.name for path in sources)
 
     def generate_one(model: Model):
@@ -237,7 +291,6 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         return work
 
     candidates: dict[str, dict] = {}
-    names = [str(model) for model in generator_models]
     for model, name in zip(generator_models, names):
         keys = [f"{item_id}|{name}" for item_id in items]
         candidates |= resumable_step(out / CANDIDATES_FILE, keys, generate_one(model),
@@ -275,7 +328,7 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     unranked = len(items) - len(best) - len(lost_to_length)
     report(f"step 4: {len(best)} items kept; {unranked} excluded (no candidate with a Y/N token from the verifier); "
            f"{len(lost_to_length)} lost to the length rule; {len(ties)} ties broken by a seeded draw")
-    record = {"seed": seed, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
+    record = {**settings, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
               "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
                                                                for item, tied in sorted(ties.items())}}
     write_text(out / RECORD_FILE, json.dumps(record, ensure_ascii=False, indent=1))
@@ -305,10 +358,74 @@ def _majority(labels: Sequence[str]) -> str | None:
     return label if count * 2 > len(labels) else None
 
 
+def _item_key(item_id: str) -> str:
+    return normalized_answer(item_id)
+
+
+def _same_cell(column: str, sheet_cell: str, kept_cell: str) -> bool:
+    """Whether an item cell of an annotator's sheet is kept.csv's, up to what a spreadsheet changes on saving
+    (`normalized_answer`: line endings, Unicode composition, surrounding spaces). The verifier score is compared
+    as a number: spreadsheets save "0.5000" as "0.5"."""
+    if normalized_answer(sheet_cell) == normalized_answer(kept_cell):
+        return True
+    if column == "verifier_score":
+        try:
+            return float(sheet_cell) == float(kept_cell)
+        except ValueError:
+            return False
+    return False
+
+
+def read_kept(out: Path, task: str) -> dict[str, Row]:
+    """The rows of the build's own DIR/kept.csv by item id: what the annotators were given to label.
+
+    Raises:
+        FigevalError: the folder has no kept.csv (the build has not reached step 4).
+        DataError: a row of it is not an item of `task`.
+    """
+    path = out / KEPT_FILE
+    if not path.is_file():
+        raise FigevalError(f"{path} does not exist: the sheets are checked against the build's kept.csv; run "
+                           f"`figeval build perhallueval --task {task} --out {shlex.quote(str(out))} ...` first, or "
+                           "give the --out folder of that build.")
+    rows = read_table(path, SHEET_COLUMNS, unique="id", key=str.strip)
+    for row in rows:
+        check_item(path, row, task)
+    return {_item_key(row.cells["id"]): row for row in rows}
+
+
+def check_against_kept(sheet: Path, rows: Sequence[Row], kept: dict[str, Row], kept_path: Path) -> None:
+    """Refuses an annotator's sheet that is not a copy of kept.csv with only the annotators' columns filled:
+    an item missing or added, or an item cell (ITEM_COLUMNS) changed. The final file is written from kept.csv,
+    so a changed cell would be labelled on one text and published with another.
+
+    Raises:
+        DataError: naming the sheet, row, id and column, and the fix.
+    """
+    fix = f"annotators fill only {' and '.join(ANNOTATOR_COLUMNS)}: copy the cell back from {kept_path}"
+    for row in rows:
+        item_id = row.cells["id"]
+        item = kept.get(_item_key(item_id))
+        if item is None:
+            raise DataError(f"{sheet.name}: row {row.number}, column 'id': item {item_id!r} is not in {kept_path}; "
+                            "remove the row, or give a copy of this build's kept.csv.")
+        for column in ITEM_COLUMNS[1:]:
+            if not _same_cell(column, row.cells[column], item.cells[column]):
+                raise DataError(f"{sheet.name}: row {row.number} (id {item_id!r}), column {column!r} differs from "
+                                f"{KEPT_FILE} row {item.number}; {fix}.")
+    missing = sorted(kept.keys() - {_item_key(row.cells["id"]) for row in rows}, key=lambda key: kept[key].number)
+    if missing:
+        first = kept[missing[0]]
+        raise DataError(f"{sheet.name}: {len(missing)} of the {len(kept)} items of {kept_path} have no row (first: "
+                        f"id {first.cells['id']!r}, {KEPT_FILE} row {first.number}, column 'id'); every annotator "
+                        "labels every row of kept.csv: copy the missing rows back and label them.")
+
+
 def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Path:
     """Majority vote of three annotators' copies of kept.csv (each fills hallucination_label: hallucinated or
     factual, and for QA persian_specific: 1 or 0); reports Gwet's AC1 on the hallucination labels and Fleiss'
-    kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv."""
+    kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv, their item
+    cells from the build's own DIR/kept.csv (each sheet is checked to be a copy of it, labels aside)."""
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
     folder = "the build folder (the --out of `figeval build perhallueval`)"
@@ -316,48 +433,43 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
         raise FigevalError(f"--out {out} is a file; give {folder}.")
     if not out.is_dir():
         raise FigevalError(f"--out {out}: the folder does not exist; give {folder}.")
-    check_build_outputs(out, sheets, files=[FINAL_FILE])
+    kept_path = out / KEPT_FILE
+    check_build_outputs(out, [*sheets, kept_path], files=[FINAL_FILE])
     refuse_same_content(sheets)
+    kept = read_kept(out, task)
     per_sheet = []
     for sheet in sheets:
+        sheet_rows = read_table(sheet, SHEET_COLUMNS, unique="id", key=str.strip)
+        check_against_kept(sheet, sheet_rows, kept, kept_path)
         rows = {}
-        for row in read_table(sheet, SHEET_COLUMNS, unique="id", key=str.strip):
-            label = HALLUCINATION_LABELS.get(row.cells["hallucination_label"].strip().lower())
+        for row in sheet_rows:
+            label = HALLUCINATION_LABELS.get(row.cells[LABEL_COLUMN].strip().lower())
             if label is None:
-                raise DataError(f"{sheet.name}: row {row.number}, column 'hallucination_label' is "
-                                f"{row.cells['hallucination_label']!r}; use hallucinated or factual.")
-            check_item(sheet, row, task)
+                raise DataError(f"{sheet.name}: row {row.number}, column '{LABEL_COLUMN}' is "
+                                f"{row.cells[LABEL_COLUMN]!r}; use hallucinated or factual.")
             flag = row.cells["persian_specific"].strip().lower()
             if task == "qa" and not (affirmative(flag) or negative(flag)):
                 raise DataError(f"{sheet.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
-            rows[row.cells["id"]] = (row.cells, label, affirmative(flag))
+            rows[_item_key(row.cells["id"])] = (label, affirmative(flag))
         per_sheet.append(rows)
-    ids = set(per_sheet[0])
-    for sheet, rows in zip(sheets[1:], per_sheet[1:]):
-        if set(rows) != ids:
-            raise DataError(f"{sheet.name} does not have the same items as {sheets[0].name}; every annotator labels "
-                            "every row of kept.csv.")
-    ordered = sorted(ids)
-    hallucination = [[rows[i][1] for rows in per_sheet] for i in ordered]
+    ordered = sorted(kept)
+    hallucination = [[rows[i][0] for rows in per_sheet] for i in ordered]
     try:
         report(f"Gwet's AC1, hallucination labels: {gwet_ac1(hallucination, ['hallucinated', 'factual']):.3f}")
         if task == "qa":
-            report(f"Fleiss' kappa, persian_specific: {fleiss_kappa([[rows[i][2] for rows in per_sheet] for i in ordered]):.3f}")
+            report(f"Fleiss' kappa, persian_specific: {fleiss_kappa([[rows[i][1] for rows in per_sheet] for i in ordered]):.3f}")
     except UndefinedStatistic as error:
         report(f"agreement: n/a ({error})")
     final = out / FINAL_FILE
-    kept = 0
+    validated = 0
     with atomic_open(final, "utf-8", newline="") as handle:
         writer = SheetWriter(handle)
-        writer.writerow(["id", "source", "context", "question", "correct", "hallucinated", "generator",
-                         "verifier_score", "persian_specific"])
+        writer.writerow([*ITEM_COLUMNS, "persian_specific"])
         for item_id, labels in zip(ordered, hallucination):
             if _majority(labels) != "hallucinated":
                 continue  # the annotators found the "hallucinated" text factual: not a valid item
-            cells = per_sheet[0][item_id][0]
-            specific = _majority([str(int(rows[item_id][2])) for rows in per_sheet]) if task == "qa" else ""
-            writer.writerow([cells["id"], cells["source"], cells["context"], cells["question"], cells["correct"],
-                             cells["hallucinated"], cells["generator"], cells["verifier_score"], specific])
-            kept += 1
-    report(f"{kept} of {len(ordered)} items validated as hallucinated: {final}")
+            specific = _majority([str(int(rows[item_id][1])) for rows in per_sheet]) if task == "qa" else ""
+            writer.writerow([*(kept[item_id].cells[column] for column in ITEM_COLUMNS), specific])
+            validated += 1
+    report(f"{validated} of {len(ordered)} items validated as hallucinated: {final}")
     return final

@@ -5,13 +5,16 @@ samples asked from it. Each item is asked twice: its correct version (expects Y)
 
 from __future__ import annotations
 
+import csv
+import io
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT
-from figeval.data.table import Column, Row, affirmative, negative, read_table
+from figeval.data.table import Column, Row, affirmative, delimiter_of, negative, read_table
 from figeval.errors import DataError, FigevalError
 
 TASKS = ("qa", "summarization")
@@ -29,6 +32,10 @@ FINAL_COLUMNS = (
     Column("verifier_score", required=False),
     Column("persian_specific", required=False),
 )
+
+# The column annotators fill in the build's kept.csv (Section 3.4); `build perhallueval-final` drops it from the
+# final file, so a file that has it is a sheet still to be validated.
+LABEL_COLUMN = "hallucination_label"
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,10 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
             f"perhallueval_{task} needs -T data=PATH: the final file `figeval build perhallueval --task {task}` "
             f"writes, or a published PerHalluEval file with columns {[c.name for c in FINAL_COLUMNS]}."
         )
+    rows = read_table(path, FINAL_COLUMNS, unique="id", key=str.strip)
+    refuse_annotation_sheet(path, task)
     items = []
-    for row in read_table(path, FINAL_COLUMNS, unique="id", key=str.strip):
+    for row in rows:
         flag = row.cells["persian_specific"].strip().lower()
         if flag and not (affirmative(flag) or negative(flag)):
             raise DataError(f"{path.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
@@ -80,6 +89,29 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
                                    row.cells["hallucinated"], affirmative(flag) if flag else None,
                                    row.cells["generator"].strip() or None))
     return items
+
+
+def header_of(path: Path) -> list[str]:
+    """The column names of a table `read_table` has read (so the file is known to be readable UTF-8)."""
+    text = path.read_bytes().decode("utf-8-sig")
+    return [cell.strip() for cell in next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(text)), [])]
+
+
+def refuse_annotation_sheet(path: Path, task: str) -> None:
+    """Refuses the build's kept.csv, or an annotator's copy of it, given as the benchmark: its items are not yet
+    validated (Section 3.4 keeps only those the majority of three annotators calls hallucinated).
+
+    Raises:
+        DataError: naming the file and the command that writes the final file.
+    """
+    if LABEL_COLUMN not in header_of(path):
+        return
+    in_build = (path.parent / "build_record.json").is_file()  # the file is the build folder's own kept.csv
+    folder = shlex.quote(str(path.parent)) if in_build else "DIR"
+    final = shlex.quote(str(path.parent / "final.csv")) if in_build else "DIR/final.csv"
+    raise DataError(f"{path.name}: has a '{LABEL_COLUMN}' column: it is the sheet annotators label, not a benchmark "
+                    f"file; run `figeval build perhallueval-final --task {task} --out {folder} SHEET1 SHEET2 SHEET3` "
+                    f"and give -T data={final}.")
 
 
 # QA items split by the annotators' persian_specific flag (Figures 3-5); None when the file has no flag.

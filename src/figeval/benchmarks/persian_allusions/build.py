@@ -1,10 +1,12 @@
 """Building the LLM-Generated dataset (paper Section 2.2, Appendix A.1.3, Table 5): a pool of passages per
 allusion ("a larger pool of texts was generated, but only 75 were ultimately retained"), then a person's keep/drop
-review. The sheet is written as passages arrive and resumed on a re-run; model calls go through Inspect's
-response cache, so nothing is paid twice."""
+review. The sheet is written as passages arrive and resumed on a re-run, with the model, prompt and allusion list
+that wrote it (recorded beside the sheet, `building.sheet_record`); model calls go through Inspect's response
+cache, so nothing is paid twice."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,19 @@ from typing import Any
 from inspect_ai.model import GenerateConfig
 
 from figeval.answering import DETERMINISTIC, response_cache
-from figeval.building import check_build_outputs, fill_sheet, model_files, open_model, resumed_rows
+from figeval.building import (
+    check_build_outputs,
+    file_setting,
+    fill_sheet,
+    grown_list,
+    model_files,
+    open_model,
+    read_build_record,
+    refuse_other_settings,
+    resumed_rows,
+    sheet_record,
+    text_sha256,
+)
 from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME, Allusion, load_allusion_data, texts_of
 from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER, passage_id, passage_number
 from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
@@ -21,6 +35,7 @@ from figeval.data.registry import get_source
 from figeval.data.store import dataset_dir
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
+from figeval.output import write_text
 from figeval.parsing import strip_reasoning
 from figeval.text import expression_key, has_arabic_script
 
@@ -28,6 +43,23 @@ from figeval.text import expression_key, has_arabic_script
 # answer (what a pool of one holds); each further passage is sampled with a seed of its own, which also makes it
 # a response-cache entry of its own, so that a pool holds different passages and growing it keeps the first ones.
 POOL_TEMPERATURE = 1.0
+# Ours: the paper prints no pool size (Section 2.2: "a larger pool of texts was generated, but only 75 were
+# ultimately retained"; Appendix A 1.3). Every passage is a model call and a passage a person reads: 10 per
+# allusion is 750 passages for the paper's 75 allusions, more than a review keeping one per allusion needs, and a
+# typo (5000) is refused before anything is asked.
+MAX_PER_ALLUSION = 10
+# What decides the sheet's content, by the option that gives it: resumed with another model, prompt or list, one
+# sheet would hold two builds' passages. A list may grow at its end (only the new allusions are asked); an entry
+# changed, dropped or moved would change a passage's prompt or its id (its allusion's number in the list).
+ALLUSIVE_SETTINGS = {"model": "--model", "prompt_sha256": "the passage prompt", "allusions": "--allusions"}
+DEFAULT_LIST = "the paper's 75 (default)"
+
+
+def check_per_allusion(per_allusion: int) -> None:
+    """Raises FigevalError: `--per-allusion` outside 1..MAX_PER_ALLUSION."""
+    if not 1 <= per_allusion <= MAX_PER_ALLUSION:
+        raise FigevalError(f"--per-allusion must be between 1 and {MAX_PER_ALLUSION} (passages per allusion, each a "
+                           f"model call and a passage to review; the paper prints no pool size), not {per_allusion}.")
 
 
 def passage_config(passage: int) -> GenerateConfig:
@@ -85,11 +117,11 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
             stored dataset is never written over either.
 
     Raises:
-        FigevalError: per_allusion is below 1.
+        FigevalError: per_allusion is outside 1..MAX_PER_ALLUSION, or the sheet was built with another model,
+            prompt or list of allusions (its record beside it).
         DataError: the sheet holds passages of an allusion the list lacks (it was built from another list).
     """
-    if per_allusion < 1:
-        raise FigevalError(f"--per-allusion must be 1 or more, not {per_allusion}.")
+    check_per_allusion(per_allusion)
     check_build_outputs(out, [listed_in, dataset_dir(get_source(DATASET_NAME)), *model_files([model_name])])
     model = open_model(model_name, "--model", **model_args)
     numbers = {expression_key(allusion.title): number for number, allusion in enumerate(allusions, start=1)}
@@ -98,6 +130,13 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
     if strangers:
         raise DataError(f"{out.name} holds passages of {strangers[0]!r}, which is not among the {len(allusions)} "
                         "allusions given: resume it with the list it was built from, or build into another sheet.")
+    # the list by what the prompts take from it, in order (its order numbers the ids)
+    entries = [[allusion.title, allusion.description] for allusion in allusions]
+    settings = {"model": model_name, "prompt_sha256": text_sha256(ALLUSIVE_TEXT_PROMPT),
+                "allusions": file_setting(str(listed_in) if listed_in else DEFAULT_LIST, entries)}
+    if done:  # a sheet without passages holds nothing to mix with
+        refuse_other_settings(out, read_build_record(sheet_record(out)), settings, ALLUSIVE_SETTINGS,
+                              same={"allusions": grown_list})
     for (key, passage), cells in done.items():  # ids follow the list (a sheet without ids gets them)
         cells["id"] = passage_id(numbers[key], passage)
     planned = [(allusion, passage) for allusion in allusions for passage in range(1, per_allusion + 1)]
@@ -106,6 +145,8 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
         return expression_key(item[0].title), item[1]
 
     todo = [item for item in planned if key_of(item) not in done]
+    # -M arguments are not recorded: they may hold keys, and they choose where the model runs, not what it writes
+    write_text(sheet_record(out), json.dumps(settings, ensure_ascii=False, indent=1))
     report(f"{len(todo)} passages to write with {model_name}, {per_allusion} per allusion "
            f"({len(done)} already written)")
     cache = response_cache(model_name)

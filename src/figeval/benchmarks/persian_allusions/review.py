@@ -9,7 +9,8 @@ from pathlib import Path
 
 from figeval.benchmarks.persian_allusions.dataset import Allusion, AllusionText
 from figeval.benchmarks.persian_allusions.titles import allusion_key, story_hint
-from figeval.data.table import Column, Row, affirmative, read_table
+from figeval.building import review_answer
+from figeval.data.table import Column, Row, read_table
 from figeval.errors import DataError
 
 # `id` is absent from sheets written when the builder wrote one passage per allusion: such a row is passage 1.
@@ -43,10 +44,15 @@ def passage_number(path: Path, row: Row) -> int:
 
 def load_kept_passages(path: Path, allusions: dict[str, Allusion]) -> list[AllusionText]:
     """The reviewed sheet's passages marked keep=yes, as the `generated` dataset; each keeps its id in the sheet
-    (a sheet without ids: generated-<row number>)."""
+    (a sheet without ids: generated-<row number>). A `keep` of no or empty (not reviewed yet) drops its row.
+
+    Raises:
+        DataError: a `keep` cell that is not yes, no or empty (a mark such as "✓" is not taken for either), a kept
+            row about an allusion the knowledge list lacks, an edited id, two rows of one id, or nothing kept.
+    """
     kept, first_row = [], {}
     for row in read_table(path, SHEET_COLUMNS):
-        if not affirmative(row.cells["keep"]) or not row.cells["text"]:
+        if not review_answer(path, row, "keep", "not reviewed yet: the row is dropped") or not row.cells["text"]:
             continue
         known = allusions.get(allusion_key(row.cells["allusion"]))
         if known is None:
