@@ -317,14 +317,16 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
     return task, {"": labels}
 
 
-def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict) -> tuple[str, str]:
+def _checked_key(path: Path, number: int, key: tuple[str, str], seen: dict, unit: str = "row") -> tuple[str, str]:
     if key in seen:
-        raise DataError(f"{path.name}: row {number} repeats sample '{key[1]}' of {key[0]}; keep one row per sample.")
+        raise DataError(f"{path.name}: {unit} {number} repeats sample '{key[1]}' of {key[0]}; keep one {unit} per "
+                        "sample.")
     return key
 
 
-def _parse_label(path: Path, number: int, key: tuple[str, str], value: str, scheme: LabelScheme) -> Enum:
-    where = f"{path.name}: row {number} (sample '{key[1]}' of {key[0]})"
+def _parse_label(path: Path, number: int, key: tuple[str, str], value: str, scheme: LabelScheme,
+                 where: str | None = None) -> Enum:
+    where = where or f"{path.name}: row {number} (sample '{key[1]}' of {key[0]})"
     if not isinstance(value, str) or not value.strip():
         raise DataError(f"{where} has no label; label every row (see the instructions on top).")
     # "-1" is no code ("1" with a sign would otherwise read as label 1)
@@ -360,18 +362,27 @@ def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labe
             data = item.get("data", {})
             key = (data.get("model", ""), data.get("sample_id", ""))
             for position, annotation in enumerate(item.get("annotations", []), start=1):
-                labels = by_annotator.setdefault(_annotator_of(annotation, position), SheetLabels(path, {}))
-                if "output" in data:
-                    labels.answers[key] = str(data["output"])  # JSON text, never marked as a cell is
+                if annotation.get("was_cancelled"):
+                    continue  # skipped in Label Studio: the annotator gave no label, so there is none to count
+                annotator = _annotator_of(annotation, position)
+                where = (f"{path.name}: task {item.get('id', '?')} (number {number} in the export, sample "
+                         f"'{key[1]}' of {key[0]}), annotation by {annotator}")
                 choices = [choice for result in annotation.get("result", [])
                            for choice in result.get("value", {}).get("choices", [])]
-                labels[_checked_key(path, number, key, labels)] = _parse_label(
-                    path, number, key, choices[0] if choices else "", spec.scheme)
+                if not choices:
+                    raise DataError(f"{where} has no choice; choose the label in Label Studio (or skip the task "
+                                    "there, which figeval leaves out) and export the project again.")
+                labels = by_annotator.setdefault(annotator, SheetLabels(path, {}))
+                if "output" in data:
+                    labels.answers[key] = str(data["output"])  # JSON text, never marked as a cell is
+                labels[_checked_key(path, number, key, labels, "task")] = _parse_label(
+                    path, number, key, choices[0], spec.scheme, where)
         except (AttributeError, TypeError):
             raise DataError(f"{path.name}: task {number} is not in Label Studio's export layout (data, annotations, "
                             "result, value, choices); export the project as JSON again.") from None
     if not by_annotator:
-        raise DataError(f"{path.name}: no annotations in the export; label the tasks in Label Studio first.")
+        raise DataError(f"{path.name}: no annotations in the export (skipped ones are left out); label the tasks in "
+                        "Label Studio first.")
     return task, by_annotator
 
 

@@ -87,5 +87,5 @@ def test_notes_say_which_model_each_run_was_taken_to_be_and_how_to_name_a_family
     assert "Named with --family: x/y = Mine." in notes
     [unknown] = [note for note in notes if note.startswith("openai-api/deepseek/deepseek-chat")]
     assert "none of the paper's thirteen models" in unknown
-    assert "figeval report --family 'openai-api/deepseek/deepseek-chat=FAMILY'" in unknown
+    assert "figeval report --family openai-api/deepseek/deepseek-chat=FAMILY" in unknown
     assert any(note.startswith("--family names typo/model, which no run here has") for note in notes)

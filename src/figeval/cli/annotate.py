@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     if outputs[-1] == out and sheet_format == "labelstudio":
         raise FigevalError(f"--out {out}: Label Studio tasks are .json (their labelling config is written beside "
                            "them as .xml); choose a name ending in .json.")
-    runs = read_logs(logs)
+    runs = read_logs(logs, note=_note)
     tasks = sorted({task_name(log) for log in runs})
     if len(tasks) != 1:
         raise FigevalError(f"the logs are runs of {len(tasks)} tasks {tasks}; export each task to its own sheet.")
@@ -107,7 +108,7 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
     names = [label.value for label in scheme.labels]
-    labelled, unlabelled = labelled_runs(read_named_logs(logs), task, humans, labels) if logs else ([], [])
+    labelled, unlabelled = labelled_runs(read_named_logs(logs, _note), task, humans, labels) if logs else ([], [])
     runs: dict[str, list] = {}
     for log in labelled:
         runs.setdefault(log.eval.model, []).append(log)
@@ -156,7 +157,7 @@ def annotate_unread(log: Path, out: Path) -> None:
     write_unread_sheet(answers, out)
     click.echo(f"{len(answers)} unread answers of {run.eval.task.split('/')[-1]} on {run.eval.model} written to {out}: "
                "fill 'label' with the label each answer gives (the model's answer, not the right one), then "
-               f"`figeval annotate apply {log} {out} --out LABELLED.eval`")
+               f"`{shlex.join(['figeval', 'annotate', 'apply', str(log), str(out), '--out', 'LABELLED.eval'])}`")
 
 
 @annotate.command("apply")
@@ -185,6 +186,10 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
                  else f"undefined ({row.note})")
         click.echo(f"extractor vs hand labels: n={row.n}, agreement {100 * row.percent:.1f}%, Cohen's kappa {kappa}")
     click.echo(format_table(summarize(applied.log)))
+
+
+def _note(line: str) -> None:
+    click.echo(f"note: {line}")
 
 
 def _one_log(log: Path) -> list:

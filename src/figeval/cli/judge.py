@@ -20,6 +20,10 @@ def _format_row(row) -> str:
     return f"{row.group}\n{'':<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"
 
 
+def _note(line: str) -> None:
+    click.echo(f"note: {line}")
+
+
 @judge.command("agreement")
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--human", required=True, type=click.Path(path_type=Path), help="Labels from `figeval annotate import`.")
@@ -33,7 +37,7 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
 
     task, humans, annotators = read_task_labels(human, annotation_spec)
     scheme = annotation_spec(task).scheme
-    runs, unlabelled = labelled_runs(read_named_logs(logs), task, humans, human)
+    runs, unlabelled = labelled_runs(read_named_logs(logs, _note), task, humans, human)
     for log in unlabelled:
         click.echo(f"note: {unlabelled_note(log, human)}")
     header = f"{'':<40} {'n':>5} {'agreement':>10}   Cohen's kappa [95% bootstrap CI]"  # under each group's name

@@ -203,7 +203,11 @@ def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
     """List the tasks (or the TASKS named): benchmark, paper, sample count with default arguments, arguments with
     defaults and {choices}, and whether their data is stored. Runs no model and downloads nothing."""
     from figeval.data.store import data_dir
+    from figeval.data.stored import data_dir_problem
 
+    if problem := data_dir_problem():
+        # every dataset would be listed as missing, and `figeval data fetch` would fail on the same cause
+        raise FigevalError(problem)
     infos = task_infos(tasks)
     if as_json:
         click.echo(json.dumps({"data_dir": str(data_dir()), "tasks": [asdict(info) for info in infos]},

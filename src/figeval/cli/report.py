@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from figeval.errors import FigevalError
-from figeval.output import check_outputs, write_text
+from figeval.output import check_outputs, refuse_non_folder, write_text
 
 if TYPE_CHECKING:
     from figeval.reporting.runs import RunSummary
@@ -41,6 +41,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     from figeval.reporting.report import build_report
     from figeval.reporting.runs import log_files
 
+    refuse_repeated_labels(human)
     fmt = "json" if as_json else fmt
     extension, render = ("html", None) if fmt == "html" else RENDERERS[fmt]
     # what the report reads: nothing it writes may replace one of these
@@ -48,12 +49,13 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     report_file = out / f"report.{extension}" if out is not None else None
     for folder, option in ((out, "--out"), (figures, "--figures")):
         if folder is not None:
-            _refuse_non_folder(folder, option)
+            refuse_non_folder(folder, option)
     if report_file is not None:
         check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
     result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
-                          families=named_families(families))
+                          families=named_families(families),
+                          note=lambda line: click.echo(f"note: {line}", err=True))  # stderr: --json stays valid
     if not result.runs:
         raise FigevalError(nothing_to_report(log_dir, result.not_successful, tasks))
     drawn: list[Path] = []
@@ -112,6 +114,26 @@ def named_families(pairs: tuple[str, ...]) -> dict[str, str]:
     return named
 
 
-def _refuse_non_folder(path: Path, option: str) -> None:
-    if path.exists() and not path.is_dir():
-        raise FigevalError(f"{option} {path} is a file; {option} names a folder to write into.")
+def refuse_repeated_labels(human: Sequence[Path]) -> None:
+    """Refuses a labels file given twice to --human, by path or under another name (same bytes): its judge-vs-
+    people rows would be printed twice, as if two sets of labels agreed.
+
+    Raises:
+        FigevalError: naming the option and the file.
+    """
+    by_path: dict[Path, Path] = {}
+    by_content: dict[bytes, Path] = {}
+    for path in human:
+        if path.resolve() in by_path:
+            raise FigevalError(f"--human {path} is given twice (also as {by_path[path.resolve()]}); give each labels "
+                               "file once.")
+        by_path[path.resolve()] = path
+        try:
+            content = path.read_bytes()
+        except OSError:
+            continue  # the labels reader names the file and what is wrong with it
+        if content in by_content:
+            raise FigevalError(f"--human {by_content[content]} and --human {path} have the same content (one labels "
+                               "file under two names); give it once.")
+        by_content[content] = path
+

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
+from collections.abc import Collection
 from inspect import signature
 from pathlib import Path
 from typing import Any
@@ -68,6 +70,40 @@ def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
         role, _, value = given.partition("=")
         for model in role_models(value):
             check_provider(model, f"--model-role {role.strip()}={model}")
+
+
+def used_roles(task_parameters: Collection[str], args: dict[str, str]) -> set[str]:
+    """The model roles a figeval task asks a model of: a judged task (one with a `judge` argument) its `grader`
+    when no -T judge is given (judge.resolve_judge); every other task its `extractor`, for the answers its readers
+    could not read (scoring.extractor.with_extractor, called by each non-judged scorer and by no judged one)."""
+    from figeval.scoring.extractor import EXTRACTOR_ROLE
+
+    if "judge" in task_parameters:
+        return set() if args.get("judge") else {"grader"}
+    return {EXTRACTOR_ROLE}
+
+
+def check_roles(task_name: str, task_parameters: Collection[str], args: dict[str, str], roles: tuple[str, ...]) -> None:
+    """Refuses a `--model-role` given twice for one role (Inspect keeps the last without a word) and one the task
+    never asks (its model would be bound and never used, the run looking judged or checked by it).
+
+    Raises:
+        FigevalError: naming the option and what to do.
+    """
+    names = [given.partition("=")[0].strip() for given in roles]
+    if repeated := next((name for name in names if names.count(name) > 1), None):
+        raise FigevalError(f"--model-role {repeated}= is given {names.count(repeated)} times; bind each role once "
+                           "(several models for one role: --model-role ROLE=model1,model2).")
+    used = used_roles(task_parameters, args)
+    for name in names:
+        if name in used:
+            continue
+        if name == "grader" and "judge" in task_parameters:
+            raise FigevalError(f"--model-role grader= is not used: -T judge={args['judge']} is {task_name}'s judge; "
+                               "give one of them.")
+        asks = f"only the role{'s' if len(used) > 1 else ''} {', '.join(sorted(used))}" if used else "no model role"
+        raise FigevalError(f"--model-role {name}= is not used: {task_name} asks {asks}; leave it out"
+                           + (f" or bind {' or '.join(sorted(used))}." if used else "."))
 
 
 def check_manual_labels(args: dict[str, str], model: str) -> None:
@@ -323,7 +359,7 @@ def unfinished_run_message(log: Any, location: str, log_dir: str) -> str:
         # Inspect records an exception as its repr: FigevalError("replay file r.jsonl has no output ...")
         reason = ": " + re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", reason)
     return (f"run {log.status}{reason} | completed samples are kept in {location}; resume with "
-            f"`inspect eval-retry --log-dir {log_dir} {location}`.")
+            f"`{shlex.join(['inspect', 'eval-retry', '--log-dir', log_dir, location])}`.")
 
 
 def log_files(log_dir: str) -> set[str]:
@@ -370,6 +406,7 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
     check_sample_ids(task, task_name, params["sample_id"])
     check_limit_in_dataset(task, task_name, params["limit"])
+    check_roles(task_name, signature(TASKS[task_name]).parameters, args, params["model_role"] or ())
     check_other_models(args, params["model_role"] or ())
     check_manual_labels(args, model)
     roles = {role.split("=", 1)[0].strip() for role in params["model_role"] or ()}
@@ -413,4 +450,4 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     if log.status != "success":
         raise FigevalError(unfinished_run_message(log, location, log_dir))
     click.echo("\n" + format_table(summarize(log)))
-    click.echo(f"log: {location} (view with `inspect view --log-dir {log_dir}`)")
+    click.echo(f"log: {location} (view with `{shlex.join(['inspect', 'view', '--log-dir', log_dir])}`)")

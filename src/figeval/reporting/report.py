@@ -5,7 +5,7 @@ the runs that did not finish."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspect_ai.log import read_eval_log
@@ -27,10 +27,12 @@ class Report:
 
 
 def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False,
-                 human: Sequence[Path] = (), families: Mapping[str, str] | None = None) -> Report:
+                 human: Sequence[Path] = (), families: Mapping[str, str] | None = None,
+                 note: Callable[[str], None] = lambda _: None) -> Report:
     """The report over a log directory's runs (of `tasks` only, when given); with `human` label files (from
     `figeval annotate import`), the judge-vs-people and annotator agreement tables of their tasks; `families`
-    names the family of models a table grouped by family does not know ({model: family}).
+    names the family of models a table grouped by family does not know ({model: family}); `note` is told of
+    a run found twice (a copy, counted once).
 
     Raises:
         FigevalError: the directory does not exist, or a task name is unknown.
@@ -46,7 +48,7 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
     unknown = sorted(set(tasks) - set(TASKS))
     if unknown:
         raise FigevalError(f"unknown task {', '.join(unknown)} in --task; known tasks: {', '.join(sorted(TASKS))}.")
-    done, other = read_runs(log_dir)
+    done, other = read_runs(log_dir, note)
     if tasks:
         done, other = [r for r in done if r.task in tasks], [r for r in other if r.task in tasks]
     runs, superseded = newest_runs(done)
@@ -119,7 +121,7 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
             cell = metric_cell(run, column.metric) if run.task == column.task else None
             family = best.setdefault(family_of(run.model), {})
             if cell is not None and (column.key not in family or cell.value > family[column.key].value):
-                family[column.key] = Cell(cell.value, cell.low, cell.high, cell.n, cell.log, label=run.model)
+                family[column.key] = replace(cell, label=run.model)
     rank = {family: i for i, family in enumerate(order)}
     table.rows = [Row(family, {}, cells) for family, cells in
                   sorted(best.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])) if cells]

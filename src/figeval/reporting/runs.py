@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
 from inspect_ai.log._file import read_eval_log_headers  # reads the headers concurrently; not exported in 0.3.285
 
 from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.reporting.rescore import refuse_scores_before_outcomes
 
@@ -101,17 +103,19 @@ def unread_warning(run: RunSummary) -> str | None:
                 + (f" (mean label mass {mass:.3f}: the model barely answers with a label)" if mass is not None else "")
                 + "; ask a model that answers in words with -T answer_mode=generate.")
     log = run.log.removeprefix("file://")
-    return (f"{said} Read them by hand: `figeval annotate unread {log} --out unread.csv`, fill 'label', then "
-            f"`figeval annotate apply {log} unread.csv --out labelled.eval`.")
+    unread = shlex.join(["figeval", "annotate", "unread", log, "--out", "unread.csv"])
+    apply = shlex.join(["figeval", "annotate", "apply", log, "unread.csv", "--out", "labelled.eval"])
+    return f"{said} Read them by hand: `{unread}`, fill 'label', then `{apply}`."
 
 
 def format_table(run: RunSummary) -> str:
-    """A two-column table: the run's identity, then one line per metric (rates with three decimals), then how
+    """A two-column table: the run's identity, then one line per metric (rates with three decimals, their denominators `/n` whole), then how
     the answers were read and, when too many were not, what to do."""
     head = [("task", run.task), ("model", run.model), ("samples", str(run.samples)), *(run.identity or {}).items()]
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
-    rows = head + [(name, f"{value:.3f}") for name, value in run.metrics.items() if not name.startswith("read/")]
+    rows = head + [(name, f"{value:.0f}" if name.endswith("/n") else f"{value:.3f}")  # a denominator is a count
+                   for name, value in run.metrics.items() if not name.startswith("read/")]
     width = max(len(name) for name, _ in rows)
     rule = "-" * (width + 2 + max(len(value) for _, value in rows))
     lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in head] + [rule]
@@ -123,20 +127,63 @@ def format_table(run: RunSummary) -> str:
     return "\n".join(lines)
 
 
-def read_runs(log_dir: Path) -> tuple[list[RunSummary], list[RunSummary]]:
-    """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
-    error, cancelled), each sorted by task, model and time.
+def _silent(_: str) -> None:
+    pass
+
+
+def _local(location: str | Path) -> Path:
+    return Path(str(location).removeprefix("file://"))
+
+
+def _once_per_file(infos: list[EvalLogInfo]) -> list[EvalLogInfo]:
+    """Each log file once, by its resolved path (a symbolic link to a log beside it is that log)."""
+    found: dict[Path, EvalLogInfo] = {}
+    for info in infos:
+        found.setdefault(_local(info.name).resolve(), info)
+    return list(found.values())
+
+
+def _one_per_run(found: list, log_of: Callable, location_of: Callable, note: Callable[[str], None]) -> list:
+    """`found` (logs, or pairs holding one) with each run once: a file holding the run of an earlier one (same
+    Inspect eval id) is left out when it is a byte-for-byte copy, told to `note` (the user may have meant another
+    run), and refused when it differs (the run labelled by hand or re-scored: which to count is the user's call,
+    and counting both would count each answer twice).
 
     Raises:
-        FigevalError: a file is not a log or cannot be read, or a run was scored by an earlier figeval release.
+        FigevalError: two files hold one run with different contents.
     """
-    infos = list_eval_logs(str(log_dir), recursive=True)
+    first: dict[str, object] = {}
+    kept = []
+    for item in found:
+        eval_id = log_of(item).eval.eval_id
+        if eval_id not in first:
+            first[eval_id] = item
+            kept.append(item)
+            continue
+        earlier, later = _local(location_of(first[eval_id])), _local(location_of(item))
+        if sha256_of(earlier) != sha256_of(later):
+            raise FigevalError(f"{earlier} and {later} are the same run (Inspect eval id {eval_id}) with different "
+                               "contents (one labelled by hand or re-scored?); give only the one to count, moving "
+                               "the other out of the log folder.")
+        note(f"{later} is a copy of {earlier} (the same run, Inspect eval id {eval_id}): counted once.")
+    return kept
+
+
+def read_runs(log_dir: Path, note: Callable[[str], None] = _silent) -> tuple[list[RunSummary], list[RunSummary]]:
+    """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
+    error, cancelled), each sorted by task, model and time; each run once (`_one_per_run`, copies told to `note`).
+
+    Raises:
+        FigevalError: a file is not a log or cannot be read, a run was scored by an earlier figeval release, or
+            two files hold one run scored differently.
+    """
+    infos = _once_per_file(list_eval_logs(str(log_dir), recursive=True))
     try:
         headers = read_eval_log_headers(infos)
     except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
         headers = [_header_or_refuse(info.name) for info in infos]
     done, other = [], []
-    for info, log in zip(infos, headers):
+    for info, log in _one_per_run(list(zip(infos, headers)), lambda pair: pair[1], lambda pair: pair[0].name, note):
         refuse_scores_before_outcomes(log, info)
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
@@ -225,28 +272,47 @@ def read_log(path: str | Path) -> EvalLog:
     return log
 
 
-def read_logs(paths: Sequence[Path]) -> list[EvalLog]:
+def read_logs(paths: Sequence[Path], note: Callable[[str], None] = _silent) -> list[EvalLog]:
     """Full logs from .eval files (each must be a log) and log directories (their successful runs).
 
     Raises:
         FigevalError: a file is not an Inspect log or cannot be read, a run was scored by an earlier figeval
-            release, a path does not exist, or no successful run was found.
+            release, a path does not exist, two files hold one run scored differently, or no successful run
+            was found.
     """
-    return [log for log, _ in read_named_logs(paths)]
+    return [log for log, _ in read_named_logs(paths, note)]
 
 
-def read_named_logs(paths: Sequence[Path]) -> list[tuple[EvalLog, bool]]:
+def read_named_logs(paths: Sequence[Path], note: Callable[[str], None] = _silent) -> list[tuple[EvalLog, bool]]:
     """`read_logs`, each log with whether it was named (a file given) rather than found in a directory given:
-    a named log that does not belong to what a command applies it to is refused, a directory's others left out."""
-    logs = []
-    for path in paths:
-        if path.is_dir():
-            found = [read_log(info.name) for info in list_eval_logs(str(path), recursive=True)]
-            logs += [(log, False) for log in found if log.status == "success"]
-        elif path.is_file():
-            logs.append((read_log(path), True))
-        else:
-            raise FigevalError(f"no log at '{path}'; give .eval files or the --log-dir a run wrote to.")
+    a named log that does not belong to what a command applies it to is refused, a directory's others left out.
+    Each file is read once (`given_logs`) and each run counted once (`_one_per_run`, copies told to `note`)."""
+    logs = [(read_log(path), named) for path, named in given_logs(paths).items()]
+    logs = [(log, named) for log, named in logs if named or log.status == "success"]
+    logs = _one_per_run(logs, lambda pair: pair[0], lambda pair: pair[0].location, note)
     if not logs:
         raise FigevalError(f"no successful runs in {', '.join(map(str, paths))}.")
     return logs
+
+
+def given_logs(paths: Sequence[Path]) -> dict[Path, bool]:
+    """The log files of `paths` (.eval files, and the logs in folders), each once by resolved path, with whether
+    it was named (a file given) rather than only found in a folder given. The same file given twice (`LOG LOG`,
+    `logs logs/`, a folder and a log in it) is read once, without a word: it is the same file, so nothing the user
+    meant is lost.
+
+    Raises:
+        FigevalError: a path does not exist.
+    """
+    found: dict[Path, tuple[Path, bool]] = {}
+    for path in paths:
+        if path.is_dir():
+            files = [(_local(info.name), False) for info in list_eval_logs(str(path), recursive=True)]
+        elif path.is_file():
+            files = [(path, True)]
+        else:
+            raise FigevalError(f"no log at '{path}'; give .eval files or the --log-dir a run wrote to.")
+        for file, named in files:
+            earlier = found.get(file.resolve())
+            found[file.resolve()] = (earlier[0], earlier[1] or named) if earlier else (file, named)
+    return dict(found.values())
