@@ -132,3 +132,32 @@ def test_bootstrap_drops_undefined_resamples_and_errors_when_all_are():
 
     with pytest.raises(UndefinedStatistic, match="every bootstrap resample"):
         bootstrap_interval(defined_only_on_the_original_order, 50, resamples=10)
+
+
+# Wilson score interval, z = 1.96 (z^2 = 3.8416): centre (k + z^2/2) / (n + z^2), half-width
+# z / (n + z^2) * sqrt(k (n - k) / n + z^2 / 4).
+# 0/200: centre 1.9208 / 203.8416 = 0.0094230; half-width 1.96 / 203.8416 * sqrt(0.9604) = 1.9208 / 203.8416
+#   = 0.0094230 (the same): [0, 0.018846].
+# 200/200: the mirror image: [1 - 0.018846, 1] = [0.981154, 1].
+# 1/2: centre 2.9208 / 5.8416 = 0.5; half-width 1.96 / 5.8416 * sqrt(1/2 + 0.9604) = 0.335524 * 1.208470
+#   = 0.405471: [0.094529, 0.905471].
+@pytest.mark.parametrize(("successes", "n", "low", "high"), [
+    (0, 200, 0.0, 0.018846),
+    (200, 200, 0.981154, 1.0),
+    (1, 2, 0.094529, 0.905471),
+])
+def test_wilson_interval(successes, n, low, high):
+    from figeval.stats import wilson_interval
+
+    found = wilson_interval(successes, n, z=1.96)
+    assert found == pytest.approx((low, high), abs=1e-6)
+    assert found[0] >= 0.0 and found[1] <= 1.0  # exactly in [0, 1], no float noise at the extremes
+
+
+def test_wilson_interval_needs_answers():
+    from figeval.stats import wilson_interval
+
+    with pytest.raises(UndefinedStatistic):
+        wilson_interval(0, 0)
+    with pytest.raises(ValueError, match="3 successes out of 2"):
+        wilson_interval(3, 2)

@@ -1,4 +1,4 @@
-"""Agreement statistics and bootstrap confidence intervals.
+"""Agreement statistics, bootstrap confidence intervals and the Wilson score interval of a proportion.
 
 Used to check an LLM judge against human labels and human annotators against each other (FFE-HALLU Tables
 6-8, PerHalluEval's Gwet AC1 and Fleiss kappa, the allusions paper's Table 4). Each coefficient is the
@@ -175,6 +175,27 @@ def bootstrap_interval(
     tail = (1.0 - confidence) / 2
     low, high = np.quantile(values, [tail, 1.0 - tail])
     return Interval(estimate, float(low), float(high), len(values))
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion `successes / n` (Wilson 1927; Brown, Cai and DasGupta 2001
+    recommend it over the Wald interval p +- z*se, which collapses to a point at 0 and n successes):
+    centre (k + z^2/2) / (n + z^2), half-width z / (n + z^2) * sqrt(k (n - k) / n + z^2 / 4).
+
+    Raises:
+        UndefinedStatistic: n is 0 (no answers: no proportion).
+        ValueError: successes outside 0..n.
+    """
+    if n <= 0:
+        raise UndefinedStatistic("a proportion over no answers has no interval")
+    if not 0 <= successes <= n:
+        raise ValueError(f"{successes} successes out of {n}: give 0 to {n}")
+    z2 = z * z
+    centre = (successes + z2 / 2) / (n + z2)
+    half = z / (n + z2) * (successes * (n - successes) / n + z2 / 4) ** 0.5
+    # at 0 (n) successes the lower (upper) bound is exactly 0 (1): centre and half-width are equal there, and
+    # floats would give -1.7e-18 or 0.9999999999999999
+    return (0.0 if successes == 0 else centre - half), (1.0 if successes == n else centre + half)
 
 
 # --- Two label lists compared: a judge against humans (FFE-HALLU Table 6), annotators among themselves ---------

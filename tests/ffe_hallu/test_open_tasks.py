@@ -89,6 +89,10 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
             "decided_by/extractor": 0.0,
             "rule/reference_match": 1.0,  # 001
             "rule/judge_existing": 2.0,  # 003, 004: authentic FFEs, the judge only chooses the meaning
+            # the rates' denominators: the five outputs the judge did not fail on; every output for the two
+            # status rates
+            "correct_rate/n": 5, "incorrect_rate/n": 5, "hallucinated_rate/n": 5,
+            "unparsed_rate/n": 6, "judge_unparsed_rate/n": 6,
         }
     )
     scores = {s.id: s.scores["ffe_judged_scorer"] for s in log.samples}

@@ -88,6 +88,15 @@ def test_rates_on_hand_built_answers():
             "control_truncated_rate": 0.0,
             # how the 8 fake answers were read: 7 by figeval's reader, C under fake-q by none
             "read/figeval_reader": 7 / 8, "read/unread": 1 / 8, **NOT_READ, "read/n": 8,
+            # each rate's own n: 4 fakes per framing, 8 fake answers for the average and the fakes' unparsed and
+            # truncated rates, 4 fakes asked both ways (agreement), 2 fakes per category and framing (4 both ways),
+            # 4 control answers
+            "halluc_rate_fake_q/n": 4, "halluc_rate_real_q/n": 4, "halluc_rate_avg/n": 8, "agreement/n": 4,
+            "unparsed_rate/n": 8, "truncated_rate/n": 8,
+            "halluc_rate_avg/word_perturbation/n": 4, "halluc_rate_avg/cultural_fabrication/n": 4,
+            "halluc_rate_fake_q/word_perturbation/n": 2, "halluc_rate_real_q/word_perturbation/n": 2,
+            "halluc_rate_fake_q/cultural_fabrication/n": 2, "halluc_rate_real_q/cultural_fabrication/n": 2,
+            "false_rejection_rate/n": 4, "control_unparsed_rate/n": 4, "control_truncated_rate/n": 4,
         }
     )
 
@@ -128,7 +137,10 @@ def test_rates_without_data_are_left_out_not_zero():
     assert rates([fake("A", Framing.FAKE_Q, WP, True)]) == {
         "halluc_rate_fake_q": 1.0, "unparsed_rate": 0.0, "truncated_rate": 0.0,
         "read/figeval_reader": 1.0, "read/unread": 0.0, **NOT_READ, "read/n": 1,
-        "halluc_rate_fake_q/word_perturbation": 1.0}
+        "halluc_rate_fake_q/word_perturbation": 1.0,
+        # one answer: each defined rate's own n is 1; the average's is left out with the average
+        "halluc_rate_fake_q/n": 1, "halluc_rate_fake_q/word_perturbation/n": 1, "unparsed_rate/n": 1,
+        "truncated_rate/n": 1}
 
 
 def test_unparsed_answers_count_as_hallucinated_under_section_4():

@@ -33,6 +33,8 @@ def scripted_fake_answers() -> dict[str, str]:
         outputs[f"ffe-fake-{row:03d}/real-q"] = "بله" if row <= 10 else "Answer: No."
     return outputs
 
+CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")
+
 
 def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", scripted_fake_answers())
@@ -63,6 +65,13 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
             "halluc_rate_real_q/word_perturbation": 10 / 50,
             **{f"halluc_rate_{framing}/{category}": 0.0 for framing in ("fake_q", "real_q")
                for category in ("semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")},
+            # Each rate's own denominator: the 200 fakes under each framing (unparsed ones counted, as accepted),
+            # both framings for the average (400), the fakes asked under both for agreement (200), every answer
+            # for unparsed_rate (400); per category 50 fakes, 100 answers for the average.
+            "halluc_rate_fake_q/n": 200, "halluc_rate_real_q/n": 200, "halluc_rate_avg/n": 400, "agreement/n": 200,
+            "unparsed_rate/n": 400,
+            **{f"halluc_rate_avg/{category}/n": 100 for category in CATEGORIES},
+            **{f"halluc_rate_{framing}/{category}/n": 50 for framing in ("fake_q", "real_q") for category in CATEGORIES},
         }
     )
     by_id = {sample.id: sample for sample in log.samples}
@@ -110,7 +119,10 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
     assert metrics == pytest.approx({"halluc_rate_fake_q": 3 / 4, "unparsed_rate": 1 / 4,
                                      "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5,  # = 0.25
                                      "halluc_rate_fake_q/word_perturbation": 3 / 4,
-                                     "label_mass": sum(masses) / 4, "label_mass/under_half": 1 / 4})  # 003
+                                     "label_mass": sum(masses) / 4, "label_mass/under_half": 1 / 4,  # 003
+                                     # the four answers, all fake-q word perturbations, are each rate's denominator
+                                     "halluc_rate_fake_q/n": 4, "unparsed_rate/n": 4,
+                                     "halluc_rate_fake_q/word_perturbation/n": 4})
     assert [s.scores["detection_scorer"].answer for s in log.samples] == ["yes", "no", None, "no"]
 
 

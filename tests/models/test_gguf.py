@@ -112,7 +112,9 @@ def test_ffe_detection_on_the_embedded_model(ffe_hallu_imported: Path, tmp_path:
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
     assert set(metrics) >= {"halluc_rate_fake_q", "halluc_rate_real_q", "halluc_rate_avg", "agreement",
                             "unparsed_rate", "false_rejection_rate", "halluc_rate_avg/word_perturbation"}
-    assert all(0.0 <= value <= 1.0 for name, value in metrics.items() if name != "read/n")  # rates; read/n counts
+    # rates between 0 and 1; each `/n` (read/n too) counts the answers a rate is over: 4 samples in all
+    assert all(0.0 <= value <= 1.0 for name, value in metrics.items() if not name.endswith("/n"))
+    assert all(value == int(value) and 0 < value <= 4 for name, value in metrics.items() if name.endswith("/n"))
     assert metrics["read/logprob"] == 1.0 and metrics["read/n"] == 2  # the two fake answers, by logprob
     for sample in log.samples:
         score = sample.scores["detection_scorer"]

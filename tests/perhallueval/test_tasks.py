@@ -60,10 +60,12 @@ def test_confusion_counts_precision_and_f1_by_hand():
              PairAnswer("d", UNPARSED, "N")]
     # Y is the positive (Section 3.5). Correct versions: a, b Y (TP 2), c N and d unparsed (FN 2, as wrong);
     # hallucinated versions: a, c, d N (TN 3), b Y (FP 1). Precision 2/3, recall 2/4, F1 = 2PR/(P+R) = 4/7.
-    assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 2, "precision": 2 / 3, "f1": 4 / 7})
+    # precision's own denominator: the Y answers, TP + FP = 3
+    assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 2, "precision": 2 / 3,
+                                              "precision/n": 3, "f1": 4 / 7})
     # excluded: d's unparsed answer leaves; recall 2/3, F1 = 2/3
     assert confusion(pairs, "excluded") == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 1, "precision": 2 / 3,
-                                                          "f1": 2 / 3})
+                                                          "precision/n": 3, "f1": 2 / 3})
 
 
 def test_an_item_cut_in_half_by_a_limit_has_no_pair_score():

@@ -41,7 +41,9 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
     assert run_metrics(log) == pytest.approx(
         {"accuracy": 1 / 4, "none_rate": 1 / 4, "unparsed_rate": 1 / 4, "accuracy/theme_quranic": 1 / 4,
          # Inspect's stderr of a 0/1 mean p over n answers: sqrt(p (1 - p) / (n - 1)) = sqrt(3/16 / 3)
-         "accuracy/stderr": 0.25, "none_rate/stderr": 0.25}
+         "accuracy/stderr": 0.25, "none_rate/stderr": 0.25,
+         # every rate counts all four answers (the unparsed 004 as wrong, not left out)
+         "accuracy/n": 4, "none_rate/n": 4, "unparsed_rate/n": 4, "accuracy/theme_quranic/n": 4}
     )
     first = log.samples[0]
     assert first.metadata["answer_position"] == targets["perspoems-001"]  # the position is recorded
@@ -104,6 +106,9 @@ def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
             "knowledge_rate/stderr": 0.25,  # sqrt(3/16 / 3)
             "partial_rate/stderr": 0.25,
             "incorrect_rate/stderr": (0.25 / 3) ** 0.5,
+            # no answer is unparsed and the judge read every one: each rate is over the four answers
+            "knowledge_rate/n": 4, "partial_rate/n": 4, "incorrect_rate/n": 4, "unparsed_rate/n": 4,
+            "judge_unparsed_rate/n": 4,
         }
     )
 

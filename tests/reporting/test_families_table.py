@@ -47,6 +47,7 @@ def logs(tmp_path_factory) -> Path:
         log = template.model_copy(deep=True)
         log.eval.task, log.eval.model, log.eval.metadata, log.eval.task_args = f"figeval/{task}", model, settings, {}
         log.eval.created = f"2026-11-01T12:{i:02d}:00+00:00"
+        log.eval.eval_id = f"families-{i}"  # each copy its own run (one eval id in two files is one run)
         log.results.total_samples = log.results.completed_samples = 2000
         metrics = {"hamming_score": hamming, "factual_recall": factual, "hallucinated_recall": hallucinated}
         log.results.scores = [EvalScore(name="scorer", scorer="scorer",

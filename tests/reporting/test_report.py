@@ -35,12 +35,16 @@ CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic
 
 
 def detection(fake_q: float, real_q: float, agreement: float, fake_q_stderr: float = 0.02) -> dict[str, float]:
-    """Table 4's metrics; per category, fake-q rates 0.1, 0.2, 0.3, 0.4 and real-q 0.0 for every model."""
+    """Table 4's metrics; per category, fake-q rates 0.1, 0.2, 0.3, 0.4 and real-q 0.0 for every model. Each with
+    its own n, as a run of 800 samples records them: 200 fakes under each framing (400 answers to fakes: the
+    average and the unparsed rate), 200 paired fakes (agreement), 100 controls, 50 fakes per category."""
     metrics = {"halluc_rate_fake_q": fake_q, "halluc_rate_fake_q/stderr": fake_q_stderr, "halluc_rate_real_q": real_q,
                "halluc_rate_avg": (fake_q + real_q) / 2, "agreement": agreement, "unparsed_rate": 0.01,
-               "false_rejection_rate": 0.05}
+               "false_rejection_rate": 0.05, "halluc_rate_fake_q/n": 200, "halluc_rate_real_q/n": 200,
+               "halluc_rate_avg/n": 400, "agreement/n": 200, "unparsed_rate/n": 400, "false_rejection_rate/n": 100}
     for i, category in enumerate(CATEGORIES, start=1):
-        metrics |= {f"halluc_rate_fake_q/{category}": i / 10, f"halluc_rate_real_q/{category}": 0.0}
+        metrics |= {f"halluc_rate_fake_q/{category}": i / 10, f"halluc_rate_real_q/{category}": 0.0,
+                    f"halluc_rate_fake_q/{category}/n": 50, f"halluc_rate_real_q/{category}/n": 50}
     return metrics
 
 
@@ -68,6 +72,7 @@ def logs(tmp_path_factory) -> Path:
         log = template.model_copy(deep=True)
         log.eval.task, log.eval.model, log.status = f"figeval/{task}", model, status
         log.eval.created = f"2026-11-01T{hour:02d}:{next(count) % 60:02d}:00+00:00"
+        log.eval.eval_id = f"report-{next(count)}"  # each copy its own run (one eval id in two files is one run)
         log.eval.metadata = metadata
         log.eval.task_args = {}
         log.results.total_samples = log.results.completed_samples = samples
@@ -88,9 +93,12 @@ def logs(tmp_path_factory) -> Path:
         samples=200, meaning="paraphrased", judge="openai/gpt-4.1", **generation)
     run("ffe_generation", B, {"correct_rate": 0.5, "incorrect_rate": 0.35, "hallucinated_rate": 0.15}, samples=200,
         meaning="human", judge="google/gemini-2.5-pro", **generation)
-    # 50 samples: below 100, so the interval is shown (0.3 +- 1.959964 * 0.0655 = [0.1716, 0.4284])
-    run("ffe_translation", C, {"correct_rate": 0.3, "correct_rate/stderr": 0.0655, "incorrect_rate": 0.1,
-                               "hallucinated_rate": 0.6}, samples=50, judge="openai/gpt-4.1", judge_prompt="paper")
+    # n = 50: below 100, so the interval is shown: Wilson of 15/50, z = 1.959964 (z^2 = 3.841459): centre
+    # (15 + 1.920730) / 53.841459 = 0.314270, half-width 1.959964 / 53.841459 * sqrt(15 * 35 / 50 + 0.960365)
+    # = 0.036402 * 3.385316 = 0.123234: [0.1910, 0.4375]
+    run("ffe_translation", C, {"correct_rate": 0.3, "correct_rate/stderr": 0.0655, "correct_rate/n": 50,
+                               "incorrect_rate": 0.1, "hallucinated_rate": 0.6}, samples=50, judge="openai/gpt-4.1",
+        judge_prompt="paper")
     turkish = {"prompt_version": "tr-idioms-v2", "prompt_lang": "en", "answer_mode": "generate"}
     run("tr_idiom_detection", A, {"accuracy": 0.594, "yes_rate": 0.8, "unparsed_rate": 0.0}, samples=400, **turkish)
     run("tr_idiom_entailment", A, {"accuracy": 0.52, "entailment_rate": 0.3, "unparsed_rate": 0.02}, samples=400, **turkish)
@@ -115,6 +123,7 @@ def logs(tmp_path_factory) -> Path:
         log = logged_outcomes(tmp / name, outcomes, labels, allusions, task,
                               task_metadata={**settings, **extra}, metrics=policy_metrics(policies))
         log.eval.model = B
+        log.eval.eval_id = f"report-{task}"
         write_eval_log(log, str(out / f"{task}.eval"))
     return out
 
@@ -152,7 +161,7 @@ def test_every_table_from_the_runs(logs: Path):
                                                                 "human/hallucinated": 0.15}
     # Table 5: C only, with its interval
     [row] = tables["ffe-hallu/table-5"].rows
-    assert (row.label, round(row.cells["correct"].low, 4), round(row.cells["correct"].high, 4)) == (C, 0.1716, 0.4284)
+    assert (row.label, round(row.cells["correct"].low, 4), round(row.cells["correct"].high, 4)) == (C, 0.1910, 0.4375)
     # Turkish Table 2: detection and entailment of A on one row; B has entailment only
     turkish = tables["turkish-idioms/table-2"]
     assert cells(turkish, A) == {"detection": 0.594, "entailment": 0.52, "yes_rate": 0.8, "entailment_rate": 0.3,
@@ -313,7 +322,9 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     table_4 = next(t for t in document["tables"] if t["key"] == "ffe-hallu/table-4")
     assert set(table_4) == {"key", "title", "source", "unit", "intervals", "identity_keys", "notes", "columns", "rows"}
     a_row = next(r for r in table_4["rows"] if r["label"] == A)
-    assert a_row["cells"]["fake_q"]["value"] == 0.215 and a_row["cells"]["fake_q"]["n"] == 800
+    # fake_q's n is its 200 fakes, not the run's 800 samples
+    assert (a_row["cells"]["fake_q"]["value"], a_row["cells"]["fake_q"]["n"], a_row["cells"]["fake_q"]["samples"]) == (
+        0.215, 200, 800)
     assert a_row["identity"] == {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": "True"}
     # the allusion analyses are in the JSON too
     assert {"persian-allusions/gap", "persian-allusions/themes"} <= {t["key"] for t in document["tables"]}
@@ -340,11 +351,13 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     markdown = report("--format", "markdown", "--no-paper")
     section = markdown.split("### FFE-HALLU Table 4", 1)[1].split("\n\n###", 1)[0]
     md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(f"| {A}")]
-    assert md_rows == [[A, "ffe-detection-v3", "generate", "True", "800", "21.5", "7.5", "14.5", "86.0", "1.0", "5.0"]]
+    # each cell's own n beside the row's 800 samples; n >= 100, so no interval (Table 4 prints none)
+    shown = ["21.5 (n=200)", "7.5 (n=200)", "14.5 (n=400)", "86.0 (n=200)", "1.0 (n=400)", "5.0 (n=100)"]
+    assert md_rows == [[A, "ffe-detection-v3", "generate", "True", "800", *shown]]
     # LaTeX: one tabular per table, the same row, escaped
     latex = report("--format", "latex")
     assert latex.count(r"\begin{tabular}") == len(document["tables"])
-    assert rf"{A} & ffe-detection-v3 & generate & True & 800 & 21.5 & 7.5 & 14.5 & 86.0 & 1.0 & 5.0 \\" in latex
+    assert rf"{A} & ffe-detection-v3 & generate & True & 800 & {' & '.join(shown)} \\" in latex
     assert r"Unparsed(\%) *" in latex
     # --out writes a file and never over a log; text names the file it wrote
     written = report("--format", "markdown", "--out", str(tmp_path / "out"))

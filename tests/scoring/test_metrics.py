@@ -103,11 +103,32 @@ def test_standard_errors_are_inspects_over_the_counted_answers():
 
     values = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}), answers())
     # counted: right, wrong, unparsed (wrong), right: p = 1/2 over n = 4; Inspect's stderr (ddof 1) of 0/1
-    # values is sqrt(p (1 - p) / (n - 1)) = sqrt(1/12)
-    assert values == pytest.approx({"accuracy": 0.5, "accuracy/stderr": (1 / 12) ** 0.5})
-    # one counted answer: no standard error (Inspect would report 0), left out
+    # values is sqrt(p (1 - p) / (n - 1)) = sqrt(1/12); its n, the counted answers, is 4 (the judge-unparsed one out)
+    assert values == pytest.approx({"accuracy": 0.5, "accuracy/stderr": (1 / 12) ** 0.5, "accuracy/n": 4})
+    # one counted answer: no standard error (Inspect would report 0), left out; n = 1
     one = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "a"}), answers()[:1])
-    assert one == {"accuracy": 1.0}
+    assert one == {"accuracy": 1.0, "accuracy/n": 1}
+
+
+def test_each_rate_records_its_own_denominator():
+    from figeval.scoring.metrics import counted_status, grouped_rate, policy_metrics, reading_metrics
+
+    # excluded: the unparsed answer and the judge-unparsed one are out: right, wrong, right -> 2/3 over n = 3
+    excluded = metric_values(policy_metrics({"accuracy": (TARGET, EXCLUDED)}), answers())
+    assert (excluded["accuracy"], excluded["accuracy/n"]) == (pytest.approx(2 / 3), 3)
+    # where group=b: unparsed (wrong), judge-unparsed (out), right -> 1/2 over n = 2, of 3 samples in the group
+    b = metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "b"}), answers())
+    assert (b["accuracy"], b["accuracy/n"]) == (0.5, 2)
+    # per group: a = right, wrong (n 2); b = unparsed, right (n 2; the judge-unparsed one out)
+    grouped = metric_values(grouped_rate(TARGET, AS_WRONG, "group", "accuracy/{group_name}"), answers())
+    assert grouped == {"accuracy/a": 0.5, "accuracy/a/n": 2, "accuracy/b": 0.5, "accuracy/b/n": 2}
+    # a status rate's n is every answer: 1 judge-unparsed of 5
+    assert metric_values(counted_status("judge_unparsed", "judge_unparsed_rate"), answers()) == {
+        "judge_unparsed_rate": 0.2, "judge_unparsed_rate/n": 5}
+    reading = metric_values(reading_metrics({"group": "a"}), answers())
+    assert (reading["unparsed_rate"], reading["unparsed_rate/n"], reading["truncated_rate/n"]) == (0.0, 2, 2)
+    # no answer selected: no rate and no n (left out, never 0)
+    assert metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "none"}), answers()) == {}
 
 
 def test_a_group_named_twice_in_a_sample_counts_once():

@@ -43,6 +43,9 @@ def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
             # the paper's analysis: unseen in the corpus (rows 1 and 6, frequency 0) vs seen (rows 3, 4, 5)
             "accuracy/freq_unseen": 1 / 4,  # only 001f right
             "accuracy/freq_seen": 5 / 6,  # 003f, 003l, 004l, 005f, 005l right; 004f unparsed
+            # each rate's own denominator: yes_rate leaves the unparsed 004f out, accuracy counts it
+            "accuracy/n": 10, "unparsed_rate/n": 10, "yes_rate/n": 9, "accuracy/freq_unseen/n": 4,
+            "accuracy/freq_seen/n": 6,
         }
     )
     assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 5}

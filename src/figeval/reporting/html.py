@@ -52,6 +52,6 @@ def render_html(report: Report, found_figures: Sequence[Figure]) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>figeval report</title>'
             f"<style>{STYLE}</style></head><body><h1>figeval report</h1>"
             f"<p>figeval {escape(__version__)}. ↑/↓: higher/lower is better; *: figeval's column, not the paper's; "
-            f"[a, b]: 95% interval; (paper), in italics: the paper's published number; {MISSING}: no run.</p>"
+            f"[a, b]: 95% interval; (n=k): the cell's own count where it differs from the row's samples; (paper), in italics: the paper's published number; {MISSING}: no run.</p>"
             + "".join(html_table(table) for table in report.tables) + drawn
             + f'<h2>Runs</h2><ul class="notes">{runs}</ul></body></html>\n')

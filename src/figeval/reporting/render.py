@@ -3,7 +3,13 @@ HTML is `figeval.reporting.html`.
 
 Every format shows the same cells: values in the table's unit (percent where the paper prints percent), the 95%
 interval where the paper prints intervals or the run is small (n < 100), the papers' rows marked as such, a
-direction arrow on the paper's columns (higher / lower is better) and a `*` on figeval's own columns.
+direction arrow on the paper's columns (higher / lower is better) and a `*` on figeval's own columns. A row's
+`samples` is its runs' sample count; a cell whose n (its metric's own denominator) differs shows "(n=...)".
+
+Numbers are rounded once, here, when a format writes them (tables keep the metrics' values): text, Markdown,
+LaTeX and HTML print percent with one decimal and fractions with three (a paper's number as it prints it); CSV
+and JSON keep four decimals of a proportion (percent with two: 14.0, not 14.000000000000002; fractions and counts
+with four), enough to re-derive every printed digit and no float noise, or a paper's number's own decimals.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from figeval.spreadsheet import SheetWriter
 
 ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
 MISSING = "-"
+# CSV and JSON: four decimals of a proportion, as the unit shows it (percent: two)
+KEPT_DECIMALS = {"percent": 2, "fraction": 4, "count": 4}
 
 
 def scaled(value: float | None, unit: str) -> float | None:
@@ -56,7 +64,7 @@ def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
         text = number(cell.value, unit, cell.decimals)
         if shows_interval(table, cell):
             text += f" [{number(cell.low, unit, cell.decimals)}, {number(cell.high, unit, cell.decimals)}]"
-        if table.cell_n and cell.n is not None:
+        if cell.n is not None and (table.cell_n or (cell.samples is not None and cell.n != cell.samples)):
             text += f" (n={cell.n})"
     if cell.label:
         text += f" ({cell.label})"
@@ -72,16 +80,17 @@ def row_label(row: Row) -> str:
 
 
 def row_n(table: Table, row: Row) -> str:
-    """The row's sample count(s): each run's number of samples ("800", or "12/13" across tasks); blank where
-    cells show their own n."""
+    """The row's sample count(s): each run's number of samples ("800", or "12/13" across tasks), or the cells' n
+    where they are not a run's metrics (an agreement's items); blank where cells show their own n."""
     if table.cell_n:
         return ""
-    return "/".join(str(n) for n in dict.fromkeys(c.n for c in row.cells.values() if c.n is not None))
+    counts = (c.samples if c.samples is not None else c.n for c in row.cells.values())
+    return "/".join(str(n) for n in dict.fromkeys(n for n in counts if n is not None))
 
 
 def grid(table: Table) -> list[list[str]]:
     """The table as rows of strings, header first: label, settings, n, one column per table column."""
-    head = ["model", *table.identity_keys, "n", *(header_text(c) for c in table.columns)]
+    head = ["model", *table.identity_keys, "samples", *(header_text(c) for c in table.columns)]
     body = [[row_label(row), *(row.identity.get(key, "") for key in table.identity_keys), row_n(table, row),
              *(cell_text(table, row.cells.get(c.key), unit_of(table, c)) for c in table.columns)] for row in table.rows]
     return [head, *body]
@@ -151,7 +160,8 @@ def render_markdown(report: Report) -> str:
     parts = [markdown_table(table) for table in report.tables]
     parts.append("\n".join(f"- {_markdown_escape(line.strip())}" for line in run_lines(report)))
     return "\n\n".join(parts) + "\n\n↑/↓: higher/lower is better; *: figeval's column, not the paper's; " \
-                                "[a, b]: 95% interval; (paper): the paper's published number.\n"
+                                "[a, b]: 95% interval; (n=k): the cell's own count where it differs from the row's " \
+                                "samples; (paper): the paper's published number.\n"
 
 
 CSV_HEADER = ["table", "source", "row", "paper", "settings", "column", "header", "unit", "value", "ci_low", "ci_high",
@@ -180,9 +190,18 @@ def render_csv(report: Report) -> str:
 
 
 def printed(value: float | None, unit: str, decimals: int | None) -> float | None:
-    """A value in its unit for a CSV cell; a paper's number exactly as printed (33.25, not 33.250000000000004)."""
+    """A value in its unit for a CSV cell, rounded to `KEPT_DECIMALS` (14.0, not 14.000000000000002); a paper's
+    number exactly as printed (33.25, not 33.250000000000004)."""
     found = scaled(value, unit)
-    return found if found is None or decimals is None else round(found, decimals)
+    return None if found is None else round(found, KEPT_DECIMALS.get(unit, 4) if decimals is None else decimals)
+
+
+def stored(value: float | str | None, unit: str, decimals: int | None) -> float | str | None:
+    """A value as the metrics give it (rates in [0, 1]) for JSON, rounded as `printed` rounds it in its unit."""
+    if value is None or isinstance(value, str):
+        return value
+    kept = KEPT_DECIMALS.get(unit, 4) if decimals is None else decimals
+    return round(value, kept + 2 if unit == "percent" else kept)
 
 
 def _blank(value: object) -> object:
@@ -216,21 +235,28 @@ def render_latex(report: Report) -> str:
     return "% figeval report; needs \\usepackage{booktabs}\n" + "\n\n".join(latex_table(t) for t in report.tables) + "\n"
 
 
+def _cell_json(cell: Cell, unit: str) -> dict[str, object]:
+    return {"value": stored(cell.value, unit, cell.decimals), "ci_low": stored(cell.low, unit, cell.decimals),
+            "ci_high": stored(cell.high, unit, cell.decimals), "n": cell.n, "samples": cell.samples,
+            "label": cell.label or None, "log": cell.log}
+
+
 def table_json(table: Table) -> dict[str, object]:
+    units = {c.key: unit_of(table, c) for c in table.columns}
     return {
         "key": table.key, "title": table.title, "source": table.source, "unit": table.unit,
         "intervals": table.intervals, "identity_keys": table.identity_keys, "notes": table.notes,
         "columns": [{"key": c.key, "header": c.header, "better": c.better or None, "ours": c.ours,
                      "unit": unit_of(table, c)} for c in table.columns],
         "rows": [{"label": row.label, "reference": row.reference or None, "identity": row.identity,
-                  "cells": {key: {"value": cell.value, "ci_low": cell.low, "ci_high": cell.high, "n": cell.n,
-                                  "label": cell.label or None, "log": cell.log} for key, cell in row.cells.items()}}
+                  "cells": {key: _cell_json(cell, units.get(key, table.unit)) for key, cell in row.cells.items()}}
                  for row in table.rows],
     }
 
 
 def render_json(report: Report) -> str:
-    """Values as the metrics give them (rates in [0, 1], whatever the table's display unit)."""
+    """Values as the metrics give them (rates in [0, 1], whatever the table's display unit), rounded as the CSV
+    rounds them; each cell's n (its metric's own) and the run's samples."""
     document = {
         "figeval_version": __version__,
         "tables": [table_json(table) for table in report.tables],

@@ -6,16 +6,25 @@ A run that lacks a row setting (an MC run has no judge) fills every row of its m
 columns of several tasks line up; when two different runs compete for one cell, the newest is used and the table
 says so in a note, never silently.
 
-Values are kept as the metrics give them (rates in [0, 1]); a table's `unit` says how to show them (percent where
-the paper prints percent).
+Values are kept as the metrics give them (rates in [0, 1], never rounded here); a table's `unit` says how to show
+them (percent where the paper prints percent). A cell's n is its metric's own denominator (`<metric>/n`: the fakes
+one framing asked, the answers a judge could label), not the run's sample count, and a proportion's interval is
+the metric's own bootstrap interval or else the Wilson score interval over that n (Wilson 1927): a Wald interval
+(p +- 1.96 se) collapses to a point at 0% and 100%.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from inspect_ai.log import read_eval_log
+
+from figeval.reporting.rescore import rescore_command
 from figeval.reporting.runs import RunSummary
+from figeval.scoring.metrics import denominator_name
+from figeval.stats import wilson_interval
 
 # Below this many samples a rate's 95% interval is shown even where the paper prints none.
 SMALL_N = 100
@@ -24,17 +33,20 @@ Z_95 = 1.959964
 
 @dataclass(frozen=True)
 class Cell:
-    """A value (a rate, a count, or text), its 95% interval, the run's sample count and the log it came from."""
+    """A value (a rate, a count, or text), its 95% interval, its n and the log it came from."""
 
     value: float | str | None
     low: float | None = None
     high: float | None = None
     n: int | None = None
+    """The value's own denominator (the answers a rate counted); None when the log does not record it."""
     log: str | None = None
     label: str = ""
     """Text shown with the value (the best model of a family in PerHalluEval's Table 4)."""
     decimals: int | None = None
     """A paper's number: the decimals it is printed with (33.25, not 33.2); None: the unit's usual precision."""
+    samples: int | None = None
+    """The run's sample count, where the cell is a run's metric (its n may be fewer: the fakes of one framing)."""
 
 
 @dataclass(frozen=True)
@@ -112,19 +124,52 @@ class TableSpec:
         return {column.task for column in self.columns}
 
 
+def proportion_interval(value: float, n: int | None) -> tuple[float | None, float | None]:
+    """The 95% Wilson score interval of a proportion over n answers (its successes: value * n, rounded); no
+    interval without n, with n = 0, or for a value that is not a proportion."""
+    if not n or not 0.0 <= value <= 1.0:
+        return None, None
+    return wilson_interval(round(value * n), n, Z_95)
+
+
 def metric_cell(run: RunSummary, metric: str, complement: bool = False) -> Cell | None:
-    """A run's metric with its 95% interval: the metric's own `/ci_low`, `/ci_high` when it has them (bootstrap),
-    else value +- 1.96 standard errors from its `/stderr`, clipped to [0, 1]; None if the run lacks the metric."""
+    """A run's metric with its n (its own denominator, `<metric>/n`) and its 95% interval: the metric's own
+    `/ci_low`, `/ci_high` when it has them (bootstrap), else the Wilson interval over its n; with `complement`,
+    1 - the metric and the interval flipped. No n and no interval when the log does not record the metric's n (see
+    `before_denominators_note`); None if the run lacks the metric."""
     value = run.metrics.get(metric)
     if value is None:
         return None
+    recorded_n = run.metrics.get(denominator_name(metric))
+    n = None if recorded_n is None else int(recorded_n)
     low, high = run.metrics.get(f"{metric}/ci_low"), run.metrics.get(f"{metric}/ci_high")
-    stderr = run.metrics.get(f"{metric}/stderr")
-    if (low is None or high is None) and stderr is not None:
-        low, high = max(0.0, value - Z_95 * stderr), min(1.0, value + Z_95 * stderr)
+    if low is None or high is None:
+        low, high = proportion_interval(value, n)
     if complement:
         value, low, high = 1 - value, None if high is None else 1 - high, None if low is None else 1 - low
-    return Cell(value, low, high, run.samples, run.log)
+    return Cell(value, low, high, n, run.log, samples=run.samples)
+
+
+# Every figeval task reports `unparsed_rate`: a log without its n was scored before metrics recorded their own n.
+DENOMINATORS_MARK = denominator_name("unparsed_rate")
+
+
+def scored_before_denominators(run: RunSummary) -> bool:
+    return "unparsed_rate" in run.metrics and DENOMINATORS_MARK not in run.metrics
+
+
+def before_denominators_note(run: RunSummary) -> str:
+    """What a table says of a run scored before each metric recorded its own n: its cells show no n and no
+    interval, and the command that re-scores its recorded answers (`figeval.reporting.rescore`)."""
+    said = (f"{run.task} on {run.model} ({run.log}) was scored before figeval recorded each metric's own n: its "
+            "cells show no n and no interval")
+    path = Path(run.log.removeprefix("file://"))
+    rescore = rescore_command(read_eval_log(str(path), header_only=True), path) if path.is_file() else None
+    if rescore is None:
+        return f"{said}; run its task again with this release for them."
+    judge = " (its judge is asked again; answers in the response cache are reused)" if rescore.judged else ""
+    return (f"{said}; re-score it with today's scorer, without asking the model again{judge}: `{rescore.command}`, "
+            f"then report on {rescore.out} in its place.")
 
 
 def _settings(run: RunSummary, keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -153,6 +198,8 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
     table = Table(spec.key, spec.title, f"{_PAPER_NAMES.get(spec.paper, spec.paper)} {spec.source}".strip(), spec.unit,
                   [ColumnHead(c.key, c.header, c.better, c.ours) for c in spec.columns], intervals=spec.intervals)
     used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
+    for run in {run.log: run for _, run in used if scored_before_denominators(run)}.values():
+        table.notes.append(before_denominators_note(run))
     by_model: dict[str, set[tuple]] = {}
     for _, run in used:
         by_model.setdefault(run.model, set()).add(_settings(run, spec.row_keys))

@@ -12,6 +12,10 @@ A judge-unparsed outcome (the judge failed twice) is the instrument's failure, n
 leaves it out and `judge_unparsed_rate` reports it. A rate with an empty denominator is left out of the
 results, never reported as zero.
 
+Every proportion a report shows records its own denominator beside it, `<name>/n` (the answers it counted under
+its policy and selection; for a group, `<group's name>/n`), so that a report's n and interval are that metric's,
+not the run's sample count.
+
 Each task records its policies in its metadata (`unparsed_policies`) and each metric's parameters are in the
 log. Breakdowns use Inspect's `grouped()`; `grouped_by` adds what it lacks: samples that belong to several
 groups (an allusion with two themes counts in both).
@@ -134,6 +138,26 @@ def rate(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | Non
 
 
 @metric
+def rate_n(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | None = None) -> Metric:
+    """The denominator of `rate` with the same arguments: how many answers it counted; undefined (left out)
+    with none, as `rate` is."""
+    check_policy(unparsed)
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        return len(counted_values(scores, of, unparsed, where)) or None
+
+    return compute  # type: ignore[return-value]
+
+
+N_SUFFIX = "/n"
+
+
+def denominator_name(name: str) -> str:
+    """The name under which the metric `name` records its denominator (`accuracy/n`, `accuracy/freq_high/n`)."""
+    return f"{name}{N_SUFFIX}"
+
+
+@metric
 def rate_stderr(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any] | None = None) -> Metric:
     """The standard error of `rate` with the same arguments, by Inspect's own `stderr()` over the counted
     answers; undefined (left out) with fewer than two, where Inspect would say 0."""
@@ -162,6 +186,22 @@ def status_rate(status: str = "unparsed", where: dict[str, Any] | None = None) -
         return sum(_has_status(o, status) for o in chosen) / len(chosen) if chosen else None
 
     return compute  # type: ignore[return-value]
+
+
+@metric
+def answer_count(where: dict[str, Any] | None = None) -> Metric:
+    """How many answers `where` selects (judge-unparsed ones included): `status_rate`'s denominator; undefined
+    (left out) with none."""
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        return sum(_matches(where, s.sample_metadata) for s in scores) or None
+
+    return compute  # type: ignore[return-value]
+
+
+def counted_status(status: str, name: str, where: dict[str, Any] | None = None) -> list[Metric]:
+    """`status_rate` named `name`, with its denominator (`<name>/n`)."""
+    return [named(status_rate(status, where), name), named(answer_count(where), denominator_name(name))]
 
 
 UNREAD = "unread"
@@ -195,10 +235,10 @@ def reading_shares(where: dict[str, Any] | None = None) -> Metric:
 
 def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> list[Metric]:
     """What every task reports about reading its answers: `unparsed_rate` (truncated included),
-    `truncated_rate` and the shares of each reading layer (`reading_shares`); with a prefix for a subset
+    `truncated_rate` (each with its `/n`) and the shares of each reading layer (`reading_shares`); with a prefix for a subset
     (`control_unparsed_rate`)."""
-    return [named(status_rate(Status.UNPARSED.value, where), f"{prefix}unparsed_rate"),
-            named(status_rate(Status.TRUNCATED.value, where), f"{prefix}truncated_rate"),
+    return [*counted_status(Status.UNPARSED.value, f"{prefix}unparsed_rate", where),
+            *counted_status(Status.TRUNCATED.value, f"{prefix}truncated_rate", where),
             *([reading_shares(where)] if not prefix else [])]
 
 
@@ -245,6 +285,14 @@ def grouped_by(inner: Metric, key: str, name_template: str, many: bool = False) 
     return compute
 
 
+def grouped_rate(of: str, unparsed: str, key: str, name_template: str, where: dict[str, Any] | None = None,
+                 many: bool = False) -> list[Metric]:
+    """`rate` per group of the sample metadata `key` (`grouped_by`), each group's with its denominator named
+    `<group's name>/n` ("accuracy/freq_high/n")."""
+    return [grouped_by(rate(of, unparsed, where), key, name_template, many),
+            grouped_by(rate_n(of, unparsed, where), key, denominator_name(name_template), many)]
+
+
 @metric
 def mean_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
     """The mean of `inner` over the `groups` of sample metadata `key` (as Inspect's `grouped(all="groups")`),
@@ -258,6 +306,20 @@ def mean_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
         found = _call(per_group, scores)
         values = [found.get(group) for group in groups]
         return None if any(v is None for v in values) else sum(values) / len(values)
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def total_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
+    """The sum of `inner` (a count: `rate_n`) over the `groups` of sample metadata `key`, undefined unless it is
+    defined in every one of them: the n of a `mean_over_groups` over the same groups, present exactly when it is."""
+    per_group = grouped(inner, key, all=False)
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        found = _call(per_group, scores) if scores else {}
+        values = [found.get(group) for group in groups]
+        return None if any(v is None for v in values) else sum(values)
 
     return compute  # type: ignore[return-value]
 
@@ -278,9 +340,10 @@ def decided_by_counts() -> Metric:
 
 def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any] | None = None) -> list[Metric]:
     """One named `rate` per entry of a task's declaration {metric name: (of, unparsed policy)}, each with its
-    standard error (`<name>/stderr`)."""
+    standard error (`<name>/stderr`) and its denominator (`<name>/n`)."""
     return [metric for name, (of, policy) in policies.items()
-            for metric in (named(rate(of, policy, where), name), named(rate_stderr(of, policy, where), f"{name}/stderr"))]
+            for metric in (named(rate(of, policy, where), name), named(rate_stderr(of, policy, where), f"{name}/stderr"),
+                           named(rate_n(of, policy, where), denominator_name(name)))]
 
 
 def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]:

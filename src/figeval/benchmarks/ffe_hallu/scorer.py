@@ -16,6 +16,7 @@ and reported as `judge_unparsed_rate`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 
@@ -41,16 +42,20 @@ from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, 
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.metrics import (
     as_label,
+    counted_status,
     decided_by_counts,
+    denominator_name,
     grouped_by,
+    grouped_rate,
     label_mass,
     mean_over_groups,
     named,
     outcomes,
     policy_metrics,
     rate,
+    rate_n,
     reading_metrics,
-    status_rate,
+    total_over_groups,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, outcome_key, to_score
 from figeval.scoring.extractor import with_extractor
@@ -112,43 +117,69 @@ DETECTION_POLICIES = {
 }
 
 
+def paired_answers(scores: Sequence[SampleScore]) -> list[dict[str, str]]:
+    """Per fake asked under both framings, its answer under each ({framing: outcome key})."""
+    by_item: dict[str, dict[str, str]] = defaultdict(dict)
+    for s, outcome in zip(scores, outcomes(scores)):
+        metadata = s.sample_metadata or {}
+        if metadata.get("kind") == ItemKind.FAKE.value:
+            by_item[metadata["item"]][metadata["framing"]] = outcome_key(outcome)
+    return [answers for answers in by_item.values() if len(answers) == 2]
+
+
 @metric
 def framing_agreement() -> Metric:
     """Fakes whose two answers say the same thing (both real, both fake, or both unparsed), over the fakes asked
     under both framings (Table 4, "Agreement")."""
 
     def compute(scores: list[SampleScore]) -> float | None:
-        by_item: dict[str, dict[str, str]] = defaultdict(dict)
-        for s, outcome in zip(scores, outcomes(scores)):
-            metadata = s.sample_metadata or {}
-            if metadata.get("kind") == ItemKind.FAKE.value:
-                by_item[metadata["item"]][metadata["framing"]] = outcome_key(outcome)
-        paired = [answers for answers in by_item.values() if len(answers) == 2]
+        paired = paired_answers(scores)
         return sum(len(set(a.values())) == 1 for a in paired) / len(paired) if paired else None
+
+    return compute  # type: ignore[return-value]
+
+
+@metric
+def paired_fakes() -> Metric:
+    """`framing_agreement`'s denominator: the fakes asked under both framings; undefined (left out) with none."""
+
+    def compute(scores: list[SampleScore]) -> float | None:
+        return len(paired_answers(scores)) or None
 
     return compute  # type: ignore[return-value]
 
 
 def detection_metrics() -> list[Metric]:
     """The detection metrics of Table 4 (rates in [0, 1]) and, over the authentic controls, the false-rejection
-    rate; a rate with no samples (e.g. a --limit that reached no real-q sample) is left out, not zero."""
+    rate, each with its denominator (`<name>/n`); a rate with no samples (e.g. a --limit that reached no real-q
+    sample) is left out, not zero."""
     fake_accepted = rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, FAKES)
+    # The average's n is the fakes' answers under both framings: the mean of the two rates is their pooled share
+    # when both framings asked the same fakes (Table 4). A report's Wilson interval over them takes the two
+    # answers to one fake as independent, which they are not (the agreement column): it is somewhat narrow.
     both_framings = [f.value for f in Framing]
+    fake_answers = total_over_groups(rate_n(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, FAKES), "framing",
+                                     both_framings)
     return [
         # the average first: Table 4's headline, which the log viewer shows as the task's score
         named(mean_over_groups(fake_accepted, "framing", both_framings), "halluc_rate_avg"),
-        # halluc_rate_fake_q, halluc_rate_real_q, each with its standard error
+        named(fake_answers, denominator_name("halluc_rate_avg")),
+        # halluc_rate_fake_q, halluc_rate_real_q, each with its standard error and n
         *(metric for framing in Framing for metric in policy_metrics(
             {f"halluc_rate_{framing.name.lower()}": (Verdict.REAL.value, HALLUCINATED_IF_UNPARSED)},
             {**FAKES, "framing": framing.value})),
         named(framing_agreement(), "agreement"),
+        named(paired_fakes(), denominator_name("agreement")),
         *reading_metrics(FAKES),
         grouped_by(mean_over_groups(fake_accepted, "framing", both_framings), "category_slug",
                    "halluc_rate_avg/{group_name}"),
+        grouped_by(fake_answers, "category_slug", denominator_name("halluc_rate_avg/{group_name}")),
         # Figure 1: each category under each framing
-        *(grouped_by(rate(Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, {**FAKES, "framing": framing.value}),
-                     "category_slug", f"halluc_rate_{framing.name.lower()}/{{group_name}}") for framing in Framing),
+        *(metric for framing in Framing for metric in grouped_rate(
+            Verdict.REAL.value, HALLUCINATED_IF_UNPARSED, "category_slug",
+            f"halluc_rate_{framing.name.lower()}/{{group_name}}", {**FAKES, "framing": framing.value})),
         named(rate(Verdict.FAKE.value, REJECTED_IF_UNPARSED, CONTROLS), "false_rejection_rate"),
+        named(rate_n(Verdict.FAKE.value, REJECTED_IF_UNPARSED, CONTROLS), denominator_name("false_rejection_rate")),
         *reading_metrics(CONTROLS, prefix="control_"),
         label_mass(),
     ]
@@ -228,7 +259,7 @@ def judged_metrics() -> list[Metric]:
     with no Persian expression is hallucinated), unparsed and judge_unparsed rates over all outputs, and how
     many outputs each way and rule decided."""
     return [*policy_metrics(JUDGED_POLICIES), *reading_metrics(),
-            named(status_rate("judge_unparsed"), "judge_unparsed_rate"), decided_by_counts()]
+            *counted_status("judge_unparsed", "judge_unparsed_rate"), decided_by_counts()]
 
 
 class OpenTask(str, Enum):

@@ -8,7 +8,8 @@ yes/no words (Yes, بله, No, خیر). Across answers:
 - factual_recall = TP / (TP + FN): correct versions answered Y;
 - hallucinated_recall = TN / (TN + FP): hallucinated versions answered N;
 - hamming_score: per item, the share of its two answers that are right, averaged over items (Appendix B);
-- each with a 95% bootstrap interval over items (`<metric>/ci_low`, `<metric>/ci_high`), unparsed_rate, and for
+- each with a 95% bootstrap interval over items (`<metric>/ci_low`, `<metric>/ci_high`) and its denominator
+  (`<metric>/n`), unparsed_rate, and for
   QA the same split by the persian_specific flag (`<metric>/persian_specific`, `<metric>/generic`).
 
 The paper excludes unparseable verifier outputs while building the data (Section 3.3) but is silent on how an
@@ -43,7 +44,7 @@ from figeval.errors import FigevalError
 from figeval.benchmarks.perhallueval.readers import NO, YES, bare_letter, read_faithfulness
 from figeval.parsing import YES_NO_WORDS, YesNo, label_probabilities
 from figeval.benchmarks.perhallueval.dataset import SUBSETS
-from figeval.scoring.metrics import AS_WRONG, EXCLUDED, label_mass, outcomes, reading_metrics
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, denominator_name, label_mass, outcomes, reading_metrics
 from figeval.scoring.outcome import to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import TopLogprobs, read_answer
@@ -130,14 +131,17 @@ def statistic(name: str, unparsed: str, pairs: Sequence[PairAnswer]) -> Callable
 
 def pair_rates(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
                seed: int = 0) -> dict[str, float]:
-    """The three statistics with 95% bootstrap intervals over items (undefined ones are left out)."""
+    """The three statistics with 95% bootstrap intervals over items and their denominators (`<name>/n`: answers
+    counted for a recall, items counted for the Hamming score); undefined ones are left out."""
     rates: dict[str, float] = {}
     for name in STATISTICS:
         try:
             interval = bootstrap_interval(statistic(name, unparsed, pairs), len(pairs), resamples=resamples, seed=seed)
         except UndefinedStatistic:
             continue
-        rates |= {name: interval.estimate, f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high}
+        counted = int(_contributions(pairs, name, unparsed)[1].sum())
+        rates |= {name: interval.estimate, f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high,
+                  denominator_name(name): counted}
     return rates
 
 
@@ -183,7 +187,7 @@ def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str
     found: dict[str, float] = {"tp": tp, "fp": fp, "tn": tn, "fn": fn}
     if tp + fp and tp + fn:
         precision, recall = tp / (tp + fp), tp / (tp + fn)
-        found["precision"] = precision
+        found |= {"precision": precision, denominator_name("precision"): tp + fp}
         if precision + recall:
             found["f1"] = 2 * precision * recall / (precision + recall)
     return found
@@ -198,7 +202,8 @@ def confusion_counts(unparsed: str = AS_WRONG) -> Metric:
         found = confusion(pairs, unparsed)
         flagged = [p.persian_specific for p in pairs if p.persian_specific is not None]
         if flagged:
-            found["persian_specific_share"] = sum(flagged) / len(flagged)
+            found |= {"persian_specific_share": sum(flagged) / len(flagged),
+                      denominator_name("persian_specific_share"): len(flagged)}
         return found
 
     return compute

@@ -39,12 +39,10 @@ from figeval.scoring.metrics import (
     AS_WRONG,
     TARGET,
     as_label,
-    grouped_by,
-    named,
+    counted_status,
+    grouped_rate,
     policy_metrics,
-    rate,
     reading_metrics,
-    status_rate,
 )
 from figeval.scoring.outcome import DecidedBy, Outcome, to_score
 from figeval.scoring.extractor import with_extractor
@@ -95,16 +93,16 @@ KNOWLEDGE_POLICIES = {
 OPEN_POLICIES = {"accuracy": (OpenLabel.CORRECT.value, AS_WRONG)}
 
 
-def _theme_accuracy(of: str) -> Metric:
-    """Accuracy per theme; a text with several themes counts in each (multi-label)."""
-    return grouped_by(rate(of, AS_WRONG), "theme_slugs", "accuracy/theme_{group_name}", many=True)
+def _theme_accuracy(of: str) -> list[Metric]:
+    """Accuracy per theme, each with its `/n`; a text with several themes counts in each (multi-label)."""
+    return grouped_rate(of, AS_WRONG, "theme_slugs", "accuracy/theme_{group_name}", many=True)
 
 
 def _failure_rates() -> list[Metric]:
-    return [*reading_metrics(), named(status_rate("judge_unparsed"), "judge_unparsed_rate")]
+    return [*reading_metrics(), *counted_status("judge_unparsed", "judge_unparsed_rate")]
 
 
-@scorer(metrics=[*policy_metrics(MC_POLICIES), *reading_metrics(), _theme_accuracy(TARGET)])
+@scorer(metrics=[*policy_metrics(MC_POLICIES), *reading_metrics(), *_theme_accuracy(TARGET)])
 def mc_scorer() -> Scorer:
     """accuracy (unparsed counts as wrong), none_rate (chose 0), unparsed_rate, how answers were read, accuracy
     per theme."""
@@ -161,7 +159,7 @@ def knowledge_scorer(judge: str | None = None) -> Scorer:
     return score
 
 
-@scorer(metrics=[*policy_metrics(OPEN_POLICIES), *_failure_rates(), _theme_accuracy(OpenLabel.CORRECT.value)])
+@scorer(metrics=[*policy_metrics(OPEN_POLICIES), *_failure_rates(), *_theme_accuracy(OpenLabel.CORRECT.value)])
 def open_scorer(judge_mode: str = "gt", judge: str | None = None) -> Scorer:
     """accuracy (correct among answers not lost to the judge; unparsed counts as wrong), unparsed_rate,
     judge_unparsed_rate, accuracy per theme."""

@@ -29,7 +29,7 @@ from figeval.scoring.metrics import (
     AS_WRONG,
     EXCLUDED,
     TARGET,
-    grouped_by,
+    grouped_rate,
     label_mass,
     mean_over_groups,
     named,
@@ -123,7 +123,7 @@ def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> lis
     unbalanced detection the balanced accuracy (the mean of the two classes' accuracies)."""
     metrics = [*policy_metrics(unparsed_policies(task)), *reading_metrics(), label_mass()]
     if with_frequency:
-        metrics.append(grouped_by(rate(TARGET, AS_WRONG), "frequency_band", "accuracy/freq_{group_name}"))
+        metrics += grouped_rate(TARGET, AS_WRONG, "frequency_band", "accuracy/freq_{group_name}")
     if not balanced:
         metrics.append(named(mean_over_groups(rate(TARGET, AS_WRONG), "variant", ["figurative", "literal"]),
                              "balanced_accuracy"))
