@@ -55,9 +55,9 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--log-dir", str(logs))
     assert ran.returncode == 0, ran.stderr
     # The summary table ends the output, with the run's identity and its metrics.
-    # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 0.150
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150")
-    assert has_row(ran.stdout, "agreement", "0.900")
+    # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 0.150, its n the 200 fakes
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 (n=200)")
+    assert has_row(ran.stdout, "agreement", "0.900 (n=200)")
     assert has_row(ran.stdout, "samples", "400")
 
     tables = figeval("report", str(logs))
@@ -79,9 +79,9 @@ def test_two_epochs_give_the_metrics_of_one(ffe_hallu_imported: Path, tmp_path: 
     ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--epochs", "2",
                   "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
-    # the values of the one-epoch run above (test_run_then_report)
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150")
-    assert has_row(ran.stdout, "agreement", "0.900")
+    # the values of the one-epoch run above (test_run_then_report), over its 200 fakes, not 200 x 2 epochs
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 (n=200)")
+    assert has_row(ran.stdout, "agreement", "0.900 (n=200)")
 
 
 def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu_imported: Path, tmp_path: Path):
@@ -176,9 +176,9 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     # the summary says what the numbers depend on: the judge, its prompt, the meaning source, the prompt version
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
     assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v2")
-    # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each
-    assert re.search(r"^correct_rate +0\.500$", ran.stdout, re.MULTILINE)
-    assert re.search(r"^incorrect_rate +0\.500$", ran.stdout, re.MULTILINE)
+    # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each, over the 2 answers
+    assert has_row(ran.stdout, "correct_rate", "0.500 (n=2)") and has_row(ran.stdout, "incorrect_rate", "0.500 (n=2)")
+    assert has_row(ran.stdout, "subset", "limit 2: 2 of 200 samples")  # --limit 2 of the task's 200 samples
 
 
 def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path: Path):

@@ -120,11 +120,27 @@ def text_table(table: Table) -> str:
 
 
 def run_lines(report: Report) -> list[str]:
-    """Which log each run came from, which were replaced by newer ones, and which did not finish."""
-    lines = ["runs used:"] + [f"  {run.task} {run.model} {_settings(run)} n={run.samples}: {run.log}" for run in report.runs]
-    lines += [f"replaced by a newer run with the same settings: {s.run.log} (by {s.by.log})" for s in report.superseded]
+    """Which log each run came from, the subset runs apart (those used, for want of a complete run, and those a
+    complete run was used over), which were replaced by newer ones, and which did not finish."""
+    complete = [run for run in report.runs if run.complete]
+    subsets = [run for run in report.runs if not run.complete]
+    lines = ["runs used:"] + [f"  {_run_line(run)}: {run.log}" for run in complete]
+    if subsets:
+        lines += ["subset runs used (no complete run with the same settings; see the tables' notes):"]
+        lines += [f"  {_run_line(run)} (subset: {run.subset}): {run.log}" for run in subsets]
+    left_out = [s for s in report.superseded if not s.run.complete and s.by.complete]
+    if left_out:
+        lines += ["subset runs not used (a complete run with the same settings is used):"]
+        lines += [f"  {_run_line(s.run)} (subset: {s.run.subset}): {s.run.log} (used: {s.by.log})" for s in left_out]
+    lines += [f"replaced by a newer run with the same settings: {s.run.log}"
+              + (f" (subset: {s.run.subset})" if s.run.subset else "") + f" (by {s.by.log})"
+              for s in report.superseded if s not in left_out]
     lines += [f"not used ({run.status}): {run.task} {run.model} {run.log}" for run in report.not_successful]
     return lines
+
+
+def _run_line(run: RunSummary) -> str:
+    return f"{run.task} {run.model} {_settings(run)} n={run.samples}"
 
 
 def _settings(run: RunSummary) -> str:
@@ -261,7 +277,7 @@ def render_json(report: Report) -> str:
         "figeval_version": __version__,
         "tables": [table_json(table) for table in report.tables],
         "runs": [run.as_json() for run in report.runs],
-        "superseded": [{"log": s.run.log, "by": s.by.log} for s in report.superseded],
+        "superseded": [{"log": s.run.log, "by": s.by.log, "subset": s.run.subset or None} for s in report.superseded],
         "not_successful": [{"task": r.task, "model": r.model, "status": r.status, "log": r.log}
                            for r in report.not_successful],
     }

@@ -13,7 +13,7 @@ from inspect_ai.log import read_eval_log
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.paper import count_row, paper_notes, reference_rows, text_numbers
-from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, read_runs, unread_warning
+from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, preference, read_runs, unread_warning
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec, build_table, metric_cell
 
 
@@ -21,8 +21,9 @@ from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec, bu
 class Report:
     tables: list[Table]
     runs: list[RunSummary]
-    """The runs the tables read (the newest per task, model and settings)."""
+    """The runs the tables read (per task, model and settings the newest complete run, else the newest subset)."""
     superseded: list[Superseded] = field(default_factory=list)
+    """The other runs with the same task, model and settings: older ones, and subsets beside a complete run."""
     not_successful: list[RunSummary] = field(default_factory=list)
 
 
@@ -116,6 +117,7 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
     paper's) first, then the others by name."""
     table = build_table(spec, [])
     best: dict[str, dict[str, Cell]] = {}
+    runs = without_covered_subsets(runs)
     for column in spec.columns:
         for run in sorted(runs, key=lambda run: run.model):
             cell = metric_cell(run, column.metric) if run.task == column.task else None
@@ -128,8 +130,15 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
     return table
 
 
+def without_covered_subsets(runs: Sequence[RunSummary]) -> list[RunSummary]:
+    """`runs` without the subset runs of a task and model that also has a complete run (with any settings): where
+    a table picks among a model's runs by value, a smoke test's number never stands for the model."""
+    complete = {(run.task, run.model) for run in runs if run.complete}
+    return [run for run in runs if run.complete or (run.task, run.model) not in complete]
+
+
 def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
-    """PerHalluEval Table 1 from the items of the newest run of each task: per generator (the data file's
+    """PerHalluEval Table 1 from the items of the newest run of each task (complete over subset, `preference`): per generator (the data file's
     `generator` column), the share of items whose hallucinated version it wrote. No rows when the file does not
     name generators."""
     table = build_table(spec, [])
@@ -138,7 +147,7 @@ def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
         found = [run for run in runs if run.task == column.task]
         if not found:
             continue
-        newest = max(found, key=lambda run: run.created)
+        newest = max(found, key=preference)  # the newest complete run: a subset only when none is
         generator_of = {sample.metadata.get("item"): sample.metadata.get("generator")
                         for sample in read_eval_log(newest.log).samples or []}
         named = [g for g in generator_of.values() if g]

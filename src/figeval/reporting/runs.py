@@ -15,6 +15,7 @@ from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.reporting.rescore import refuse_scores_before_outcomes
+from figeval.scoring.metrics import denominator_name
 
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
 IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
@@ -33,6 +34,12 @@ class RunSummary:
     identity: dict[str, str] | None = None
     """The run's settings that change its numbers: prompt version, judge and judge prompt, meaning source..."""
     created: str = ""
+    subset: str = ""
+    """How the run left out part of its dataset ("limit 40: 40 of 800 samples"); empty for a complete run."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.subset
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -48,7 +55,35 @@ def summarize(log: EvalLog) -> RunSummary:
     task = log.eval.task.split("/")[-1]  # "figeval/ffe_detection" -> "ffe_detection"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
-                      log.eval.created)
+                      log.eval.created, subset_of(log))
+
+
+def subset_of(log: EvalLog) -> str:
+    """How a run left out part of its task's dataset, as its log records it ("limit 40: 40 of 800 samples",
+    "sample_id: 3 of 800 samples"), or "" for a run of the whole dataset. Inspect records the whole dataset's size
+    (`dataset.samples`) and the ids it ran (`dataset.sample_ids`, after `--limit` and `--sample-id`); a `--limit`
+    at or over the dataset's size runs all of it, so it is no subset."""
+    dataset, config = log.eval.dataset, log.eval.config
+    if dataset.sample_ids is not None:
+        planned: int | None = len(dataset.sample_ids)
+    elif log.results is not None and log.results.total_samples:
+        planned = log.results.total_samples // max(config.epochs or 1, 1)
+    else:
+        planned = None
+    how = [_limit_text(config.limit)] if config.limit is not None else []
+    if config.sample_id is not None:
+        ids = config.sample_id if isinstance(config.sample_id, list) else [config.sample_id]
+        how.append(f"sample_id {ids[0]}" if len(ids) == 1 else f"sample_id ({len(ids)} ids)")
+    if dataset.samples is None or planned is None:  # the log does not say how much ran: what was asked decides
+        return ", ".join(how)
+    if planned >= dataset.samples:
+        return ""
+    return f"{', '.join(how) or 'part of the dataset'}: {planned} of {dataset.samples} samples"
+
+
+def _limit_text(limit: int | tuple[int, int]) -> str:
+    """`--limit` as the user gave it: Inspect keeps START-END as (START - 1, END)."""
+    return f"limit {limit[0] + 1}-{limit[1]}" if isinstance(limit, tuple | list) else f"limit {limit}"
 
 
 def run_identity(log: EvalLog) -> dict[str, str]:
@@ -109,13 +144,16 @@ def unread_warning(run: RunSummary) -> str | None:
 
 
 def format_table(run: RunSummary) -> str:
-    """A two-column table: the run's identity, then one line per metric (rates with three decimals, their denominators `/n` whole), then how
-    the answers were read and, when too many were not, what to do."""
+    """A two-column table: the run's identity (and what part of its dataset it ran, for a subset), then one line
+    per metric with three decimals and, where the metric records it, its own n beside it ("0.150 (n=200)": the
+    fakes one framing asked, not the run's samples), then how the answers were read and, when too many were not,
+    what to do."""
     head = [("task", run.task), ("model", run.model), ("samples", str(run.samples)), *(run.identity or {}).items()]
+    if run.subset:
+        head.append(("subset", run.subset))
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
-    rows = head + [(name, f"{value:.0f}" if name.endswith("/n") else f"{value:.3f}")  # a denominator is a count
-                   for name, value in run.metrics.items() if not name.startswith("read/")]
+    rows = head + metric_rows(run.metrics)
     width = max(len(name) for name, _ in rows)
     rule = "-" * (width + 2 + max(len(value) for _, value in rows))
     lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in head] + [rule]
@@ -125,6 +163,22 @@ def format_table(run: RunSummary) -> str:
     if (warning := unread_warning(run)) is not None:
         lines.append(f"note: {warning}")
     return "\n".join(lines)
+
+
+def metric_rows(metrics: dict[str, float]) -> list[tuple[str, str]]:
+    """(name, value) per metric but the reading layers: "0.150 (n=200)" where the metric records its n
+    (`<metric>/n`, a count, shown beside it rather than on a line of its own), else "0.150"; an `/n` whose metric
+    is absent on its own line, as a count."""
+    rows = []
+    for name, value in metrics.items():
+        if name.startswith("read/") or (name.endswith("/n") and name.removesuffix("/n") in metrics):
+            continue
+        if name.endswith("/n"):
+            rows.append((name, f"{value:.0f}"))
+            continue
+        n = metrics.get(denominator_name(name))
+        rows.append((name, f"{value:.3f}" + ("" if n is None else f" (n={n:.0f})")))
+    return rows
 
 
 def _silent(_: str) -> None:
@@ -225,17 +279,24 @@ def distinguishing_settings(runs: Sequence[RunSummary]) -> list[str]:
         for model in {run.model for run in runs})]
 
 
+def preference(run: RunSummary) -> tuple[bool, str]:
+    """The order in which runs of one thing are preferred: a complete run over any subset, whatever their times
+    (a 40-sample smoke test never stands in for the 800-sample run), then the newest."""
+    return run.complete, run.created
+
+
 def newest_runs(runs: Sequence[RunSummary]) -> tuple[list[RunSummary], list[Superseded]]:
-    """One run per (task, model, identity): the newest. Returns the runs kept and, for every older run with the
-    same identity, the run that replaced it (so a report can say which log it used)."""
+    """One run per (task, model, identity): the newest complete one, or the newest subset when none ran the whole
+    dataset (`preference`). Returns the runs kept and, for every other run with the same identity, the run kept in
+    its place (so a report can say which log it used and list the subsets it left out)."""
     kept: dict[tuple, RunSummary] = {}
-    older: list[tuple[RunSummary, tuple]] = []
-    for run in sorted(runs, key=lambda run: run.created):
+    others: list[tuple[RunSummary, tuple]] = []
+    for run in sorted(runs, key=preference):
         key = (run.task, run.model, tuple(sorted((run.identity or {}).items())))
         if key in kept:
-            older.append((kept[key], key))
+            others.append((kept[key], key))
         kept[key] = run
-    return sorted(kept.values(), key=_order), [Superseded(run, kept[key]) for run, key in older]
+    return sorted(kept.values(), key=_order), [Superseded(run, kept[key]) for run, key in others]
 
 
 def newest_log(log_dir: Path) -> str:

@@ -1,10 +1,11 @@
 """Result tables: the shape every report format renders, and how a paper's table is built from runs.
 
 A `TableSpec` names a paper's table and its columns (task, metric, the run settings a column needs); `build_table`
-fills it from runs: one row per model and the run settings that split it, each cell from the newest matching run.
-A run that lacks a row setting (an MC run has no judge) fills every row of its model it is compatible with, so the
-columns of several tasks line up; when two different runs compete for one cell, the newest is used and the table
-says so in a note, never silently.
+fills it from runs: one row per model and the run settings that split it, each cell from the newest matching run
+that ran its whole dataset. A run that lacks a row setting (an MC run has no judge) fills every row of its model it
+is compatible with, so the columns of several tasks line up; when two different runs compete for one cell, a
+complete run wins over a subset (`--limit`, `--sample-id`) whatever their times, then the newest, and the table says
+so in a note, never silently; a cell that only a subset run fills is noted with how much of the dataset it ran.
 
 Values are kept as the metrics give them (rates in [0, 1], never rounded here); a table's `unit` says how to show
 them (percent where the paper prints percent). A cell's n is its metric's own denominator (`<metric>/n`: the fakes
@@ -22,7 +23,7 @@ from pathlib import Path
 from inspect_ai.log import read_eval_log
 
 from figeval.reporting.rescore import rescore_command
-from figeval.reporting.runs import RunSummary
+from figeval.reporting.runs import RunSummary, preference
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import wilson_interval
 
@@ -200,6 +201,7 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
     used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
     for run in {run.log: run for _, run in used if scored_before_denominators(run)}.values():
         table.notes.append(before_denominators_note(run))
+    from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}  # log -> the run and the columns it fills
     by_model: dict[str, set[tuple]] = {}
     for _, run in used:
         by_model.setdefault(run.model, set()).add(_settings(run, spec.row_keys))
@@ -215,16 +217,35 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
                               and _extends(set(_settings(run, spec.row_keys)), set(settings))]
                 if not candidates:
                     continue
-                newest = max(candidates, key=lambda run: run.created)
-                cell = metric_cell(newest, column.metric, column.complement)
+                chosen = max(candidates, key=preference)
+                cell = metric_cell(chosen, column.metric, column.complement)
                 if cell is not None:
                     row.cells[column.key] = cell
+                    if not chosen.complete:
+                        from_subsets.setdefault(chosen.log, (chosen, []))[1].append(column.header)
                 if len(candidates) > 1:
                     table.notes.append(f"{model} {column.header}: {len(candidates)} runs with other settings; the "
-                                       f"newest is used ({newest.log}).")
+                                       f"{_preferred_text(candidates)} is used ({chosen.log}).")
             table.rows.append(row)
+    table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
     table.identity_keys = [key for key in spec.row_keys if any(key in row.identity for row in table.rows)]
     return table
+
+
+def _preferred_text(candidates: Sequence[RunSummary]) -> str:
+    """Which of competing runs a cell uses, in words (`preference`)."""
+    if all(run.complete for run in candidates):
+        return "newest"
+    if any(run.complete for run in candidates):
+        return "newest complete run (over the subset runs)"
+    return "newest of these subset runs"
+
+
+def subset_note(run: RunSummary, headers: Sequence[str]) -> str:
+    """What a table says of cells filled from a subset run (no run of the whole dataset): which, and how much of
+    the dataset the run answered, so a smoke test's number is never read as the full run's."""
+    return (f"{run.model} {', '.join(headers)}: from a subset run ({run.subset}; no complete run of "
+            f"{run.task} with these settings): {run.log}.")
 
 
 _PAPER_NAMES = {"ffe-hallu": "FFE-HALLU", "turkish-idioms": "Turkish idioms", "persian-allusions": "Persian allusions",
