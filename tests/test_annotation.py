@@ -9,11 +9,22 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from figeval.annotation import Resolution, combine, read_annotators, read_labels, read_sheet, resolve
+from figeval.annotation import (
+    SHEET_COLUMNS,
+    AnnotationItem,
+    Resolution,
+    combine,
+    read_annotators,
+    read_labels,
+    read_sheet,
+    resolve,
+    write_sheet,
+)
 from figeval._registry import ANNOTATED, annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
+from figeval.spreadsheet import from_row
 from tests.test_cli import assert_one_line_error
 from tests.ffe_hallu.test_tasks import write_replay
 
@@ -76,14 +87,12 @@ def figures(stdout: str, group: str, containing: str = "") -> list[str]:
 
 
 def fill(sheet: Path, out: Path, labels: dict[str, str]) -> Path:
-    """What an annotator does: open the sheet, type a label per row, save (keeping the instruction lines)."""
-    lines = sheet.read_text(encoding="utf-8-sig").splitlines()
-    comments = [line for line in lines if line.startswith("#")]
-    rows = list(csv.DictReader([line for line in lines if not line.startswith("#")]))
+    """What an annotator does: open the sheet, type a label per row, save."""
+    with sheet.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
     for row in rows:
         row["label"] = labels[row["sample_id"]]
     with out.open("w", encoding="utf-8-sig", newline="") as handle:
-        handle.write("\n".join(comments) + "\n")
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -97,8 +106,11 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     raw = sheet.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark: spreadsheets read it as Unicode
     text = raw.decode("utf-8-sig")
-    assert text.startswith("# FFE-HALLU: label each model output")
-    rows = list(csv.DictReader([line for line in text.splitlines() if not line.startswith("#")]))
+    assert text.startswith("task,model,sample_id,input,reference,output,label\n")  # plain CSV: the header first
+    assert "instructions for annotators in " + str(sheet.with_suffix(".instructions.txt")) in exported.stdout
+    instructions = sheet.with_suffix(".instructions.txt").read_text(encoding="utf-8-sig")
+    assert "FFE-HALLU: label each model output" in instructions and "#" not in instructions
+    rows = list(csv.DictReader(text.splitlines()))
     by_id = {row["sample_id"]: row for row in rows}
     assert len(rows) == 5 and all(row["label"] == "" for row in rows)
     # Persian text exactly as in the data and the output, ZWNJ included.
@@ -213,6 +225,101 @@ def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
     path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001/human\n", encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"row 2 does not have one cell per column"):  # no instructions: header is row 1
         read_sheet(path, annotation_spec)
+
+
+# Answers a sheet must carry through unchanged: Persian with a ZWNJ, a line break, a comma and quotes, a formula.
+SHEET_ANSWERS = ["سیب\u200cزمینی را کباب کردن", "خط یک\nخط دو", 'با "نقل قول", و ویرگول', "=1+1"]
+
+
+def exported_sheet(tmp_path: Path) -> Path:
+    items = [AnnotationItem("ffe_generation", "replay/m", f"ffe-gen-{i:03d}/human", "به ثمر رسیدن", "به بار اوردن",
+                            answer) for i, answer in enumerate(SHEET_ANSWERS, start=1)]
+    sheet = tmp_path / "sheet.csv"
+    guide = write_sheet(items, sheet, annotation_spec("ffe_generation").instructions)
+    assert guide == tmp_path / "sheet.instructions.txt"
+    return sheet
+
+
+def test_an_exported_sheet_is_plain_csv_header_first_with_its_instructions_beside_it(tmp_path: Path):
+    sheet = exported_sheet(tmp_path)
+    raw = sheet.read_bytes()
+    # the byte-order mark (Excel reads the file as UTF-8), then the header on the first line, no line before it
+    assert raw.startswith(b"\xef\xbb\xbftask,model,sample_id,input,reference,output,label\n")
+    with sheet.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+    assert reader.fieldnames == list(SHEET_COLUMNS)
+    # 4 answers, 4 rows, each cell as given: the formula carries the text mark a spreadsheet hides ("'=1+1")
+    assert [row["output"] for row in rows] == SHEET_ANSWERS[:3] + ["'=1+1"]
+    assert [from_row(row)["output"] for row in rows] == SHEET_ANSWERS
+    assert {row["input"] for row in rows} == {"به ثمر رسیدن"} and {row["label"] for row in rows} == {""}
+    # the instructions: a title naming the sheet, the task's lines as written, how to save it
+    guide = tmp_path / "sheet.instructions.txt"
+    assert guide.read_bytes().startswith(b"\xef\xbb\xbfInstructions for sheet.csv\n\n")
+    lines = guide.read_text(encoding="utf-8-sig").splitlines()
+    instructions = list(annotation_spec("ffe_generation").instructions)
+    assert lines[2: 2 + len(instructions)] == instructions and lines[0] == "Instructions for sheet.csv"
+    assert lines[-1].startswith("Save sheet.csv as CSV UTF-8")
+
+
+def test_pandas_reads_an_exported_sheet_header_first(tmp_path: Path):
+    pandas = pytest.importorskip("pandas", reason="pandas is not installed (figeval does not depend on it)")
+    sheet = exported_sheet(tmp_path)
+    frame = pandas.read_csv(sheet, encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    assert list(frame.columns) == list(SHEET_COLUMNS)  # the header is the first line, no "#" row taken for it
+    assert list(frame["output"]) == SHEET_ANSWERS[:3] + ["'=1+1"]  # 4 rows, the line break inside its cell
+    assert list(frame["sample_id"]) == [f"ffe-gen-{i:03d}/human" for i in range(1, 5)]
+
+
+# A sheet as `annotate export` wrote it before its instructions had their own file: five '#' lines, then the header.
+OLD_SHEET = ("# FFE-HALLU: label each model output in the 'label' column (one row per output).\n"
+             "# 0 = hallucinated: not an existing Persian idiom or proverb\n"
+             "# 1 = correct: an existing Persian idiom or proverb with the meaning in 'input'\n"
+             "# 2 = incorrect: an existing Persian idiom or proverb with a different meaning\n"
+             "# Judge the output by itself; the reference is one correct answer, not the only one.\n"
+             "task,model,sample_id,input,reference,output,label\n"
+             "ffe_generation,m,ffe-gen-001/human,به ثمر رسیدن,به بار اوردن,به بار اوردن,{first}\n"
+             "ffe_generation,m,ffe-gen-003/human,معنی,مثل,\"خط یک\n# خط دو\",0\n")
+
+
+def test_a_sheet_with_its_instructions_above_the_header_still_imports(tmp_path: Path):
+    """People may be labelling a sheet written the old way: it imports, beside a new one, row numbers as shown."""
+    old = tmp_path / "old.csv"
+    old.write_text(OLD_SHEET.format(first="1"), encoding="utf-8-sig")
+    new = tmp_path / "new.csv"
+    new.write_text("task,model,sample_id,input,reference,output,label\n"
+                   "ffe_generation,m,ffe-gen-001/human,به ثمر رسیدن,به بار اوردن,به بار اوردن,1\n"
+                   "ffe_generation,m,ffe-gen-003/human,معنی,مثل,\"خط یک\n# خط دو\",0\n", encoding="utf-8-sig")
+    # the '#' at the start of the answer's second line is data, not an instruction: both sheets show one answer
+    assert read_sheet(old, annotation_spec) == ("ffe_generation", {("m", "ffe-gen-001/human"): C,
+                                                                   ("m", "ffe-gen-003/human"): H})
+    labels = combine([(name, *read_sheet(path, annotation_spec)) for name, path in (("old", old), ("new", new))])
+    assert [(h.sample_id, h.label, h.resolution) for h in labels] == [
+        ("ffe-gen-001/human", C, Resolution.AGREED), ("ffe-gen-003/human", H, Resolution.AGREED)]
+    # rows as a spreadsheet numbers them: 5 instruction lines (rows 1-5), the header (row 6), the first answer row 7
+    old.write_text(OLD_SHEET.format(first="maybe"), encoding="utf-8-sig")
+    with pytest.raises(DataError, match=r"old.csv: row 7 \(sample 'ffe-gen-001/human' of m\) has label 'maybe'"):
+        read_sheet(old, annotation_spec)
+    # a blank line left above the header (a script that removed the instruction lines) is row 1: the answer is row 3
+    old.write_text("\n" + OLD_SHEET.format(first="maybe").split("\n", 5)[5], encoding="utf-8-sig")
+    with pytest.raises(DataError, match=r"old.csv: row 3 \(sample 'ffe-gen-001/human' of m\) has label 'maybe'"):
+        read_sheet(old, annotation_spec)
+
+
+def test_the_instructions_file_is_an_output_checked_before_anything_is_written(tmp_path: Path):
+    from tests.test_bad_inputs import figeval_in_process
+
+    # the instructions' name is one of the command's inputs: refused, nothing written
+    given = tmp_path / "run.instructions.txt"
+    given.write_text("not a log", encoding="utf-8")
+    refused = figeval_in_process("annotate", "export", str(given), "--out", str(tmp_path / "run.csv"), cwd=tmp_path)
+    assert_one_line_error(refused, f"--out's instructions {given} is one of the command's inputs")
+    assert given.read_text(encoding="utf-8") == "not a log" and not (tmp_path / "run.csv").exists()
+    # the instructions' name is a symbolic link: refused (writing would change the file it points to)
+    (tmp_path / "sheet.instructions.txt").symlink_to(given)
+    refused = figeval_in_process("annotate", "export", "missing.eval", "--out", "sheet.csv", cwd=tmp_path)
+    assert_one_line_error(refused, "--out's instructions sheet.instructions.txt is a symbolic link")
+    assert not (tmp_path / "sheet.csv").exists()
 
 
 def test_turkish_answers_are_left_to_right_in_label_studio(tmp_path: Path):
@@ -355,8 +462,8 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
                                                   "ffe-gen-005/human": "0", "ffe-gen-006/human": "2"})
     # the third sheet holds only the two disagreements (003, 006)
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
-    kept = [line for line in lines if line.startswith("#") or line.startswith("task,") or
-            ",ffe-gen-003/human," in line or ",ffe-gen-006/human," in line]
+    kept = [line for line in lines if line.startswith("task,") or ",ffe-gen-003/human," in line or
+            ",ffe-gen-006/human," in line]
     partial = tmp_path / "partial.csv"
     partial.write_text("\n".join(kept) + "\n", encoding="utf-8-sig")
     third = fill(partial, tmp_path / "ann3.csv", {"ffe-gen-003/human": "2", "ffe-gen-006/human": "0"})

@@ -256,13 +256,11 @@ def same_model_run(tmp_path: Path, folder: str, unread_answer: str, monkeypatch:
 
 
 def labelled_sheet(log: Path, sheet: Path, label: str, cwd: Path) -> Path:
-    """`figeval annotate export`'s sheet of a run, every row labelled `label` (the instruction lines kept)."""
+    """`figeval annotate export`'s sheet of a run, every row labelled `label`."""
     assert figeval_in_process("annotate", "export", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
-    lines = sheet.read_text(encoding="utf-8-sig").splitlines()
-    comments = [line for line in lines if line.startswith("#")]
-    rows = list(csv.DictReader([line for line in lines if not line.startswith("#")]))
+    with sheet.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
-        handle.write("\n".join(comments) + "\n")
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows([{**row, "label": label} for row in rows])
@@ -482,8 +480,9 @@ hand_labels.write_eval_log = cut
 
 def test_every_other_file_annotate_writes_is_renamed_into_place_whole(idioms, tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch):
-    """The one-file writers (export to CSV, unread, import) write through figeval.output's temporary file and
-    rename, too quick to be killed in the middle: each output arrives by one rename of a complete file."""
+    """The one-file writers (export to CSV and its instructions, unread, import) write through figeval.output's
+    temporary file and rename, too quick to be killed in the middle: each output arrives by one rename of a
+    complete file."""
     log = idiom_run(tmp_path)
     renamed: list[tuple[str, bytes]] = []
     real = os.replace
@@ -503,5 +502,7 @@ def test_every_other_file_annotate_writes_is_renamed_into_place_whole(idioms, tm
     assert figeval_in_process("annotate", "import", str(filled), "--out", str(tmp_path / "l.csv"),
                               cwd=tmp_path).returncode == 0
     assert [(name, data) for name, data in renamed] == [
-        ("sheet.csv", sheet.read_bytes()), ("unread.csv", (tmp_path / "unread.csv").read_bytes()),
+        ("sheet.csv", sheet.read_bytes()),
+        ("sheet.instructions.txt", (tmp_path / "sheet.instructions.txt").read_bytes()),
+        ("unread.csv", (tmp_path / "unread.csv").read_bytes()),
         ("l.csv", (tmp_path / "l.csv").read_bytes())]

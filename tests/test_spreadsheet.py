@@ -48,8 +48,7 @@ def test_an_exported_sheet_opens_as_text_and_imports_back_unchanged(tmp_path: Pa
 
     # What a spreadsheet sees: every answer cell begins with the text mark, so none runs
     text = sheet.read_bytes().decode("utf-8-sig")  # as written: no newline translation
-    lines = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
-    rows = list(csv.DictReader(io.StringIO("".join(lines), newline="")))
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))  # the header on the first line
     assert [row["output"] for row in rows] == ["'" + answer for answer in ANSWERS]
 
     # An annotator fills the labels; the import reads every row, and the answers read back are the model's own

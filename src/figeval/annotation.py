@@ -1,7 +1,9 @@
 """Human labels: sheets for annotators, reading them back, and resolving disagreements.
 
 Export writes one row per judged answer of one or more runs (CSV in UTF-8 with a byte-order mark, so that
-spreadsheets read the Persian text as Unicode and lay it out right-to-left; or Label Studio's task JSON).
+spreadsheets read the Persian text as Unicode and lay it out right-to-left; or Label Studio's task JSON). The CSV
+sheet is plain CSV, its header on the first line, so that spreadsheets, `csv` and pandas read it as it is; its
+instructions are a text file beside it (`instructions_path`).
 Import reads one to three annotators' sheets, checks them, and resolves each answer (FFE-HALLU Section 3.5):
 two agreeing annotators decide; otherwise the third annotator's label decides; with no third annotator the
 answer stays unresolved and is listed.
@@ -43,6 +45,8 @@ from figeval.spreadsheet import SheetWriter, from_row
 
 SHEET_COLUMNS = ("task", "model", "sample_id", "input", "reference", "output", "label")
 COMMENT = "#"
+"""How the instruction lines began in sheets written above their header; `read_annotators` skips them, since
+people may be labelling such a sheet."""
 
 
 @dataclass(frozen=True)
@@ -172,16 +176,33 @@ def judges_of(log: EvalLog) -> list[str]:
     return sorted({o.details[JUDGE_MODEL] for _, o in sample_outcomes(log) if JUDGE_MODEL in o.details})
 
 
-def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Sequence[str]) -> None:
-    """A CSV sheet: instruction lines starting with '#', then the columns, label left empty."""
-    # The byte-order mark tells spreadsheet programs the file is UTF-8 (without it Excel shows mojibake).
+def instructions_path(sheet: Path) -> Path:
+    """Where `write_sheet` writes the instructions of the sheet at `sheet`: beside it, `<name>.instructions.txt`.
+
+    Plain text rather than Markdown: the instructions are plain lines, and a .txt file opens with a double click
+    in any system's text editor."""
+    return sheet.with_suffix(".instructions.txt")
+
+
+def write_sheet(items: Sequence[AnnotationItem], path: Path, instructions: Sequence[str]) -> Path:
+    """A CSV sheet, header first, one row per answer with the label left empty; and its instructions in a text
+    file beside it (`instructions_path`), which it returns. Each file is written whole or not at all.
+
+    The instructions are not lines above the header: spreadsheets and pandas take a sheet's first line for its
+    header, and lines before it break their reading."""
+    # The byte-order mark tells spreadsheet programs the file is UTF-8 (without it Excel shows mojibake); the
+    # cells are the texts as they are, so a spreadsheet lays Persian out right-to-left from the text itself.
     with atomic_open(path, "utf-8-sig", newline="") as handle:
-        for line in instructions:
-            handle.write(f"{COMMENT} {line}\n")
         writer = SheetWriter(handle)
         writer.writerow(SHEET_COLUMNS)
         for item in items:
             writer.writerow([item.task, item.model, item.sample_id, item.input, item.reference, item.output, ""])
+    guide = instructions_path(path)
+    # a byte-order mark here too, so that Notepad and browsers read any letter beyond ASCII as UTF-8
+    write_text(guide, f"Instructions for {path.name}\n\n" + "".join(f"{line}\n" for line in instructions)
+               + f"\nSave {path.name} as CSV UTF-8 (comma-delimited), its header row first, then give it to "
+               "`figeval annotate import`.\n", encoding="utf-8-sig")
+    return guide
 
 
 def label_studio_config(path: Path) -> Path:
@@ -293,7 +314,9 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
         raise DataError(f"{path}: cannot be read as UTF-8 ({error}).") from None
     lines = text.splitlines(keepends=True)
     comments = 0
-    while lines and lines[0].startswith(COMMENT):  # the instructions on top; a '#' inside a cell is data
+    # A sheet written with its instructions above the header (and the blank line a script may leave where they
+    # were) is read as well; only lines before the header are skipped: a '#' inside a cell is data.
+    while lines and (lines[0].startswith(COMMENT) or not lines[0].strip()):
         lines.pop(0)
         comments += 1
     rows = [from_row(row) for row in csv.DictReader(io.StringIO("".join(lines), newline=""))]
@@ -302,7 +325,7 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:
         raise DataError(f"{path.name}: no rows, or missing columns {missing}; export a fresh sheet.")
-    # the row number a spreadsheet shows: instruction lines, then the header, then the rows
+    # the row number a spreadsheet shows: the lines skipped above (if any), then the header, then the rows
     first_row = comments + 2
     for number, row in enumerate(rows, start=first_row):
         if None in row.values() or None in row:

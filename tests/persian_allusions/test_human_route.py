@@ -55,7 +55,10 @@ def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
     assert rows["perspoems-007"]["reference"] == "منصور حلاج"
     assert rows["perspoems-007"]["output"] == "منصور حلاج: بر دار رفتن"
     assert rows["perspoems-009"]["output"] == "[]"  # what the model wrote, not an empty cell, for "no allusion"
-    assert sheet.read_text(encoding="utf-8-sig").startswith("# Persian allusions, open-ended recognition")
+    assert sheet.read_text(encoding="utf-8-sig").startswith("task,model,sample_id,")  # plain CSV, header first
+    # the instructions file: a title, a blank line, then the instruction lines
+    assert sheet.with_suffix(".instructions.txt").read_text(encoding="utf-8-sig").splitlines()[2].startswith(
+        "Persian allusions, open-ended recognition")
 
     # People: 007 right, 011 right (Jamshid's cup is row 11's allusion), the rest wrong; the first two annotators
     # disagree on 008 only, and the third says wrong.

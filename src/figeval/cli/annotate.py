@@ -23,16 +23,26 @@ def annotate() -> None:
 @click.option("--format", "sheet_format", type=click.Choice(["csv", "labelstudio"]), default="csv", show_default=True)
 def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> None:
     """Write the answers of runs of one task (LOGS: .eval files or log dirs) to a sheet with an empty label
-    column: a judged task's parsed answers, or the answers a parser could not read."""
+    column: a judged task's parsed answers, or the answers a parser could not read. A CSV sheet's instructions
+    are written beside it (OUT's name with .instructions.txt); Label Studio's are in its labelling config."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import items_from_log, label_studio_config, task_name, write_label_studio, write_sheet
+    from figeval.annotation import (
+        instructions_path,
+        items_from_log,
+        label_studio_config,
+        task_name,
+        write_label_studio,
+        write_sheet,
+    )
     from figeval.reporting.runs import read_logs
 
-    outputs = [out, label_studio_config(out)] if sheet_format == "labelstudio" else [out]
-    check_outputs(outputs, logs)
+    beside, what = ((label_studio_config(out), "labelling config") if sheet_format == "labelstudio"
+                    else (instructions_path(out), "instructions"))
+    check_outputs([out], logs)
+    check_outputs([beside], logs, f"--out's {what}")  # a file the user did not name: the message says what it is
     if out.suffix == ".eval":
         raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
-    if outputs[-1] == out and sheet_format == "labelstudio":
+    if beside == out:  # a Label Studio --out ending in .xml: its config would be written over it
         raise FigevalError(f"--out {out}: Label Studio tasks are .json (their labelling config is written beside "
                            "them as .xml); choose a name ending in .json.")
     runs = read_logs(logs, note=_note)
@@ -47,8 +57,9 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
         skipped += left_out
     kind = "unparsed answers to label by hand" if spec.answers == "unparsed" else "answers to label"
     if sheet_format == "csv":
-        write_sheet(items, out, spec.instructions)
-        click.echo(f"{len(items)} {kind} written to {out} ({skipped} others left out)")
+        guide = write_sheet(items, out, spec.instructions)
+        click.echo(f"{len(items)} {kind} written to {out}, instructions for annotators in {guide} ({skipped} "
+                   "others left out)")
     else:
         config = write_label_studio(items, out, spec)
         click.echo(f"{len(items)} {kind} written to {out} as Label Studio tasks, labelling config in {config} "
