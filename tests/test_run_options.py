@@ -93,3 +93,17 @@ def test_sample_id_pattern_accepted(ffe_hallu_imported: Path, tmp_path: Path):
     assert result.returncode == 0, result.stderr
     # ffe-fake-001 under fake-q and real-q: the pattern's fake-* matches only the first
     assert has_row(result.stdout, "samples", "1") and "Traceback" not in result.stderr
+
+
+def test_a_missing_provider_sdk_names_figevals_extra(ffe_hallu_imported: Path, tmp_path: Path, monkeypatch):
+    import importlib.util
+
+    if importlib.util.find_spec("anthropic") is not None:
+        pytest.skip("the anthropic SDK is installed here: Inspect does not refuse the provider")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-used")
+    result = figeval_in_process("run", "ffe_detection", "-m", "anthropic/claude-3-5-haiku-latest", "--limit", "1",
+                                "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    # Inspect's "[bold]ERROR[/bold]: ... Install with:\n\npip install anthropic", as one plain line naming the
+    # extra pyproject declares for that SDK
+    assert_one_line_error(result, "Anthropic API requires optional dependencies. Install with: "
+                                  "pip install 'figeval[anthropic]'")

@@ -53,3 +53,88 @@ def brief_figeval_errors() -> None:
 from inspect_ai._eval.task.util import resolve_task_sample_ids, sample_id_filter  # noqa: E402,F401
 from inspect_ai._util.samples import parse_sample_id  # noqa: E402,F401
 from inspect_ai.scorer._reducer.registry import create_reducers  # noqa: E402,F401
+
+from figeval.errors import FigevalError  # noqa: E402
+
+
+class UnretryableError(FigevalError):
+    """An error that fails the same way however often it is tried (a replay file without the sample's id, a
+    prompt longer than a local model's context, a provider SDK not installed): its sample fails once, with this
+    one line, instead of Inspect's sample retries (`retry_on_error`) repeating it and warning each time."""
+
+
+def _is_unretryable(error: BaseException | None) -> bool:
+    from inspect_ai._util.error import PrerequisiteError
+
+    while error is not None:
+        if isinstance(error, (UnretryableError, PrerequisiteError)):
+            return True
+        if isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+            error = error.exceptions[0]
+        else:
+            error = error.__cause__
+    return False
+
+
+def fail_unretryable_errors_once() -> None:
+    """Make Inspect's sample retries (`retry_on_error`, which `figeval run` sets) skip an UnretryableError.
+
+    Inspect 0.3.285 retries every sample error, whatever its type, as long as its budget lasts: it asks the
+    attempt's `retries_remaining` while handling the exception (warning "Sample will be retried" each time) and
+    once more after, to decide on the retry, so a missing replay id would print its error 4 times per sample. Here
+    an attempt whose exception is unretryable reports no retry left, at both readings, so the sample fails once
+    and Inspect's fail_on_error decides as for any last attempt. Private to Inspect; a release that moves
+    SampleAttempt fails here (tests/models/test_replay.py), not silently.
+    """
+    import sys
+
+    from inspect_ai._eval.task.run import SampleAttempt
+
+    budget = SampleAttempt.retries_remaining
+    if getattr(budget.fget, "figeval_unretryable", False):
+        return
+
+    def retries_remaining(attempt: SampleAttempt) -> int:
+        if getattr(attempt, "_figeval_final", False):
+            return 0
+        if _is_unretryable(sys.exc_info()[1]):
+            object.__setattr__(attempt, "_figeval_final", True)  # the reading after the except block
+            return 0
+        return budget.fget(attempt)  # type: ignore[misc]
+
+    patched = property(retries_remaining)
+    patched.fget.figeval_unretryable = True  # type: ignore[union-attr]
+    SampleAttempt.retries_remaining = patched  # type: ignore[method-assign,assignment]
+
+
+def prerequisite_line(message: str, requirements: list[str] | None = None) -> str:
+    """Inspect's PrerequisiteError message as one plain line, its `pip install <sdk>` replaced by figeval's extra
+    that installs the same SDK at the version figeval is tested with (pyproject's optional dependencies), so the
+    README's `pip install 'figeval[anthropic]'` and the error agree.
+
+    Args:
+        message: the error's text (Rich markup, blank lines).
+        requirements: figeval's declared requirements (default: the installed package's metadata).
+    """
+    import re
+    from importlib.metadata import PackageNotFoundError, requires
+
+    if requirements is None:
+        try:
+            requirements = requires("figeval") or []
+        except PackageNotFoundError:
+            requirements = []
+    extra_of = {}
+    for requirement in requirements:
+        found = re.match(r"\s*([A-Za-z0-9_.-]+).*;\s*extra\s*==\s*['\"]([^'\"]+)['\"]", requirement)
+        if found:
+            extra_of.setdefault(found.group(1).lower(), found.group(2))
+    line = " ".join(re.sub(r"\[/?bold\]", "", message).split())
+
+    def figeval_extra(install: re.Match[str]) -> str:
+        extras = {extra_of.get(package.lower()) for package in install.group(1).split()}
+        if None in extras or len(extras) != 1:
+            return install.group(0)
+        return f"pip install 'figeval[{extras.pop()}]'"
+
+    return re.sub(r"pip install ((?:[A-Za-z0-9_.-]+ ?)+)$", figeval_extra, line)

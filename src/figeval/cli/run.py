@@ -436,9 +436,11 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     try:
         run_inspect_eval_command(params)  # exactly `inspect eval figeval/<task>` with these options
     except PrerequisiteError as error:
-        # Inspect's own "the user must fix this" error (a run config it cannot combine, a model config it
-        # cannot read remotely): its message is one line already, its traceback says nothing more.
-        raise FigevalError(str(error).strip().splitlines()[0]) from None
+        # Inspect's own "the user must fix this" error (a run config it cannot combine, a missing provider SDK):
+        # one plain line, naming figeval's extra where Inspect names its own pip install.
+        from figeval._compat import prerequisite_line
+
+        raise FigevalError(prerequisite_line(str(error))) from None
 
     written = sorted(log_files(log_dir) - before)
     if not written:

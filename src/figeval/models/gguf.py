@@ -69,6 +69,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from figeval._compat import UnretryableError, fail_unretryable_errors_once
 from figeval.data.store import sha256_of
 from figeval.errors import FigevalError
 
@@ -378,6 +379,17 @@ class _Engine:
         return False
 
 
+def context_fix(model_name: str, role: str | None) -> str:
+    """How to give a gguf model more context: `-M` sets the model under test's arguments only; a role's model
+    takes its own in its --model-role config (Inspect's ModelConfig `args`). Single quotes only: the message already
+    has one, and Inspect records the error as its repr, which escapes one kind when both appear."""
+    if role is None:
+        return "pass -M n_ctx=<larger>, -M n_parallel=<fewer> or lower max_tokens"
+    name = role if role != "judge" else "grader"
+    return (f"this is the {role} model, which -M does not reach: bind it with --model-role "
+            f"{name}='{{model: gguf/{model_name}, args: {{n_ctx: <larger>}}}}' (or fewer n_parallel)")
+
+
 class GGUFModelAPI(ModelAPI):
     def __init__(
         self,
@@ -408,6 +420,7 @@ class GGUFModelAPI(ModelAPI):
         # same path (or a new package version behind the alias) never serves cached answers of the old one.
         self.base_url = base_url or weights_identity(model_name)
         self._settings = {"n_ctx": n_ctx, "n_parallel": n_parallel, "n_threads": n_threads, "chat_template": chat_template}
+        fail_unretryable_errors_once()  # a prompt too long for the context is as long on every retry
         self._lock = threading.Lock()
         self._llm: Any = None
         self._engine: _Engine | None = None
@@ -492,10 +505,10 @@ class GGUFModelAPI(ModelAPI):
         # Unset: what the sequence's share of the context leaves (a reasoning model's think block needs room)
         max_tokens = config.max_tokens or max(1, share - len(tokens))
         if len(tokens) + max_tokens > share:
-            raise FigevalError(
+            raise UnretryableError(
                 f"gguf: prompt of {len(tokens)} tokens plus max_tokens={max_tokens} exceeds a sequence's share of the "
                 f"context ({self._settings['n_ctx']} tokens split among n_parallel={self._settings['n_parallel']}: "
-                f"{share} each); pass -M n_ctx=<larger>, -M n_parallel=<fewer> or lower max_tokens."
+                f"{share} each); {context_fix(self.model_name, self._role())}."
             )
         return _Request(
             tokens=tokens,
@@ -509,6 +522,19 @@ class GGUFModelAPI(ModelAPI):
             started=started,
             one_line=self._formatter is None,
         )
+
+    def _role(self) -> str | None:
+        """The model role this provider serves in the running sample (a judge's `grader`), or None for the model
+        under test (or outside a sample)."""
+        from inspect_ai.model._model import active_model, model_roles
+
+        under_test = active_model()
+        if under_test is None or under_test.api is self:
+            return None
+        for role, models in model_roles().items():
+            if any(model.api is self for model in (models if isinstance(models, list) else [models])):
+                return role
+        return "judge"  # a model the scorer made itself (-T judge=gguf/...): -M does not reach it either
 
     def _output(self, request: _Request) -> ModelOutput:
         choice_logprobs = None

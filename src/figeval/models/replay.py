@@ -5,7 +5,8 @@ For scoring outputs produced elsewhere, for exact re-scoring, and for tests. Eac
 for the first generated token (to replay logprob-mode answers), `"stop_reason"` (Inspect's: `stop`,
 `max_tokens`, `model_length`, ...; default `stop`) and `"reasoning"` (a reasoning model's thinking returned apart
 from its answer, as Inspect's providers give it: never read as the answer). Duplicate ids are an error when the model is
-created; a sample whose id is not in the file fails with an error naming the id and is never scored.
+created; a sample whose id is not in the file fails once (no retry: the file answers the same every time) with
+an error naming the file, the id and the fix, and is never scored.
 
 Replayed outputs must not go through Inspect's response cache: the cache is keyed by prompt, and two samples
 with the same prompt can have different recorded answers. `figeval run` leaves the cache off for replay.
@@ -34,6 +35,7 @@ from inspect_ai.model import (
 from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from figeval._compat import UnretryableError, fail_unretryable_errors_once
 from figeval.errors import FigevalError
 
 
@@ -105,6 +107,12 @@ def load_replay_file(path: Path) -> dict[str, ReplayRecord]:
     return records
 
 
+def missing_id_error(path: Path, sample_id: str) -> UnretryableError:
+    # No double quote in it: Inspect records the error as its repr, which would then escape the single ones.
+    return UnretryableError(f"replay file {path.name} has no output for sample id '{sample_id}'; add that id's "
+                            f"output to {path}, or run only the ids the file has (--sample-id).")
+
+
 def _active_sample_id() -> str:
     # Inspect passes a provider only the messages; the running sample is found through its context variable.
     from inspect_ai.log._samples import sample_active
@@ -127,6 +135,7 @@ class ReplayModelAPI(ModelAPI):
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
         self.path = Path(model_name).expanduser()
         self._load()
+        fail_unretryable_errors_once()
 
     def _load(self) -> None:
         self._stamp = self._file_stamp()
@@ -156,7 +165,7 @@ class ReplayModelAPI(ModelAPI):
             self._load()
         record = self.records.get(sample_id)
         if record is None:
-            raise FigevalError(f"replay file {self.path.name} has no output for sample id '{sample_id}'.")
+            raise missing_id_error(self.path, sample_id)
         logprobs = None
         if record.top_logprobs:
             best = max(record.top_logprobs, key=lambda t: t.logprob)
