@@ -30,7 +30,7 @@ from figeval.benchmarks.ffe_hallu.fakes import (
     invert,
     one_word_change,
 )
-from figeval.benchmarks.ffe_hallu.tables import CONTAMINATION_KEY
+from figeval.benchmarks.ffe_hallu.tables import CONTAMINATION_KEY, TABLE_4
 from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
 from figeval.errors import DataError, FigevalError
 from figeval.reporting.report import build_report
@@ -319,7 +319,8 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     report = build_report(logs)
     [table_4] = [t for t in report.tables if t.key == "ffe-hallu/table-4"]
     assert [row.identity.get("data", "") for row in table_4.rows] == ["", custom_identity := word_data(final)]
-    assert table_4.rows[0].cells["avg"].value == pytest.approx(0.1) and not table_4.notes
+    # (both runs complete: Table 4's only note is its own, on figeval's columns)
+    assert table_4.rows[0].cells["avg"].value == pytest.approx(0.1) and table_4.notes == list(TABLE_4.notes)
     [table] = [t for t in report.tables if t.key == CONTAMINATION_KEY]
     # the paper's category names (Section 3.4), not upstream's spellings
     assert [row.identity["category"] for row in table.rows] == ["Word Perturbation", "Semantic Inversion",
@@ -333,6 +334,14 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     assert word.cells["difference"].value == pytest.approx(0.6)
     assert word.cells["published"].low < 0.4 < word.cells["published"].high
     assert word.identity["data"] == custom_identity
+    # figeval's unparsed columns, over each set's answers (both framings): the published word perturbations' fake-q
+    # rows 21-30 of 100 answers; the fresh set's 4 answers were all read. Wilson of 10/100 (z^2 = 3.841459):
+    # centre 11.920730 / 103.841459 = 0.114797, half-width 1.959964 / 103.841459 * sqrt(10 * 90 / 100 + 0.960365)
+    # = 0.018875 * 3.156004 = 0.059568: [0.055229, 0.174366]
+    published, fresh = word.cells["published_unparsed"], word.cells["fresh_unparsed"]
+    assert (published.value, published.n, fresh.value, fresh.n) == (0.1, 100, 0.0, 4)
+    assert (published.low, published.high) == pytest.approx((0.055229, 0.174366), abs=1e-6)
+    assert table.rows[-1].cells["published_unparsed"].value == pytest.approx(10 / 400)  # all categories
 
 
 def word_data(path: Path) -> str:

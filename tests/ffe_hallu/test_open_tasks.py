@@ -150,7 +150,10 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     [table] = agreement_tables(labels, [summarize(fewer)])
     assert [(row.identity["judge"], row.cells["agreement"].n) for row in table.rows] == [
         (f"replay/{saving}", 3), ("with figeval's rules", 5)]
-    [note] = table.notes
+    # the run asked 6 samples by --sample-id: a subset, used for want of a complete run, and said so
+    [subset, note] = table.notes
+    # (the run named by its replay file's stem, outputs.jsonl)
+    assert subset.startswith("outputs agreement: from a subset run (sample_id (6 ids): 6 of ")
     assert "labelled 3 of the 5 outputs people resolved" in note and "judge_every_output=true" in note
 
 

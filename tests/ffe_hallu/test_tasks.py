@@ -120,6 +120,8 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
                                      "halluc_rate_fake_q/stderr": (0.75 * 0.25 / 3) ** 0.5,  # = 0.25
                                      "halluc_rate_fake_q/word_perturbation": 3 / 4,
                                      "label_mass": sum(masses) / 4, "label_mass/under_half": 1 / 4,  # 003
+                                     # the 4 answers read from log-probabilities (003's mass 0 included)
+                                     "label_mass/n": 4, "label_mass/under_half/n": 4,
                                      # the four answers, all fake-q word perturbations, are each rate's denominator
                                      "halluc_rate_fake_q/n": 4, "unparsed_rate/n": 4,
                                      "halluc_rate_fake_q/word_perturbation/n": 4})

@@ -60,12 +60,34 @@ def test_confusion_counts_precision_and_f1_by_hand():
              PairAnswer("d", UNPARSED, "N")]
     # Y is the positive (Section 3.5). Correct versions: a, b Y (TP 2), c N and d unparsed (FN 2, as wrong);
     # hallucinated versions: a, c, d N (TN 3), b Y (FP 1). Precision 2/3, recall 2/4, F1 = 2PR/(P+R) = 4/7.
-    # precision's own denominator: the Y answers, TP + FP = 3
+    # precision's own denominator: the Y answers, TP + FP = 3; F1's: every prediction Section 3.5 sorts into the
+    # four outcomes, TP + FP + TN + FN = 8 (the 8 answers: 4 items x 2 versions, d's unparsed one as an FN)
     assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 2, "precision": 2 / 3,
-                                              "precision/n": 3, "f1": 4 / 7})
-    # excluded: d's unparsed answer leaves; recall 2/3, F1 = 2/3
+                                              "precision/n": 3, "f1": 4 / 7, "f1/n": 8})
+    # excluded: d's unparsed answer leaves; recall 2/3, F1 = 2/3 over the 7 answers left
     assert confusion(pairs, "excluded") == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 1, "precision": 2 / 3,
-                                                          "precision/n": 3, "f1": 2 / 3})
+                                                          "precision/n": 3, "f1": 2 / 3, "f1/n": 7})
+
+
+def test_f1_has_a_bootstrap_interval_over_items_not_a_wilson_one():
+    from figeval.benchmarks.perhallueval.scorer import f1_interval, f1_statistic
+    from figeval.stats import UndefinedStatistic
+
+    pairs = [PairAnswer("a", "Y", "N"), PairAnswer("b", "Y", "Y"), PairAnswer("c", "N", "N"),
+             PairAnswer("d", UNPARSED, "N")]
+    f1 = f1_statistic(pairs, "as_wrong")
+    # all items: TP 2, FP 1 (b), FN 2 (c, d's unparsed): 2*2 / (2*2 + 1 + 2) = 4/7, as `confusion` gives
+    assert f1(range(4)) == pytest.approx(4 / 7)
+    # a resample of a twice: TP 2, nothing else: 1; of b alone: TP 1, FP 1: 2 / 3
+    assert (f1([0, 0]), f1([1])) == (1.0, pytest.approx(2 / 3))
+    # c alone has no true positive: undefined (such a resample is dropped), as `confusion` leaves F1 out
+    with pytest.raises(UndefinedStatistic):
+        f1([2])
+    interval = f1_interval(pairs, resamples=200)
+    assert set(interval) == {"f1/ci_low", "f1/ci_high"}
+    assert 0 <= interval["f1/ci_low"] <= 4 / 7 <= interval["f1/ci_high"] <= 1
+    # no true positive at all: no F1, no interval
+    assert f1_interval([PairAnswer("c", "N", "N")]) == {}
 
 
 def test_an_item_cut_in_half_by_a_limit_has_no_pair_score():

@@ -12,7 +12,7 @@ import pytest
 
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, judged_metrics
 from figeval.benchmarks.ffe_hallu.tables import FIGURE_1, TABLE_3, TABLE_4
-from figeval.reporting.render import cell_text, render_csv
+from figeval.reporting.render import cell_text, grid, render_csv
 from figeval.reporting.report import Report, build_report
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, build_table, metric_cell
@@ -62,10 +62,11 @@ def test_a_log_scored_before_per_metric_denominators_shows_no_n_nor_interval_and
     cell = metric_cell(run, "halluc_rate_fake_q")
     assert (cell.value, cell.n, cell.low, cell.high, cell.samples) == (0.0, None, None, None, 800)
     table = build_table(TABLE_4, [run])
-    # the log is not on disk here, so no re-scoring command can be derived from it
+    # the log is not on disk here, so no re-scoring command can be derived from it; then the table's own note on
+    # figeval's columns
     assert table.notes == [f"ffe_detection on {MODEL} (logs/gone.eval) was scored before figeval recorded each "
                            "metric's own n: its cells show no n and no interval; run its task again with this "
-                           "release for them."]
+                           "release for them.", *TABLE_4.notes]
 
 
 def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):
@@ -85,7 +86,22 @@ def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):
     # the unparsed rate is over all 10 outputs: the row's samples, so no (n=...) of its own; Wilson of 0/10: centre
     # 1.920730 / 13.841459 = 0.138767 = half-width: [0, 0.277534]
     assert (row.cells["human/unparsed"].n, cell_text(table, row.cells["human/unparsed"])) == (10, "0.0 [0.0, 27.8]")
-    assert not table.notes  # a log of today's scorer: nothing to re-score
+    # figeval's judge-unreadable column beside it: 8 of the 10 outputs, 0.8 over n = 10 (all outputs, the row's
+    # samples: no (n=...) of its own). Wilson of 8/10: centre (8 + 1.920730) / 13.841459 = 0.716740, half-width
+    # 1.959964 / 13.841459 * sqrt(8 * 2 / 10 + 0.960365) = 0.141601 * 1.600114 = 0.226577: [0.490162, 0.943318]
+    unreadable = row.cells["human/judge_unreadable"]
+    assert (unreadable.value, unreadable.n, unreadable.samples) == (0.8, 10, 10)
+    assert (unreadable.low, unreadable.high) == pytest.approx((0.490162, 0.943318), abs=1e-6)
+    assert cell_text(table, unreadable) == "80.0 [49.0, 94.3]"
+    # "Correct 100.0" can no longer be read alone: the rendered row shows the 10 samples, the 2 the judge labelled
+    # and the 8 it could not
+    [head, line] = grid(table)
+    shown = dict(zip(head, line))
+    assert (shown["samples"], shown["human Correct(%) ↑"], shown["human Judge unreadable(%) *"]) == (
+        "10", "100.0 [34.2, 100.0] (n=2)", "80.0 [49.0, 94.3]")
+    # a log of today's scorer: nothing to re-score; the one note says what figeval's columns count
+    assert table.notes == list(TABLE_3.notes)
+    assert "Judge unreadable: the share of answers whose judge answer could not be read (asked twice)" in table.notes[0]
 
 
 def test_csv_values_are_rounded_once_when_written():

@@ -129,3 +129,17 @@ def test_family_option_of_figeval_report(logs: Path):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip() == ("error: --family takes MODEL=FAMILY, the model as the report names it (e.g. "
                                   "--family 'vllm/my-model=My family'); got 'DeepSeek'.")
+
+
+def test_a_family_named_by_the_runs_display_name(logs: Path, tmp_path: Path):
+    # DeepSeek's runs named "DeepSeek V3" (`figeval run --name`): --family takes the name the report shows
+    from inspect_ai.log import read_eval_log
+
+    for path in logs.glob("*.eval"):
+        log = read_eval_log(str(path))
+        if log.eval.model == DEEPSEEK:
+            log.eval.metadata = {**log.eval.metadata, "display_name": "DeepSeek V3"}
+        write_eval_log(log, str(tmp_path / path.name))
+    table = table_4(build_report(tmp_path, families={"DeepSeek V3": "DeepSeek"}))
+    assert [row.label for row in table.rows][-1] == "DeepSeek"
+    assert best(table, "DeepSeek")["qa/hamming_score"] == (0.60, "DeepSeek V3")

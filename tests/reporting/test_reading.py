@@ -40,3 +40,19 @@ def test_a_logprob_run_is_not_sent_to_hand_labels_it_has_no_text_for():
     assert "note: 6.0% of answers are unread" in table
     assert "no label word among the next token's top candidates (mean label mass 0.059" in table
     assert "annotate unread" not in table
+
+
+def test_a_judged_run_shows_its_judge_unreadable_share_beside_how_it_was_read():
+    # the leaderboard's judged headline leaves out the answers the judge could not label: the reading table, in
+    # every report, shows them. 8 of 10 outputs: 0.8 over n = 10 (Wilson [0.490162, 0.943318], as derived in
+    # tests/reporting/test_denominators.py)
+    judged = {**READ, "read/n": 10.0, "correct_rate": 1.0, "correct_rate/n": 2, "judge_unparsed_rate": 0.8,
+              "judge_unparsed_rate/n": 10}
+    table = reading_table([RunSummary("ffe_generation", "openai/gpt-4.1", 10, judged, "success", "logs/gen.eval"),
+                           run(0.0, "logs/b.eval")])
+    assert [(c.key, c.header, c.ours) for c in table.columns][-1] == ("judge_unreadable", "judge unreadable", True)
+    cell = table.rows[0].cells["judge_unreadable"]
+    assert (cell.value, cell.n, round(cell.low, 6), round(cell.high, 6)) == (0.8, 10, 0.490162, 0.943318)
+    assert "judge_unreadable" not in table.rows[1].cells  # a run without a judge has no such share
+    # no judged run: no column
+    assert "judge_unreadable" not in [c.key for c in reading_table([run(0.0)]).columns]

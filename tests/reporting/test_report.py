@@ -152,6 +152,7 @@ def test_every_table_from_the_runs(logs: Path):
     figure_1 = cells(tables["ffe-hallu/figure-1"], B)
     assert [figure_1[f"fake_q/{c}"] for c in CATEGORIES] == [0.9, 0.8, 0.7, 0.6]
     assert {figure_1[f"real_q/{c}"] for c in CATEGORIES} == {1.0}
+    assert figure_1["unparsed"] == 0.01  # figeval's column: the run's unparsed share of the fakes' answers
     # Table 3: A's human and paraphrased runs share a row (same judge); B's other judge is its own row
     table_3 = tables["ffe-hallu/table-3"]
     assert cells(table_3, A) == {"human/correct": 0.605, "human/incorrect": 0.19, "human/hallucinated": 0.205,
@@ -171,15 +172,18 @@ def test_every_table_from_the_runs(logs: Path):
     assert cells(tables["persian-allusions/table-3"], B) == {"knowledge": 0.5, "perspoems/mc": 1.0, "perspoems/open": 0.5}
     assert cells(tables["persian-allusions/gap"], B) == {"mc": 1.0, "open": 0.5, "gap": 0.5}
     # PerHalluEval: Table 2 (QA and TS of A on one row), Figures 3, 5, 8, Table 4 by family
-    assert cells(tables["perhallueval/table-2"], A) == {"qa/hamming_score": 0.64, "summarization/hamming_score": 0.9}
+    # (with figeval's unparsed column of each task: both runs logged unparsed_rate 0.0)
+    assert cells(tables["perhallueval/table-2"], A) == {"qa/hamming_score": 0.64, "summarization/hamming_score": 0.9,
+                                                        "qa/unparsed": 0.0, "summarization/unparsed": 0.0}
     assert tables["perhallueval/table-2"].rows[0].cells["qa/hamming_score"].low is not None
     assert cells(tables["perhallueval/figure-3"], C) == {"factual_recall": 0.9, "hallucinated_recall": 0.14,
                                                          "hamming_score": 0.52, "unparsed": 0.0}
     assert cells(tables["perhallueval/figure-5"], A) == {"persian_specific": 0.69, "generic": 0.59,
-                                                         "persian_specific_share": 0.38}
+                                                         "persian_specific_share": 0.38, "unparsed": 0.0}
     assert cells(tables["perhallueval/figure-8"], A) == {"qa/precision": 0.7, "qa/recall": 0.47, "qa/f1": 0.56,
                                                          "summarization/precision": 0.88, "summarization/recall": 0.92,
-                                                         "summarization/f1": 0.9}
+                                                         "summarization/f1": 0.9, "qa/unparsed": 0.0,
+                                                         "summarization/unparsed": 0.0}
     # Table 4 by the paper's families: A (gpt-4.1, Appendix A's identifier of its GPT-4o) OpenAI, B (Claude Sonnet
     # 3.7) Anthropic; C is none of the paper's models, a row of its own; the paper's families first
     family = {row.label: row for row in tables["perhallueval/table-4"].rows}
@@ -354,11 +358,15 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     # each cell's own n beside the row's 800 samples; n >= 100, so no interval (Table 4 prints none)
     shown = ["21.5 (n=200)", "7.5 (n=200)", "14.5 (n=400)", "86.0 (n=200)", "1.0 (n=400)", "5.0 (n=100)"]
     assert md_rows == [[A, "ffe-detection-v3", "generate", "True", "800", *shown]]
-    # LaTeX: one tabular per table, the same row, escaped
+    # LaTeX: one table per table, the same row, escaped; Table 4's six columns in two tabulars of three (its
+    # model column 21 + 3 wide, samples 7 + 3, each value column 12 + 3: 34 + 90 over the line's 100, 34 + 45
+    # within it), the settings every run shares said once under it rather than in a column
     latex = report("--format", "latex")
-    assert latex.count(r"\begin{tabular}") == len(document["tables"])
-    assert rf"{A} & ffe-detection-v3 & generate & True & 800 & {' & '.join(shown)} \\" in latex
-    assert r"Unparsed(\%) *" in latex
+    assert latex.count(r"\begin{table}[t]") == len(document["tables"])
+    assert rf"{A} & 800 & {' & '.join(shown[:3])} \\" in latex
+    assert rf"{A} & 800 & {' & '.join(shown[3:])} \\" in latex
+    assert "Every run: prompt\\_version=ffe-detection-v3, answer\\_mode=generate, controls=True." in latex
+    assert r"Unparsed(\%) *" in latex and r"*: figeval's column, not the paper's" in latex
     # --out writes a file and never over a log; text names the file it wrote
     written = report("--format", "markdown", "--out", str(tmp_path / "out"))
     assert written.strip() == f"wrote {tmp_path / 'out' / 'report.md'}"
@@ -423,8 +431,8 @@ def test_a_report_killed_while_drawing_leaves_only_whole_files_and_a_rerun_compl
         drawing.wait()
 
     def whole(path: Path) -> bool:
-        data = path.read_bytes()
-        return data.endswith(b"IEND\xaeB`\x82") if path.suffix == ".png" else data.rstrip().endswith(b"</svg>")
+        data = path.read_bytes().rstrip()
+        return data.endswith({".png": b"IEND\xaeB`\x82", ".svg": b"</svg>", ".pdf": b"%%EOF"}[path.suffix])
 
     # the kill came after the first figure was renamed into place: every file under its own name is whole (a file
     # being written was still under a hidden temporary name)
@@ -432,7 +440,7 @@ def test_a_report_killed_while_drawing_leaves_only_whole_files_and_a_rerun_compl
     rerun = subprocess.run(command, capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
     drawn = sorted(path for path in figures.iterdir() if not path.name.startswith("."))
-    assert len(drawn) == 2 * 9 and all(whole(path) for path in drawn)  # 9 figures, each as PNG and SVG
+    assert len(drawn) == 3 * 9 and all(whole(path) for path in drawn)  # 9 figures, each as PNG, SVG and PDF
     assert (tmp_path / "report.txt").is_file()
 
 
@@ -486,6 +494,8 @@ def test_latex_prints_data_strings_literally():
     table.rows.append(Row("org/m_1 & 50%\n\\end{tabular}", {}, {"a": Cell(0.5)}))
     table.notes.append("line one\n\\end{document}")
     text = latex_table(table)
-    # the line break is a space, the specials escaped: the row cannot end the tabular
-    assert r"org/m\_1 \& 50\% \textbackslash{}end\{tabular\} &  & 50.0 \\" in text  # model, n (none), A
+    # the line break is a space, the specials escaped: the row cannot end the tabular; the name, 27 characters,
+    # wraps at a space into a cell of two lines (a stack of its own, closed before the row's next cell)
+    assert (r"\begin{tabular}[t]{@{}l@{}}org/m\_1 \& 50\% \\ \textbackslash{}end\{tabular\}\end{tabular} &  & "
+            r"50.0 \\") in text  # model, n (none), A
     assert text.endswith(r"% line one \textbackslash{}end\{document\}")

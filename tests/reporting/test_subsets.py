@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval.benchmarks.ffe_hallu.tables import TABLE_4
 from figeval.reporting.render import render_json, render_text
 from figeval.reporting.report import build_report
 from figeval.reporting.runs import RunSummary, format_table, summarize
@@ -77,8 +78,10 @@ def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
     # B has only a subset: its 0.6 over 10 answers (40 / 4) is used, and noted with how much of the data it ran
     assert (rows[B].cells["fake_q"].value, rows[B].cells["fake_q"].n) == (0.6, 10)
     # one note for the run, naming every column it fills (fake-q and unparsed: the metrics its log has)
+    # (then Table 4's own note on figeval's columns)
     assert table.notes == [f"{B} Prompt-Fake Halluc.(%), Unparsed(%): from a subset run (limit 11-50: 40 of 800 "
-                           f"samples; no complete run of ffe_detection with these settings): {rows[B].cells['fake_q'].log}."]
+                           f"samples; no complete run of ffe_detection with these settings): {rows[B].cells['fake_q'].log}.",
+                           *TABLE_4.notes]
     # the runs: A's complete run and B's subset used, A's subset listed apart as not used
     assert [(run.model, run.subset) for run in report.runs] == [(B, "limit 11-50: 40 of 800 samples"), (A, "")]
     [left_out] = report.superseded
@@ -141,15 +144,20 @@ def test_a_real_limited_run_is_a_subset(tmp_path: Path):
 
 
 def test_the_summary_shows_each_rates_n_beside_it():
-    metrics = {"halluc_rate_fake_q": 0.15, "halluc_rate_fake_q/n": 200, "agreement": 0.9, "agreement/n": 200,
-               "label_mass": 0.0591, "orphan/n": 7}
+    metrics = {"halluc_rate_fake_q": 0.15, "halluc_rate_fake_q/n": 200, "halluc_rate_fake_q/stderr": 0.025,
+               "agreement": 0.9, "agreement/n": 200, "label_mass": 0.0591, "label_mass/n": 40, "orphan/n": 7}
     table = format_table(RunSummary("ffe_detection", A, 800, metrics, "success", "logs/run.eval",
                                     subset="limit 40: 40 of 800 samples"))
     lines = table.splitlines()
-    # "halluc_rate_fake_q" (18 characters) is the longest name: every value starts at column 20
-    assert "halluc_rate_fake_q  0.150 (n=200)" in lines
-    assert "agreement           0.900 (n=200)" in lines
-    assert "label_mass          0.059" in lines  # no /n: as before
+    # "halluc_rate_fake_q" (18 characters) is the longest name: every value starts at column 20. Wilson, z = 1.96,
+    # 30 of 200: centre (30 + 1.92) / 203.84 = 0.1566, half-width 1.96 / 203.84 * sqrt(30 * 170 / 200 + 0.96)
+    # = 0.04946 -> [0.107, 0.206]; 180 of 200 mirrors it around 0.5 with its own centre: [0.851, 0.934]. The
+    # interval replaces the stderr line.
+    assert "halluc_rate_fake_q  0.150 [0.107, 0.206] (n=200)" in lines
+    assert "agreement           0.900 [0.851, 0.934] (n=200)" in lines
+    # a mean of probabilities over 40 answers (0.0591 * 40 = 2.364 is no count of answers): n, no interval
+    assert "label_mass          0.059 (n=40)" in lines
+    assert not any(line.startswith("halluc_rate_fake_q/stderr") for line in lines)
     assert "orphan/n            7" in lines  # an n whose metric is absent stays a count of its own
     assert not any(line.startswith(("halluc_rate_fake_q/n", "agreement/n")) for line in lines)
     assert "subset              limit 40: 40 of 800 samples" in lines
@@ -159,3 +167,18 @@ def test_figeval_report_command_lists_the_subset(logs: Path):
     text = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True,
                           text=True).stdout
     assert "subset runs not used (a complete run with the same settings is used):" in text
+
+
+def test_the_summary_names_a_named_run_and_wraps_a_long_subset_rule():
+    rule = ("limit 40: 40 of 800 samples, 20 items x 2 framings (fake-q, real-q), in proportion by kind and category "
+            "(fake Word Perturbation 3, real 10)")
+    table = format_table(RunSummary("ffe_detection", "replay/runs/a.jsonl", 40, {"agreement": 0.9}, "success",
+                                    "logs/run.eval", subset=rule, display_name="Gemma base"))
+    lines = table.splitlines()
+    assert "name       Gemma base" in lines  # "agreement" (9 characters) is the longest name
+    # the rule (139 characters) wraps at 110 - 11 = 99 characters, each line under the first's value column
+    subset = lines.index(next(line for line in lines if line.startswith("subset")))
+    assert lines[subset + 1].startswith(" " * 11) and not lines[subset + 1][11].isspace()
+    assert " ".join(line[11:] for line in lines[subset:subset + 2]) == rule
+    assert max(len(line) for line in lines) <= 110
+

@@ -132,6 +132,8 @@ def test_detection_asks_every_sentence_as_the_paper_did(idioms_imported: Path, t
     # unparsed, 006f wrong) = 2/3; literal: 003l, 004l, 005l right of 5 = 3/5; balanced: (2/3 + 3/5) / 2 = 19/30
     assert metrics["accuracy"] == pytest.approx(7 / 11)
     assert metrics["balanced_accuracy"] == pytest.approx(19 / 30)
+    # its n: every answer it counts, as accuracy counts them (004f's unparsed one too): 6 figurative + 5 literal
+    assert (metrics["balanced_accuracy/n"], metrics["accuracy/n"]) == (11, 11)
     assert log.eval.metadata["class_counts"] == {"no": 5, "yes": 6} and log.eval.metadata["balanced"] is False
 
 

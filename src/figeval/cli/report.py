@@ -23,7 +23,7 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--out", type=click.Path(path_type=Path), help="Write DIR/report.<ext> instead of printing.")
-@click.option("--figures", type=click.Path(path_type=Path), help="Also draw the papers' figures (PNG and SVG) in DIR.")
+@click.option("--figures", type=click.Path(path_type=Path), help="Also draw the papers' figures (300 dpi PNG, SVG and PDF) in DIR.")
 @click.option("--paper/--no-paper", default=None,
               help="The papers' published numbers as reference rows (default: on for html and markdown).")
 @click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")
@@ -31,7 +31,7 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
               help="Labels from `figeval annotate import`: adds judge-vs-people and annotator agreement (repeatable).")
 @click.option("--family", "families", multiple=True, metavar="MODEL=FAMILY",
               help="The family of a model the paper did not evaluate, for tables grouped by family; the model as "
-                   "the report names it (repeatable).")
+                   "the report names it or as its log records it (repeatable).")
 def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, figures: Path | None,
            paper: bool | None, leaderboard: bool, human: tuple[Path, ...], families: tuple[str, ...]) -> None:
     """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and

@@ -8,9 +8,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspect_ai.log import EvalLog
+
 from figeval.reporting.paper import paper_notes, paper_rows
 from figeval.reporting.runs import RunSummary, distinguishing_settings, read_log
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+from figeval.reporting.tables import (
+    Cell,
+    ColumnHead,
+    Row,
+    Table,
+    preferred,
+    preferred_text,
+    proportion_interval,
+    subset_note,
+)
 from figeval.stats import AgreementRow
 
 # task -> (source of the judge table, source of the annotators' table, the agreement column's unit)
@@ -34,7 +45,8 @@ def _columns(unit: str) -> list[ColumnHead]:
 
 
 def _cells(row: AgreementRow, agreement_key: str) -> dict[str, Cell]:
-    cells = {agreement_key: Cell(row.percent, n=row.n)} if row.n else {}
+    # percent agreement is a share of the n items both labelled: the Wilson interval over them (kappa: bootstrap)
+    cells = {agreement_key: Cell(row.percent, *proportion_interval(row.percent, row.n), row.n)} if row.n else {}
     if row.kappa is not None:
         cells["kappa"] = Cell(row.kappa.estimate, row.kappa.low, row.kappa.high, row.n)
     return cells
@@ -59,7 +71,7 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     read = [(run, read_log(run.log)) for run in runs if run.task == task]
     labelled, unlabelled = labelled_runs([(log, False) for _, log in read], task, humans, labels)
     kept = {id(log) for log in labelled}
-    mine = [(run, log) for run, log in read if id(log) in kept]
+    mine, preferred_notes = _preferred([(run, log) for run, log in read if id(log) in kept])
     # each setting that tells a model's runs apart is a column, so that two runs' rows are never taken for each
     # other; the judge has its own column, where a run's rules line names the run's judge when judges differ
     differing = distinguishing_settings([run for run, _ in mine])
@@ -67,16 +79,16 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
     settings = [name for name in differing if name != "judge"]
     judged = Table(f"judge-agreement/{task}", f"{task}: judge vs people ({labels.name})", judge_source, unit, columns,
                    identity_keys=["judge", *settings], intervals=True)
-    judged.notes += [unlabelled_note(log, labels) for log in unlabelled]
+    judged.notes += [unlabelled_note(log, labels) for log in unlabelled] + preferred_notes
     for run, log in mine:
         found = judge_agreement(log, humans, annotation_spec(task).scheme)
         setting = {name: str((run.identity or {}).get(name, "")) for name in settings}
         for agreement in found[:-1]:
             judge = agreement.row.group.partition(" | ")[2].removeprefix("judge ")
-            judged.rows.append(Row(run.model, {"judge": judge, **setting}, _cells(agreement.row, key)))
+            judged.rows.append(Row(run.display_name, {"judge": judge, **setting}, _cells(agreement.row, key)))
         rules = found[-1].row.group.partition(" | ")[2]
         rules += f" (judge {(run.identity or {}).get('judge', '')})" if judges_differ else ""
-        judged.rows.append(Row(run.model, {"judge": rules, **setting}, _cells(found[-1].row, key)))
+        judged.rows.append(Row(run.display_name, {"judge": rules, **setting}, _cells(found[-1].row, key)))
         judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
     tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
@@ -88,6 +100,26 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
             elif table.source in TABLE_6_TASKS:
                 table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
     return tables
+
+
+def _preferred(labelled: Sequence[tuple[RunSummary, EvalLog]]) -> tuple[list[tuple[RunSummary, EvalLog]], list[str]]:
+    """Of the labelled runs, one per model and settings: a complete run over any subset (`--limit`,
+    `--sample-id`), whatever their times, then the newest (`preference`, as the papers' tables choose), so that a
+    smoke test never stands in for the run people's labels also cover; and what the table says: which run was used
+    where several competed, and that a subset was used for want of a complete one."""
+    found: dict[tuple, list[tuple[RunSummary, EvalLog]]] = {}
+    for run, log in labelled:
+        found.setdefault((run.model, tuple(sorted((run.identity or {}).items()))), []).append((run, log))
+    kept, notes = [], []
+    for candidates in found.values():
+        run, log = preferred(candidates, lambda pair: pair[0])
+        kept.append((run, log))
+        if len(candidates) > 1:
+            notes.append(f"{run.model}: {len(candidates)} runs with these settings have labelled answers; the "
+                         f"{preferred_text([r for r, _ in candidates])} is used ({run.log}).")
+        if not run.complete:
+            notes.append(subset_note(run, ["agreement"]))
+    return kept, notes
 
 
 def _partial_judge_notes(run: RunSummary, found: Sequence) -> list[str]:

@@ -3,7 +3,13 @@ label preference, allusion accuracy per theme and the MC-vs-open gap, PerHalluEv
 interval error bars) and Figure 8 (precision-recall with iso-F1 curves).
 
 Only the user's runs are drawn (the papers' numbers are in the tables). Every bar and point carries an SVG id
-(`bar-...`, `point-...`) so that a figure can be checked by reading its SVG back.
+(`bar-...`, `point-...`; a bar of 0, drawn as a stroke on the axis and a printed 0: `zero-...`, `label-zero-...`)
+so that a figure can be checked by reading its SVG back.
+
+Made for a paper: drawn at print size (a page's text width, text of 8-9 pt), saved as 300 dpi PNG, SVG and PDF
+with nothing cut off (tick labels wrapped, the legend under the axes, saved to the drawing's bounds); models named
+by their display names (`RunSummary.display_name`, the tables' row labels); no title in the figure: its caption
+(the paper's, where it has one) is shown by the HTML report and kept in each file's metadata.
 
 Persian text: matplotlib (3.11 and later) shapes and orders right-to-left text itself (HarfBuzz and a bidi
 algorithm inside its font engine), so labels are passed as plain strings (shaping them beforehand would reverse
@@ -20,10 +26,19 @@ from io import BytesIO, StringIO
 from pathlib import Path
 
 from figeval.output import write_bytes
+from figeval.reporting.render import wrapped_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Row, Table
 
-FIGURE_FORMATS = ("png", "svg")
+# PNG for slides and the web, SVG for the HTML report and editing, PDF for LaTeX (vector, fonts embedded).
+FIGURE_FORMATS = ("png", "svg", "pdf")
+PNG_DPI = 300  # what journals ask of line art with text at print size
+# Figures are drawn at print size: a page's text width (a two-column paper's figure*), so that the point sizes
+# below are the sizes printed, never under 8 pt (legends, ticks, annotations).
+WIDTH_INCHES = 6.5
+TEXT_PT, SMALL_PT = 9, 8
+# Noto Sans Arabic's mean advance at SMALL_PT, in inches (about 0.5 em): how many characters a label's room holds.
+CHAR_INCHES = SMALL_PT * 0.5 / 72
 PERSIAN_THEME = {"religious": "مذهبی", "quranic": "قرآنی", "mythical-historical": "اساطیری-تاریخی",
                  "romantic": "عاشقانه", "mystical": "عرفانی", "other": "سایر"}
 
@@ -31,8 +46,10 @@ PERSIAN_THEME = {"religious": "مذهبی", "quranic": "قرآنی", "mythical-h
 @dataclass
 class Figure:
     name: str
-    """File stem: figure files are NAME.png and NAME.svg."""
-    title: str
+    """File stem: figure files are NAME.png, NAME.svg and NAME.pdf."""
+    caption: str
+    """What the figure shows (the paper's caption where it has one), shown under it in the HTML report and kept
+    in each file's metadata; never drawn in the figure, where a paper's own caption goes."""
     figure: object
     """A matplotlib Figure."""
 
@@ -49,8 +66,14 @@ def _pyplot():
     font_manager.fontManager.addfont(str(font))
     family = font_manager.FontProperties(fname=str(font)).get_name()
     # Noto Sans Arabic first: it has Latin too, and Persian must not fall to a font with partial Arabic coverage
-    plt.rcParams.update({"font.family": [family, "DejaVu Sans"], "svg.fonttype": "none", "figure.dpi": 100,
-                         "axes.spines.top": False, "axes.spines.right": False})
+    plt.rcParams.update({
+        "font.family": [family, "DejaVu Sans"], "font.size": TEXT_PT, "axes.labelsize": TEXT_PT,
+        "xtick.labelsize": SMALL_PT, "ytick.labelsize": SMALL_PT, "legend.fontsize": SMALL_PT,
+        "axes.spines.top": False, "axes.spines.right": False, "figure.dpi": 100, "savefig.dpi": PNG_DPI,
+        # whatever sticks out of the axes (a long tick label, the legend) is inside the saved image
+        "savefig.bbox": "tight", "savefig.pad_inches": 0.04,
+        # SVG text stays text (searchable, editable); PDF embeds the font as TrueType (Type 42), as publishers ask
+        "svg.fonttype": "none", "pdf.fonttype": 42})
     return plt
 
 
@@ -66,109 +89,228 @@ def _user_rows(table: Table) -> list[Row]:
     return [row for row in table.rows if not row.reference]
 
 
-def _row_name(table: Table, row: Row) -> str:
-    settings = ", ".join(f"{row.identity[k]}" for k in table.identity_keys if row.identity.get(k))
-    return f"{row.label} ({settings})" if settings else row.label
+def _varying_keys(table: Table, rows: Sequence[Row]) -> list[str]:
+    """The settings that tell the rows apart (a judge, a task): those whose value is not the same in every row."""
+    return [key for key in table.identity_keys if len({row.identity.get(key) for row in rows}) > 1]
+
+
+def _series_names(table: Table, rows: Sequence[Row]) -> list[str]:
+    """Each row's legend name: the model's display name (the row label), with the settings that differ between
+    the rows ("gemma (allusion_open, gt)"); settings every row shares are in the caption (`_shared_settings`)."""
+    keys = _varying_keys(table, rows)
+    names = []
+    for row in rows:
+        settings = ", ".join(row.identity[key] for key in keys if row.identity.get(key))
+        names.append(f"{row.label} ({settings})" if settings else row.label)
+    return names
+
+
+def _shared_settings(table: Table, rows: Sequence[Row]) -> str:
+    """The settings every row shares, for the caption ("settings: prompt_version=v3, answer_mode=generate"), or
+    ""."""
+    varying = set(_varying_keys(table, rows))
+    shared = [(key, rows[0].identity[key]) for key in table.identity_keys
+              if key not in varying and rows and rows[0].identity.get(key)]
+    return "; settings: " + ", ".join(f"{key}={value}" for key, value in shared) if shared else ""
+
+
+def _wrapped(text: str, characters: int) -> str:
+    """`text` in lines of at most `characters` where it may break (after a space, slash, hyphen or underscore),
+    its own line breaks kept."""
+    return "\n".join(line for given in text.splitlines() for line in wrapped_lines(given, max(characters, 6), "name"))
+
+
+@dataclass(frozen=True)
+class LegendLayout:
+    columns: int
+    names: list[str]
+    """The names wrapped to their column."""
+    lines: int
+    """Printed lines of the tallest column: how much taller the figure is drawn to keep its axes' height."""
+
+
+# Legend columns hold names of up to this many characters on one line; a longer name wraps in its column.
+LEGEND_NAME_CHARACTERS = 40
+
+
+def legend_layout(names: Sequence[str]) -> LegendLayout:
+    """As many columns as names of up to LEGEND_NAME_CHARACTERS fit across the figure, each name wrapped to its
+    column (a long display name never widens the figure)."""
+    longest = min(max(len(name) for name in names), LEGEND_NAME_CHARACTERS)
+    columns = max(1, min(len(names), int(WIDTH_INCHES / (CHAR_INCHES * longest + 0.5))))
+    room = int((WIDTH_INCHES / columns - 0.5) / CHAR_INCHES)
+    wrapped = [_wrapped(name, room) for name in names]
+    heights = [name.count("\n") + 1 for name in wrapped]
+    # matplotlib fills a legend's columns top to bottom, the first ones one entry longer
+    rows = -(-len(names) // columns)
+    lines = max(sum(heights[start:start + rows]) for start in range(0, len(names), rows))
+    return LegendLayout(columns, wrapped, lines)
+
+
+def _legend(fig, handles: Sequence, layout: LegendLayout) -> None:
+    """The legend under the axes, laid out by `legend_layout`."""
+    legend = fig.legend(handles, layout.names, loc="outside lower center", ncols=layout.columns, frameon=False,
+                        labelspacing=0.3)
+    for text in legend.get_texts():
+        text.set_linespacing(0.9)  # the lines of one wrapped name together (Noto Sans Arabic's tall line box)
+
+
+def _height(axes_inches: float, layout: LegendLayout) -> float:
+    """The figure's height: the axes' and their labels', and the legend's lines (SMALL_PT, spaced)."""
+    return axes_inches + 0.3 + layout.lines * SMALL_PT * 1.5 / 72
+
+
+def _zero_mark(ax, x: float, width: float, color: str, gid: str) -> None:
+    """A bar of 0 has no height to see: a thick stroke of its colour on the axis and a printed 0 tell it from a
+    missing one (no run, no bar)."""
+    (stroke,) = ax.plot([x - width / 2, x + width / 2], [0, 0], color=color, linewidth=3, solid_capstyle="butt",
+                        clip_on=False, zorder=3)
+    stroke.set_gid(f"zero-{gid}")
+    ax.annotate("0", (x, 0), xytext=(0, 2.5), textcoords="offset points", ha="center", va="bottom",
+                fontsize=SMALL_PT, gid=f"label-zero-{gid}")
+
+
+def _group_labels(ax, groups: list[str]) -> None:
+    """Group names under their bars, wrapped to the room each group has; turned only when a word is still too
+    long for it (then anchored at its end, so that the first one does not run off the figure's left edge)."""
+    room = int(WIDTH_INCHES * 0.85 / max(1, len(groups)) / CHAR_INCHES)
+    labels = [_wrapped(group, room) for group in groups]
+    turned = any(len(line) > room for label in labels for line in label.splitlines())
+    ax.set_xticks(range(len(groups)), labels, rotation=30 if turned else 0, ha="right" if turned else "center",
+                  rotation_mode="anchor" if turned else "default",
+                  linespacing=0.8)  # Noto Sans Arabic's tall line box: the lines of one label stay together
 
 
 def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | None]]], scale: float, errors: bool,
-                  gid: str) -> None:
-    """Bars per group (x) and series (colour); each value a Cell or None (no bar); error bars from intervals."""
+                  gid: str) -> list:
+    """Bars per group (x) and series (colour); each value a Cell or None (no bar); error bars from intervals.
+    Returns one legend handle per series."""
+    from matplotlib.patches import Patch
+
     width = 0.8 / max(1, len(series))
-    for s, (name, cells) in enumerate(series):
-        drawn = [(g, cell) for g, cell in enumerate(cells) if cell is not None and cell.value is not None]
-        for g, cell in drawn:
+    handles = []
+    for s, (_, cells) in enumerate(series):
+        color = f"C{s % 10}"
+        handles.append(Patch(facecolor=color))
+        for g, cell in enumerate(cells):
+            if cell is None or cell.value is None:
+                continue
             x = g - 0.4 + width * (s + 0.5)
-            # the series' first bar carries its name into the legend
-            bar = ax.bar(x, cell.value * scale, width, color=f"C{s % 10}", label=name if g == drawn[0][0] else None)[0]
+            bar = ax.bar(x, cell.value * scale, width, color=color)[0]
             bar.set_gid(f"bar-{gid}-{s}-{g}")
+            if cell.value == 0:
+                _zero_mark(ax, x, width, color, f"{gid}-{s}-{g}")
             if errors and cell.low is not None and cell.high is not None:
                 ax.errorbar(x, cell.value * scale, yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
                             fmt="none", ecolor="black", capsize=2, linewidth=0.8)
-    ax.set_xticks(range(len(groups)), groups, rotation=20, ha="right")
-    if series:
-        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_xlim(-0.5, len(groups) - 0.5)  # every group's room, its missing bars' too: a group sits on its tick
+    _group_labels(ax, groups)
+    return handles
 
 
-def _bars_by_row(table: Table, columns: Iterable[str], title: str, name: str, ylabel: str, errors: bool = False) -> Figure:
-    """One group per column, one bar per user row."""
+def _bars_by_row(table: Table, columns: Iterable[str], caption: str, name: str, ylabel: str, errors: bool = False,
+                 groups: Sequence[str] | None = None) -> Figure:
+    """One group per column (named `groups`, else the columns' headers), one bar per user row; the y axis from 0
+    to the unit's whole (100% or 1) unless a value or interval is over it."""
     plt = _pyplot()
     keys = list(columns)
     heads = {c.key: c.header for c in table.columns}
     scale = 100 if table.unit == "percent" else 1
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.4 * len(keys) + 2) + 3.0, 3.6))  # + the legend on the right
-    series = [(_row_name(table, row), [row.cells.get(k) for k in keys]) for row in _user_rows(table)]
-    _grouped_bars(ax, [heads[k] for k in keys], series, scale, errors, name)
+    rows = _user_rows(table)
+    series = [(label, [row.cells.get(k) for k in keys]) for label, row in zip(_series_names(table, rows), rows)]
+    layout = legend_layout([label for label, _ in series])
+    fig, ax = plt.subplots(figsize=(WIDTH_INCHES, _height(2.9, layout)), layout="constrained")
+    handles = _grouped_bars(ax, list(groups) if groups is not None else [heads[k] for k in keys], series, scale,
+                            errors, name)
+    ax.set_ylim(0, max(ax.get_ylim()[1], scale) if table.unit in ("percent", "fraction") else None)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return Figure(name, title, fig)
+    _legend(fig, handles, layout)
+    return Figure(name, caption + _shared_settings(table, rows) + ".", fig)
 
 
 def figures(report: Report) -> list[Figure]:
-    """The figures the report's tables can draw."""
+    """The figures the report's tables can draw, with the papers' captions where they have them."""
     by_key = {table.key: table for table in report.tables}
     found: list[Figure] = []
     if (table := by_key.get("ffe-hallu/figure-1")) and _user_rows(table):
+        # FFE-HALLU Figure 1's caption: "Fake FFE Detection accuracy by model and category for two prompt settings"
         for framing, question in (("fake_q", "Is this FFE fake?"), ("real_q", "Is this FFE real?")):
-            keys = [c.key for c in table.columns if c.key.startswith(f"{framing}/")]
-            found.append(_bars_by_row(table, keys, f"FFE-HALLU Figure 1: detection accuracy by category, '{question}'",
-                                      f"ffe-hallu-figure-1-{framing.replace('_', '-')}", "accuracy (%)"))
+            columns = [c for c in table.columns if c.key.startswith(f"{framing}/")]
+            # the headers repeat the prompt ("Is it fake? Word Perturbation"): the caption names it once
+            categories = [c.header.split("? ", 1)[-1] for c in columns]
+            found.append(_bars_by_row(table, [c.key for c in columns], f"FFE-HALLU Figure 1: fake FFE detection "
+                                      f"accuracy by model and category, prompt '{question}'",
+                                      f"ffe-hallu-figure-1-{framing.replace('_', '-')}", "accuracy (%)",
+                                      groups=categories))
     if (table := by_key.get("turkish-idioms/table-2")) and _user_rows(table):
         found.append(_bars_by_row(table, ["yes_rate", "entailment_rate"], "Turkish idioms: label preference (share of "
                                   "parsed answers)", "turkish-idioms-label-preference", "share"))
     if (table := by_key.get("persian-allusions/themes")) and _user_rows(table):
-        themed = Table(table.key, table.title, table.source, table.unit,
-                       [type(c)(c.key, f"{PERSIAN_THEME[c.key]} ({c.key})") for c in table.columns],
-                       table.rows, table.identity_keys)
-        found.append(_bars_by_row(themed, [c.key for c in table.columns], "Persian allusions: accuracy per theme",
-                                  "persian-allusions-themes", "accuracy (%)"))
+        # two lines, the English name first: a line mixing scripts is laid out right to left, its parts reversed
+        themes = [f"{c.key}\n{PERSIAN_THEME[c.key]}" for c in table.columns]
+        found.append(_bars_by_row(table, [c.key for c in table.columns], "Persian allusions: accuracy per theme "
+                                  "(Section 4; no bar: no text with the theme)", "persian-allusions-themes",
+                                  "accuracy (%)", groups=themes))
     if (table := by_key.get("persian-allusions/gap")) and _user_rows(table):
-        found.append(_bars_by_row(table, ["mc", "open"], "Persian allusions: MC vs open-ended accuracy",
+        found.append(_bars_by_row(table, ["mc", "open"], "Persian allusions: MC vs open-ended accuracy (Section 4)",
                                   "persian-allusions-gap", "accuracy (%)"))
-    for key, figure in (("perhallueval/figure-3", "QA"), ("perhallueval/figure-4", "summarization")):
+    # PerHalluEval Figures 3-4's captions: "Comparison of evaluated LLMs' performances on the QA [summarization]
+    # task. Error bars show 95% confidence intervals across evaluation samples."
+    for key, task in (("perhallueval/figure-3", "QA"), ("perhallueval/figure-4", "summarization")):
         if (table := by_key.get(key)) and _user_rows(table):
             found.append(_bars_by_row(table, ["factual_recall", "hallucinated_recall", "hamming_score"],
-                                      f"{table.source}: {figure} (95% CI)", key.replace("/", "-"), "%",
-                                      errors=True))
+                                      f"{table.source}: comparison of the models' performances on the {task} task; "
+                                      "error bars: 95% confidence intervals", key.replace("/", "-"), "%", errors=True))
     if (table := by_key.get("perhallueval/figure-5")) and _user_rows(table):
+        # Figure 5's caption: "Comparison of LLM performance on Persian-specific vs. non-Persian content in the QA
+        # task (Hamming Score)."
         found.append(_bars_by_row(table, ["persian_specific", "generic"], "PerHalluEval Figure 5: QA Hamming score, "
-                                  "Persian-specific vs generic (95% CI)", "perhallueval-figure-5", "Hamming score",
-                                  errors=True))
+                                  "Persian-specific vs generic content; error bars: 95% confidence intervals",
+                                  "perhallueval-figure-5", "Hamming score", errors=True))
     if (table := by_key.get("perhallueval/figure-8")) and _user_rows(table):
         found.append(_precision_recall(table))
     return found
 
 
 def _precision_recall(table: Table) -> Figure:
-    """Figure 8: one point per model and task, bubble size by F1, with iso-F1 curves."""
+    """Figure 8: one point per model and task, bubble size by F1, with iso-F1 curves; the legend names the models
+    by colour and the tasks by marker."""
     import numpy as np
+    from matplotlib.lines import Line2D
 
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8.0, 4.2))
+    rows = _user_rows(table)
+    tasks = (("qa", "o", "QA"), ("summarization", "s", "summarization (TS)"))
+    shown = [kind for kind, _, _ in tasks if any(f"{kind}/precision" in row.cells for row in rows)]
+    layout = legend_layout(_series_names(table, rows) + [name for kind, _, name in tasks if kind in shown])
+    fig, ax = plt.subplots(figsize=(WIDTH_INCHES, _height(3.4, layout)), layout="constrained")
     recall = np.linspace(0.01, 1, 200)
     for f1 in (0.2, 0.4, 0.6, 0.8):
         precision = f1 * recall / (2 * recall - f1)
         visible = (precision > 0) & (precision <= 1)
         ax.plot(recall[visible], precision[visible], color="lightgray", linewidth=0.8)
-        ax.annotate(f"F1={f1}", (recall[visible][-1], precision[visible][-1]), fontsize=6, color="gray")
-    for r, row in enumerate(_user_rows(table)):
-        for t, (kind, marker) in enumerate((("qa", "o"), ("summarization", "s"))):
+        ax.annotate(f"F1={f1}", (recall[visible][-1], precision[visible][-1]), xytext=(2, 0),
+                    textcoords="offset points", va="center", fontsize=SMALL_PT, color="dimgray")
+    for r, row in enumerate(rows):
+        for t, (kind, marker, _) in enumerate(tasks):
             p, q, f = (row.cells.get(f"{kind}/{m}") for m in ("precision", "recall", "f1"))
             if p is None or q is None:
                 continue
             size = 40 + 300 * (f.value if f is not None else 0)
-            point = ax.scatter([q.value], [p.value], s=size, marker=marker, color=f"C{r % 10}", alpha=0.7,
-                               label=f"{_row_name(table, row)} {'QA' if kind == 'qa' else 'TS'}")
+            point = ax.scatter([q.value], [p.value], s=size, marker=marker, color=f"C{r % 10}", alpha=0.7)
             point.set_gid(f"point-{r}-{t}")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("recall (factual)")
     ax.set_ylabel("precision")
-    ax.set_title("PerHalluEval Figure 8: precision-recall, iso-F1", fontsize=10)
-    ax.legend(fontsize=6, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), markerscale=0.4)
-    fig.tight_layout()
-    return Figure("perhallueval-figure-8", "PerHalluEval Figure 8: precision-recall with iso-F1 curves", fig)
+    models = [Line2D([], [], linestyle="", marker="o", markersize=7, color=f"C{r % 10}") for r in range(len(rows))]
+    markers = [Line2D([], [], linestyle="", marker=marker, markersize=7, color="gray") for kind, marker, _ in tasks
+               if kind in shown]
+    _legend(fig, models + markers, layout)
+    # Figure 8's caption: "Precision-Recall maps with iso-F1 curves. Each point is a model, bubble size reflects
+    # its F1 score, and iso-F1 curves (gray) provide guidance on the precision-recall trade-off."
+    return Figure("perhallueval-figure-8", "PerHalluEval Figure 8: precision-recall map with iso-F1 curves (gray); "
+                  "each point is a model on a task, its size its F1" + _shared_settings(table, rows) + ".", fig)
 
 
 def svg_text(figure) -> str:
@@ -186,15 +328,22 @@ def close(found_figures: Sequence[Figure]) -> None:
 
 
 def figure_files(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    """The files `draw_figures` writes: each figure as NAME.png and NAME.svg in `out_dir`."""
+    """The files `draw_figures` writes: each figure as NAME.png, NAME.svg and NAME.pdf in `out_dir`."""
     return [out_dir / f"{found.name}.{extension}" for found, extension in product(found_figures, FIGURE_FORMATS)]
 
 
+def _metadata(found: Figure, extension: str) -> dict[str, str | None]:
+    """The caption as each format's title field, and no creation date (the same figure gives the same SVG)."""
+    return {"png": {"Title": found.caption}, "svg": {"Title": found.caption, "Date": None},
+            "pdf": {"Title": found.caption, "CreationDate": None}}[extension]
+
+
 def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    """Each figure as NAME.png and NAME.svg in `out_dir`, each file whole or not at all; returns the files written."""
+    """Each figure as NAME.png (300 dpi), NAME.svg and NAME.pdf in `out_dir`, each file whole or not at all;
+    returns the files written."""
     written = figure_files(found_figures, out_dir)
     for path, (found, extension) in zip(written, product(found_figures, FIGURE_FORMATS)):
         drawn = BytesIO()
-        found.figure.savefig(drawn, format=extension, metadata={"Date": None} if extension == "svg" else None)
+        found.figure.savefig(drawn, format=extension, metadata=_metadata(found, extension))
         write_bytes(path, drawn.getvalue())
     return written

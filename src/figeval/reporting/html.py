@@ -15,12 +15,18 @@ from figeval.reporting.tables import Table
 if TYPE_CHECKING:  # matplotlib loads only when figures are drawn
     from figeval.reporting.figures import Figure
 
+# Tables fit the page: names, settings and headers wrap (a model path breaks anywhere rather than widen its
+# column), a value and its interval stay on one line, and a table still wider than the page scrolls in its own box
+# (.table-scroll) instead of widening the page.
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0 2em; font-size: 0.9em; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: 1em 0 2em; }
+table { border-collapse: collapse; font-size: 0.9em; }
 caption { text-align: left; font-weight: bold; padding-bottom: 0.4em; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; }
-td.value { text-align: right; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; vertical-align: top; }
+th { max-width: 10em; overflow-wrap: break-word; }
+td.name { max-width: 16em; overflow-wrap: anywhere; }
+td.value { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.reference td { font-style: italic; color: #555; background: #f6f6f6; }
 figure { margin: 1em 0 2em; } figure svg { max-width: 100%; height: auto; }
 .notes { font-size: 0.85em; color: #555; }
@@ -33,12 +39,12 @@ def html_table(table: Table) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in rows[0])
     body = []
     for row, values in zip(table.rows, rows[1:]):
-        cells = "".join(f'<td dir="auto">{escape(v)}</td>' if i < fixed else f'<td class="value">{escape(v)}</td>'
-                        for i, v in enumerate(values))
+        cells = "".join(f'<td class="name" dir="auto">{escape(v)}</td>' if i < fixed
+                        else f'<td class="value">{escape(v)}</td>' for i, v in enumerate(values))
         body.append(f'<tr class="{"reference" if row.reference else "run"}">{cells}</tr>')
     notes = "".join(f"<li>{escape(note)}</li>" for note in table.notes)
-    return (f'<table id="{escape(table.key)}"><caption>{escape(title_line(table))}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (f'<div class="table-scroll"><table id="{escape(table.key)}"><caption>{escape(title_line(table))}'
+            f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
             + (f'<ul class="notes">{notes}</ul>' if notes else ""))
 
 
@@ -46,7 +52,7 @@ def render_html(report: Report, found_figures: Sequence[Figure]) -> str:
     """The page: every table, then each figure inline as SVG, then the runs used."""
     from figeval.reporting.figures import svg_text
 
-    drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}<figcaption>{escape(f.title)}</figcaption></figure>'
+    drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}<figcaption>{escape(f.caption)}</figcaption></figure>'
                     for f in found_figures)
     runs = "".join(f"<li>{escape(line.strip())}</li>" for line in run_lines(report))
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>figeval report</title>'

@@ -13,8 +13,19 @@ from inspect_ai.log import read_eval_log
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.paper import count_row, paper_notes, reference_rows, text_numbers
-from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, preference, read_runs, unread_warning
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec, build_table, metric_cell
+from figeval.reporting.runs import READ_LAYERS, RunSummary, Superseded, newest_runs, read_runs, unread_warning
+from figeval.reporting.tables import (
+    JUDGE_UNPARSED_RATE,
+    Cell,
+    ColumnHead,
+    Row,
+    Table,
+    TableSpec,
+    build_table,
+    metric_cell,
+    preferred,
+    subset_note,
+)
 
 
 @dataclass
@@ -65,6 +76,9 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
             built.append((PERHALLUEVAL_TABLE_1, table))
         if PERHALLUEVAL_TABLE_4.tasks & present:
             named = dict(families or {})
+            # --family takes a model as the report names it or as its log records it
+            named |= {run.model: named[run.display_name] for run in runs
+                      if run.display_name in named and run.model not in named}
             table = best_per_family(PERHALLUEVAL_TABLE_4, runs, lambda model: family_label(model, named), FAMILIES)
             table.notes += family_notes([run.model for run in runs if run.task in PERHALLUEVAL_TABLE_4.tasks], named)
             built.append((PERHALLUEVAL_TABLE_4, table))
@@ -90,11 +104,14 @@ def build_report(log_dir: Path, tasks: Sequence[str] = (), paper: bool = False, 
 
 def reading_table(runs: Sequence[RunSummary]) -> Table:
     """How each run's answers were read: the share each layer read, and the unread ones (with the commands that
-    resolve them when over the limit)."""
+    resolve them when over the limit); for judged runs, the share whose judge answer was unreadable, so that a
+    leaderboard's judged headline (which leaves those answers out) is never read without it."""
     layers = [layer for layer in READ_LAYERS if any(f"read/{layer}" in run.metrics for run in runs)]
+    judged = any(JUDGE_UNPARSED_RATE in run.metrics for run in runs)
     table = Table("reading", "How the answers were read (share of answers; figeval's reading layers)", "figeval",
                   "percent", [ColumnHead("task", "Task")] + [ColumnHead(layer, READ_LAYERS[layer]) for layer in layers]
-                  + [ColumnHead("truncated", "truncated", ours=True)])
+                  + [ColumnHead("truncated", "truncated", ours=True)]
+                  + ([ColumnHead("judge_unreadable", "judge unreadable", ours=True)] if judged else []))
     for run in runs:
         if not any(f"read/{layer}" in run.metrics for layer in layers):
             continue
@@ -104,9 +121,11 @@ def reading_table(runs: Sequence[RunSummary]) -> Table:
         cells["task"] = Cell(run.task)
         if "truncated_rate" in run.metrics:
             cells["truncated"] = Cell(run.metrics["truncated_rate"], n=n, log=run.log)
-        table.rows.append(Row(run.model, {}, cells))
+        if (judge := metric_cell(run, JUDGE_UNPARSED_RATE)) is not None:
+            cells["judge_unreadable"] = replace(judge, samples=None)
+        table.rows.append(Row(run.display_name, {}, cells))
         if (warning := unread_warning(run)) is not None:
-            table.notes.append(f"{run.task} on {run.model}: {warning}")
+            table.notes.append(f"{run.task} on {run.display_name}: {warning}")
     return table
 
 
@@ -117,24 +136,32 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
     paper's) first, then the others by name."""
     table = build_table(spec, [])
     best: dict[str, dict[str, Cell]] = {}
+    chosen: dict[tuple[str, str], RunSummary] = {}  # (family, column key) -> the run of the best cell
     runs = without_covered_subsets(runs)
     for column in spec.columns:
         for run in sorted(runs, key=lambda run: run.model):
             cell = metric_cell(run, column.metric) if run.task == column.task else None
             family = best.setdefault(family_of(run.model), {})
             if cell is not None and (column.key not in family or cell.value > family[column.key].value):
-                family[column.key] = replace(cell, label=run.model)
+                family[column.key] = replace(cell, label=run.display_name)
+                chosen[(family_of(run.model), column.key)] = run
     rank = {family: i for i, family in enumerate(order)}
     table.rows = [Row(family, {}, cells) for family, cells in
                   sorted(best.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])) if cells]
+    headers = {column.key: column.header for column in spec.columns}
+    from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}
+    for (_, key), run in chosen.items():
+        if not run.complete:
+            from_subsets.setdefault(run.log, (run, []))[1].append(headers[key])
+    table.notes += [subset_note(run, found) for run, found in from_subsets.values()]
     return table
 
 
 def without_covered_subsets(runs: Sequence[RunSummary]) -> list[RunSummary]:
     """`runs` without the subset runs of a task and model that also has a complete run (with any settings): where
     a table picks among a model's runs by value, a smoke test's number never stands for the model."""
-    complete = {(run.task, run.model) for run in runs if run.complete}
-    return [run for run in runs if run.complete or (run.task, run.model) not in complete]
+    complete = {(run.task, run.display_name) for run in runs if run.complete}
+    return [run for run in runs if run.complete or (run.task, run.display_name) not in complete]
 
 
 def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
@@ -147,7 +174,9 @@ def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
         found = [run for run in runs if run.task == column.task]
         if not found:
             continue
-        newest = max(found, key=preference)  # the newest complete run: a subset only when none is
+        newest = preferred(found)  # the newest complete run: a subset only when none is
+        if not newest.complete:
+            table.notes.append(subset_note(newest, [column.header]))
         generator_of = {sample.metadata.get("item"): sample.metadata.get("generator")
                         for sample in read_eval_log(newest.log).samples or []}
         named = [g for g in generator_of.values() if g]
@@ -166,6 +195,6 @@ def _allusion_tables(runs: Sequence[RunSummary]) -> list[Table]:
         return []
     from figeval.benchmarks.persian_allusions.analysis import allusion_tables
 
-    return allusion_tables([read_eval_log(run.log) for run in runs])
+    return allusion_tables([read_eval_log(run.log) for run in runs], {run.log: run.display_name for run in runs})
 
 

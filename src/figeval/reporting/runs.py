@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import os
 import shlex
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path, PurePath
 
 from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
 from inspect_ai.log._file import read_eval_log_headers  # reads the headers concurrently; not exported in 0.3.285
@@ -16,6 +18,8 @@ from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.reporting.rescore import refuse_scores_before_outcomes
 from figeval.scoring.metrics import denominator_name
+from figeval.stats import wilson_interval
+from figeval.subset import SUBSET_KEY
 
 # What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
 IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
@@ -36,6 +40,14 @@ class RunSummary:
     created: str = ""
     subset: str = ""
     """How the run left out part of its dataset ("limit 40: 40 of 800 samples"); empty for a complete run."""
+    display_name: str = ""
+    """The model as reports name it: the run's own name (`figeval run --name`), else a short name (a replay or
+    gguf file's stem); one name per model however its path was spelled (`with_display_names`). Given empty, the
+    model as recorded."""
+
+    def __post_init__(self) -> None:
+        if not self.display_name:
+            object.__setattr__(self, "display_name", self.model)
 
     @property
     def complete(self) -> bool:
@@ -55,7 +67,124 @@ def summarize(log: EvalLog) -> RunSummary:
     task = log.eval.task.split("/")[-1]  # "figeval/ffe_detection" -> "ffe_detection"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
-                      log.eval.created, subset_of(log))
+                      log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model))
+
+
+# The log's metadata key for a run's own name (`figeval run --name NAME`; `eval(metadata={"display_name": ...})`).
+DISPLAY_NAME_KEY = "display_name"
+# Providers whose model is a file: the same file under two spellings of its path is one model.
+FILE_MODELS = ("replay/", "gguf/")
+
+
+def given_name(log: EvalLog) -> str:
+    """The name the user gave the run, or ""."""
+    return str((log.eval.metadata or {}).get(DISPLAY_NAME_KEY) or "").strip()
+
+
+def _model_file(model: str) -> tuple[str, str] | None:
+    """(provider prefix, path) of a model named by a file (`replay/runs/a.jsonl`); None for any other model and
+    for an embedded gguf alias (`gguf/gemma-3-270m`, a name, not a path)."""
+    prefix = next((prefix for prefix in FILE_MODELS if model.startswith(prefix)), None)
+    if prefix is None:
+        return None
+    name = model.removeprefix(prefix)
+    if prefix == "gguf/":
+        from figeval.models.gguf import ALIASES
+
+        if name in ALIASES:
+            return None
+    return prefix, name
+
+
+def short_name(model: str) -> str:
+    """A model's readable default name: a replay or gguf file's stem ("a" for `replay/runs/a.jsonl`), else the
+    model as recorded (`openai/gpt-4.1`, `gguf/gemma-3-270m`)."""
+    found = _model_file(model)
+    return PurePath(found[1]).stem or model if found else model
+
+
+def canonical_model(model: str, here: Path) -> str:
+    """`model` with its file's path in one spelling: normalized (`./runs/a.jsonl` -> `runs/a.jsonl`) and, when
+    the file is found (a relative path from `here`, the folder the report runs in, as runs are usually started
+    from it), absolute with links resolved. A log does not record the folder a run started in, so a relative path
+    not found from `here` stays relative (see `_merge_relative`)."""
+    found = _model_file(model)
+    if found is None:
+        return model
+    prefix, name = found
+    path = Path(os.path.normpath(os.path.expanduser(name)))
+    located = path if path.is_absolute() else here / path
+    if located.exists():
+        path = located.resolve()
+    return prefix + path.as_posix()
+
+
+def _merge_relative(models: set[str]) -> dict[str, str]:
+    """{model: the model it is}: a relative path that was not found (`replay/runs/a.jsonl`) is the one absolute
+    path among `models` that ends with it (`replay//home/u/p/runs/a.jsonl`), when there is exactly one; the rest
+    are themselves."""
+    merged = {model: model for model in models}
+    absolute = [m for m in models if (f := _model_file(m)) and PurePath(f[1]).is_absolute()]
+    for model in models:
+        found = _model_file(model)
+        if found is None or PurePath(found[1]).is_absolute():
+            continue
+        prefix, tail = found[0], PurePath(found[1]).parts
+        ends = [m for m in absolute
+                if m.startswith(prefix) and PurePath(m.removeprefix(prefix)).parts[-len(tail):] == tail]
+        if len(ends) == 1:
+            merged[model] = ends[0]
+    return merged
+
+
+def _name_candidates(model: str) -> list[str]:
+    """Names for a canonical model, shortest first: the file's stem, then with one more parent folder each time
+    ("a", "runs/a", "p/runs/a"), then the model as written; the model itself for any other model."""
+    found = _model_file(model)
+    if found is None:
+        return [model]
+    path = PurePath(found[1])
+    folders = [part for part in path.parent.parts if part not in (path.anchor, ".")]
+    return [*("/".join([*folders[len(folders) - k:], path.stem]) for k in range(len(folders) + 1)), model]
+
+
+def _unique_names(candidates: dict[str, list[str]], taken: set[str]) -> dict[str, str]:
+    """One name per key: each key's first candidate that no other key's name and no name in `taken` (the
+    users' own) is; a key whose candidates all clash keeps its last (the model as written)."""
+    depth = {key: 0 for key in candidates}
+    while True:
+        names = {key: candidates[key][depth[key]] for key in candidates}
+        holders: dict[str, list[str]] = {}
+        for key, name in names.items():
+            holders.setdefault(name, []).append(key)
+        clashing = [key for key, name in names.items() if (len(holders[name]) > 1 or name in taken)
+                    and depth[key] < len(candidates[key]) - 1]
+        if not clashing:
+            return names
+        for key in clashing:
+            depth[key] += 1
+
+
+def with_display_names(runs: Sequence[RunSummary], here: Path | None = None) -> list[RunSummary]:
+    """`runs`, each named for reports: its own name (`figeval run --name`, in its log) where it has one, else one
+    name per model however its path was spelled (`replay/./runs/a.jsonl`, `replay/runs/a.jsonl` and the file's
+    absolute path are one model: `canonical_model`, `_merge_relative`): the file's stem, with as many parent
+    folders as tell two different files apart ("runs/a", "old/a"), or the model as recorded for any other model.
+
+    Args:
+        runs: summaries from `summarize`, whose `display_name` is the run's own name or `short_name`.
+        here: the folder relative model paths are looked up from (default: the current folder).
+    """
+    here = Path.cwd() if here is None else here
+    # a run named as its default would be is named by default: a clash with another file's stem then renames it
+    own = [run.display_name not in ("", run.model, short_name(run.model)) for run in runs]
+    spelled = {run.model: canonical_model(run.model, here) for run in runs}
+    merged = _merge_relative(set(spelled.values()))
+    canonical = {model: merged[found] for model, found in spelled.items()}
+    unnamed = {canonical[run.model] for run, named in zip(runs, own) if not named}
+    taken = {run.display_name for run, named in zip(runs, own) if named}
+    names = _unique_names({model: _name_candidates(model) for model in sorted(unnamed)}, taken)
+    return [run if named else replace(run, display_name=names[canonical[run.model]]) for run, named in zip(runs, own)]
 
 
 def subset_of(log: EvalLog) -> str:
@@ -63,6 +192,8 @@ def subset_of(log: EvalLog) -> str:
     "sample_id: 3 of 800 samples"), or "" for a run of the whole dataset. Inspect records the whole dataset's size
     (`dataset.samples`) and the ids it ran (`dataset.sample_ids`, after `--limit` and `--sample-id`); a `--limit`
     at or over the dataset's size runs all of it, so it is no subset."""
+    if rule := (log.eval.metadata or {}).get(SUBSET_KEY):  # `figeval run --limit`'s rule, which says the design
+        return str(rule)
     dataset, config = log.eval.dataset, log.eval.config
     if dataset.sample_ids is not None:
         planned: int | None = len(dataset.sample_ids)
@@ -143,21 +274,35 @@ def unread_warning(run: RunSummary) -> str | None:
     return f"{said} Read them by hand: `{unread}`, fill 'label', then `{apply}`."
 
 
+# The run summary's width: a value longer than fits wraps under itself.
+SUMMARY_WIDTH = 110
+
+
 def format_table(run: RunSummary) -> str:
     """A two-column table: the run's identity (and what part of its dataset it ran, for a subset), then one line
     per metric with three decimals and, where the metric records it, its own n beside it ("0.150 (n=200)": the
     fakes one framing asked, not the run's samples), then how the answers were read and, when too many were not,
     what to do."""
-    head = [("task", run.task), ("model", run.model), ("samples", str(run.samples)), *(run.identity or {}).items()]
+    head = [("task", run.task), ("model", run.model)]
+    if run.display_name and run.display_name != run.model:
+        head.append(("name", run.display_name))
+    head += [("samples", str(run.samples)), *(run.identity or {}).items()]
     if run.subset:
         head.append(("subset", run.subset))
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
     rows = head + metric_rows(run.metrics)
     width = max(len(name) for name, _ in rows)
-    rule = "-" * (width + 2 + max(len(value) for _, value in rows))
-    lines = [rule] + [f"{name.ljust(width)}  {value}" for name, value in head] + [rule]
-    lines += [f"{name.ljust(width)}  {value}" for name, value in rows[len(head):]] + [rule]
+    # a long value (a subset's rule) wraps under itself, so the table stays as wide as a terminal
+    values = [textwrap.wrap(value, max(SUMMARY_WIDTH - width - 2, 20)) or [""] for _, value in rows]
+    rule = "-" * (width + 2 + max(len(line) for wrapped in values for line in wrapped))
+
+    def lines_of(index: int) -> list[str]:
+        first, *more = values[index]
+        return [f"{rows[index][0].ljust(width)}  {first}"] + [" " * (width + 2) + line for line in more]
+
+    lines = [rule] + [line for index in range(len(head)) for line in lines_of(index)] + [rule]
+    lines += [line for index in range(len(head), len(rows)) for line in lines_of(index)] + [rule]
     if (read := reading_line(run)) is not None:
         lines.append(f"answers read by: {read}")
     if (warning := unread_warning(run)) is not None:
@@ -165,19 +310,37 @@ def format_table(run: RunSummary) -> str:
     return "\n".join(lines)
 
 
+def summary_interval(metrics: dict[str, float], name: str) -> tuple[float, float] | None:
+    """A metric's 95% interval for the run summary: its own bootstrap bounds (`/ci_low`, `/ci_high`), else the
+    Wilson interval when it is a proportion of its n answers (value * n a whole number: a mean of scores such as
+    label_mass is not), else None."""
+    if f"{name}/ci_low" in metrics and f"{name}/ci_high" in metrics:
+        return metrics[f"{name}/ci_low"], metrics[f"{name}/ci_high"]
+    value, n = metrics[name], metrics.get(denominator_name(name))
+    if not n or not 0.0 <= value <= 1.0 or abs(value * n - round(value * n)) > 1e-6:
+        return None
+    return wilson_interval(round(value * n), round(n))
+
+
 def metric_rows(metrics: dict[str, float]) -> list[tuple[str, str]]:
-    """(name, value) per metric but the reading layers: "0.150 (n=200)" where the metric records its n
-    (`<metric>/n`, a count, shown beside it rather than on a line of its own), else "0.150"; an `/n` whose metric
-    is absent on its own line, as a count."""
+    """(name, value) per metric but the reading layers: "0.150 [0.107, 0.206] (n=200)" where the metric records
+    its n (`<metric>/n`, a count, shown beside it rather than on a line of its own) with its 95% interval
+    (`summary_interval`), which replaces the metric's stderr line; else "0.150"; an `/n` whose metric is absent on
+    its own line, as a count."""
     rows = []
     for name, value in metrics.items():
         if name.startswith("read/") or (name.endswith("/n") and name.removesuffix("/n") in metrics):
+            continue
+        if name.endswith(("/stderr", "/ci_low", "/ci_high")) and name.rpartition("/")[0] in metrics \
+                and summary_interval(metrics, name.rpartition("/")[0]) is not None:
             continue
         if name.endswith("/n"):
             rows.append((name, f"{value:.0f}"))
             continue
         n = metrics.get(denominator_name(name))
-        rows.append((name, f"{value:.3f}" + ("" if n is None else f" (n={n:.0f})")))
+        interval = summary_interval(metrics, name) if n is not None else None
+        shown = f"{value:.3f}" + ("" if interval is None else f" [{interval[0]:.3f}, {interval[1]:.3f}]")
+        rows.append((name, shown + ("" if n is None else f" (n={n:.0f})")))
     return rows
 
 
@@ -241,6 +404,8 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent) -> tuple[lis
         refuse_scores_before_outcomes(log, info)
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
+    named = with_display_names([*done, *other])  # one name per model across every run found
+    done, other = named[:len(done)], named[len(done):]
     return sorted(done, key=_order), sorted(other, key=_order)
 
 
@@ -262,7 +427,7 @@ def _unreadable(path: str | Path, error: Exception) -> str:
 
 
 def _order(run: RunSummary) -> tuple[str, str, str]:
-    return run.task, run.model, run.created
+    return run.task, run.display_name, run.created
 
 
 @dataclass(frozen=True)
@@ -286,13 +451,14 @@ def preference(run: RunSummary) -> tuple[bool, str]:
 
 
 def newest_runs(runs: Sequence[RunSummary]) -> tuple[list[RunSummary], list[Superseded]]:
-    """One run per (task, model, identity): the newest complete one, or the newest subset when none ran the whole
+    """One run per (task, model, identity), a model being its display name (one per model however its path was
+    spelled, or the run's own name): the newest complete one, or the newest subset when none ran the whole
     dataset (`preference`). Returns the runs kept and, for every other run with the same identity, the run kept in
     its place (so a report can say which log it used and list the subsets it left out)."""
     kept: dict[tuple, RunSummary] = {}
     others: list[tuple[RunSummary, tuple]] = []
     for run in sorted(runs, key=preference):
-        key = (run.task, run.model, tuple(sorted((run.identity or {}).items())))
+        key = (run.task, run.display_name, tuple(sorted((run.identity or {}).items())))
         if key in kept:
             others.append((kept[key], key))
         kept[key] = run

@@ -12,13 +12,19 @@ them (percent where the paper prints percent). A cell's n is its metric's own de
 one framing asked, the answers a judge could label), not the run's sample count, and a proportion's interval is
 the metric's own bootstrap interval or else the Wilson score interval over that n (Wilson 1927): a Wald interval
 (p +- 1.96 se) collapses to a point at 0% and 100%.
+
+Beside every rate read from answers a table shows its run's unparsed share, and beside a judged rate the share
+whose judge answer was unreadable (`unparsed_column`, `judge_unreadable_column`): a judged rate leaves those
+answers out of its n, so "Correct 100.0" over 2 of 10 answers is never shown without the 8 the judge could not
+label. These are figeval's columns (`ours`, a `*` on their header), and the spec's `notes` say what they count.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from inspect_ai.log import read_eval_log
 
@@ -30,6 +36,7 @@ from figeval.stats import wilson_interval
 # Below this many samples a rate's 95% interval is shown even where the paper prints none.
 SMALL_N = 100
 Z_95 = 1.959964
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -119,10 +126,38 @@ class TableSpec:
     intervals: bool = False
     cell_labels: bool = False
     """The paper's cells carry a name (paper_numbers.csv's note: PerHalluEval Table 4's best variant)."""
+    notes: tuple[str, ...] = ()
+    """What the table says of itself under every report of it: what figeval's own columns (`ours`) count."""
 
     @property
     def tasks(self) -> set[str]:
         return {column.task for column in self.columns}
+
+
+UNPARSED_RATE = "unparsed_rate"
+JUDGE_UNPARSED_RATE = "judge_unparsed_rate"
+
+
+def unparsed_column(key: str, header: str, task: str, where: Mapping[str, str] | None = None) -> Column:
+    """figeval's column beside a rate read from answers: the share of the run's answers no reader could read
+    (`unparsed_rate`, truncated ones included, over the answers it counts: `unparsed_rate/n`)."""
+    return Column(key, header, task, UNPARSED_RATE, where or {}, ours=True)
+
+
+def judge_unreadable_column(key: str, header: str, task: str, where: Mapping[str, str] | None = None) -> Column:
+    """figeval's column beside a judged rate: the share of the run's answers whose judge answer was unreadable
+    twice (`judge_unparsed_rate` over all answers). Every judged rate leaves them out of its n, so without this
+    column "Correct 100.0" over 2 answers of 10 would hide the 8 the judge could not label."""
+    return Column(key, header, task, JUDGE_UNPARSED_RATE, where or {}, ours=True)
+
+
+def unread_note(headers: str, counted: str, judged: bool = False) -> str:
+    """The note that says what a table's unparsed (and judge-unreadable) columns are: figeval's, not the paper's
+    (the `*` on their headers), and how the paper's rates count those answers (`counted`)."""
+    judge = (" Judge unreadable: the share of answers whose judge answer could not be read (asked twice); every "
+             "judged rate leaves them out, so its n is the answers that remain.") if judged else ""
+    return (f"{headers}: figeval's columns (*), not the paper's. Unparsed: the share of answers no reader could "
+            f"read (truncated ones included), {counted}.{judge}")
 
 
 def proportion_interval(value: float, n: int | None) -> tuple[float | None, float | None]:
@@ -204,7 +239,7 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
     from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}  # log -> the run and the columns it fills
     by_model: dict[str, set[tuple]] = {}
     for _, run in used:
-        by_model.setdefault(run.model, set()).add(_settings(run, spec.row_keys))
+        by_model.setdefault(run.display_name, set()).add(_settings(run, spec.row_keys))
     for model in sorted(by_model):
         partial = by_model[model]
         # a run's settings that another run's settings extend do not make a row of their own
@@ -213,11 +248,11 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
         for settings in sorted(row_settings):
             row = Row(model, dict(settings), {})
             for column in spec.columns:
-                candidates = [run for c, run in used if c is column and run.model == model
+                candidates = [run for c, run in used if c is column and run.display_name == model
                               and _extends(set(_settings(run, spec.row_keys)), set(settings))]
                 if not candidates:
                     continue
-                chosen = max(candidates, key=preference)
+                chosen = preferred(candidates)
                 cell = metric_cell(chosen, column.metric, column.complement)
                 if cell is not None:
                     row.cells[column.key] = cell
@@ -225,14 +260,21 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
                         from_subsets.setdefault(chosen.log, (chosen, []))[1].append(column.header)
                 if len(candidates) > 1:
                     table.notes.append(f"{model} {column.header}: {len(candidates)} runs with other settings; the "
-                                       f"{_preferred_text(candidates)} is used ({chosen.log}).")
+                                       f"{preferred_text(candidates)} is used ({chosen.log}).")
             table.rows.append(row)
     table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
+    table.notes += spec.notes  # what figeval's columns count: after what is particular to these runs
     table.identity_keys = [key for key in spec.row_keys if any(key in row.identity for row in table.rows)]
     return table
 
 
-def _preferred_text(candidates: Sequence[RunSummary]) -> str:
+def preferred(candidates: Sequence[T], run_of: Callable[[T], RunSummary] = lambda run: run) -> T:
+    """The candidate whose run is preferred (`preference`: a complete run over any subset, then the newest); of
+    runs equal by both, the last given (as `newest_runs` keeps the last of runs sorted by time)."""
+    return sorted(candidates, key=lambda candidate: preference(run_of(candidate)))[-1]
+
+
+def preferred_text(candidates: Sequence[RunSummary]) -> str:
     """Which of competing runs a cell uses, in words (`preference`)."""
     if all(run.complete for run in candidates):
         return "newest"
@@ -244,7 +286,7 @@ def _preferred_text(candidates: Sequence[RunSummary]) -> str:
 def subset_note(run: RunSummary, headers: Sequence[str]) -> str:
     """What a table says of cells filled from a subset run (no run of the whole dataset): which, and how much of
     the dataset the run answered, so a smoke test's number is never read as the full run's."""
-    return (f"{run.model} {', '.join(headers)}: from a subset run ({run.subset}; no complete run of "
+    return (f"{run.display_name} {', '.join(headers)}: from a subset run ({run.subset}; no complete run of "
             f"{run.task} with these settings): {run.log}.")
 
 

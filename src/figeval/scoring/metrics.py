@@ -354,14 +354,16 @@ def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]
 @metric
 def label_mass() -> Metric:
     """Logprob answers: the mean probability mass the next token puts on all the labels' words together
-    (`label_mass`), and the share of answers where it is under one half (`label_mass/under_half`). A small mass
-    says the model barely answered with a label: its answers rest on the tail of its distribution."""
+    (`label_mass`), and the share of answers where it is under one half (`label_mass/under_half`), each over the
+    answers read from log-probabilities (its `/n`; a generated answer has no mass). A small mass says the model
+    barely answered with a label: its answers rest on the tail of its distribution."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         masses = [o.details[LABEL_MASS] for o in outcomes(scores) if LABEL_MASS in o.details]
         if not masses:
             return {}
-        return {"label_mass": sum(masses) / len(masses),
-                "label_mass/under_half": sum(m < 0.5 for m in masses) / len(masses)}
+        return {"label_mass": sum(masses) / len(masses), denominator_name("label_mass"): len(masses),
+                "label_mass/under_half": sum(m < 0.5 for m in masses) / len(masses),
+                denominator_name("label_mass/under_half"): len(masses)}
 
     return compute

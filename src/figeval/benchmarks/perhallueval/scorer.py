@@ -10,7 +10,8 @@ yes/no words (Yes, بله, No, خیر). Across answers:
 - hamming_score: per item, the share of its two answers that are right, averaged over items (Appendix B);
 - each with a 95% bootstrap interval over items (`<metric>/ci_low`, `<metric>/ci_high`) and its denominator
   (`<metric>/n`), unparsed_rate, and for
-  QA the same split by the persian_specific flag (`<metric>/persian_specific`, `<metric>/generic`).
+  QA the same split by the persian_specific flag (`<metric>/persian_specific`, `<metric>/generic`);
+- Section 3.5's TP/FP/TN/FN with precision and F1 (Figure 8), each with its n, F1 with its bootstrap interval.
 
 The paper excludes unparseable verifier outputs while building the data (Section 3.3) but is silent on how an
 evaluated model's unreadable answer counts. One policy holds for all three, so that Hamming is the mean of the
@@ -170,16 +171,25 @@ def pair_intervals(unparsed: str = AS_WRONG, subset: str | None = None) -> Metri
     return compute
 
 
-def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str, float]:
-    """Section 3.5's counts, a 'Y' being a positive: TP (Y on a correct version), FN (N on one), TN (N on a
-    hallucinated version), FP (Y on one); by the unparsed policy, an unparsed answer is wrong (FN on a correct
-    version, FP on a hallucinated one) or left out. Precision = TP / (TP + FP) and F1 with factual recall
-    (Figure 8), when defined."""
+def _counted_versions(pairs: Sequence[PairAnswer], unparsed: str) -> tuple[list[str], list[str]]:
+    """The counted answers on correct versions and on hallucinated ones, in item order (an unparsed answer stays,
+    as a wrong one, unless the policy excludes it)."""
     correct = [p.on_correct for p in pairs if p.on_correct is not None]
     hallucinated = [p.on_hallucinated for p in pairs if p.on_hallucinated is not None]
     if unparsed == EXCLUDED:
         correct = [a for a in correct if a != UNPARSED]
         hallucinated = [a for a in hallucinated if a != UNPARSED]
+    return correct, hallucinated
+
+
+def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str, float]:
+    """Section 3.5's counts, a 'Y' being a positive: TP (Y on a correct version), FN (N on one), TN (N on a
+    hallucinated version), FP (Y on one); by the unparsed policy, an unparsed answer is wrong (FN on a correct
+    version, FP on a hallucinated one) or left out. Precision = TP / (TP + FP) and F1 with factual recall
+    (Figure 8), when defined, each with its n: precision's the Y answers (TP + FP); F1's every prediction Section
+    3.5 sorts into the four outcomes (TP + FP + TN + FN: the answers Figure 8 computes a model's point from; TN
+    does not move F1, but a model that says N more has more of them)."""
+    correct, hallucinated = _counted_versions(pairs, unparsed)
     tp = sum(a == YES for a in correct)
     fn = len(correct) - tp
     tn = sum(a == NO for a in hallucinated)
@@ -189,17 +199,53 @@ def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str
         precision, recall = tp / (tp + fp), tp / (tp + fn)
         found |= {"precision": precision, denominator_name("precision"): tp + fp}
         if precision + recall:
-            found["f1"] = 2 * precision * recall / (precision + recall)
+            found |= {"f1": 2 * precision * recall / (precision + recall), denominator_name("f1"): tp + fp + tn + fn}
     return found
+
+
+def f1_statistic(pairs: Sequence[PairAnswer], unparsed: str) -> Callable[[Sequence[int]], float]:
+    """F1 = 2 TP / (2 TP + FP + FN) of the items at the given indices (a bootstrap resample), by the unparsed
+    policy; undefined without a true positive, as `confusion` leaves it out then."""
+    check_policy(unparsed)
+
+    def counted(answer: str | None) -> bool:
+        return answer is not None and not (unparsed == EXCLUDED and answer == UNPARSED)
+
+    tp = np.array([p.on_correct == YES for p in pairs], dtype=float)
+    fn = np.array([counted(p.on_correct) and p.on_correct != YES for p in pairs], dtype=float)
+    fp = np.array([counted(p.on_hallucinated) and p.on_hallucinated != NO for p in pairs], dtype=float)
+
+    def compute(indices: Sequence[int]) -> float:
+        chosen = np.asarray(indices, dtype=np.intp)
+        hits = tp[chosen].sum()
+        if hits == 0:
+            raise UndefinedStatistic("no true positive: precision and recall are 0 or undefined")
+        return float(2 * hits / (2 * hits + fp[chosen].sum() + fn[chosen].sum()))
+
+    return compute
+
+
+def f1_interval(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
+                seed: int = 0) -> dict[str, float]:
+    """F1's 95% bootstrap interval over items (`f1/ci_low`, `f1/ci_high`), as the three statistics have theirs:
+    F1 is no proportion, so a report must not put a Wilson interval on it. Empty when F1 is undefined."""
+    try:
+        interval = bootstrap_interval(f1_statistic(pairs, unparsed), len(pairs), resamples=resamples, seed=seed)
+    except UndefinedStatistic:
+        return {}
+    return {"f1/ci_low": interval.low, "f1/ci_high": interval.high}
 
 
 @metric
 def confusion_counts(unparsed: str = AS_WRONG) -> Metric:
-    """TP, FP, TN, FN, precision and F1 (Figure 8), and the share of items flagged Persian-specific."""
+    """TP, FP, TN, FN, precision and F1 (Figure 8; F1 with its bootstrap interval), and the share of items
+    flagged Persian-specific."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         pairs = pairs_of(scores)
         found = confusion(pairs, unparsed)
+        if "f1" in found:
+            found |= f1_interval(pairs, unparsed)
         flagged = [p.persian_specific for p in pairs if p.persian_specific is not None]
         if flagged:
             found |= {"persian_specific_share": sum(flagged) / len(flagged),

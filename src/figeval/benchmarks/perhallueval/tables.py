@@ -3,16 +3,30 @@ leaderboard headlines, for `figeval report`. Table 4 (the best model per family,
 derived from Figures 3-4 in `figeval.reporting`, and so is Table 1 (the share of items each generator wrote) from
 the data file's `generator` column (`figeval build perhallueval` prints it too)."""
 
-from figeval.reporting.tables import Column, TableSpec
+from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
 
 _ROWS = ("answer_mode", "unparsed", "data", "prompt_version")
 _TASK = {"qa": "perhallueval_qa", "summarization": "perhallueval_summarization"}
 
+
+def _short(kind: str) -> str:
+    return "QA" if kind == "qa" else "TS"
+
+
+def _unparsed_columns() -> tuple[Column, ...]:
+    return tuple(unparsed_column(f"{kind}/unparsed", f"{_short(kind)} Unparsed", task) for kind, task in _TASK.items())
+
+
+# The paper is silent on how an evaluated model's unreadable answer counts (Section 3.5); the `unparsed` row
+# setting says which policy a row used (scorer.py: `as_wrong` by default).
+_UNREAD = unread_note("Unparsed", "counted by the row's unparsed policy: as_wrong (never right: neither a Y nor an "
+                      "N) or excluded (left out of the recalls and, with its item, of the Hamming score)")
+
 TABLE_2 = TableSpec(
     "perhallueval/table-2", "perhallueval", "Table 2", "Hamming score with 95% confidence intervals", "fraction",
-    tuple(Column(f"{kind}/hamming_score", f"{'QA' if kind == 'qa' else 'TS'} Hamming", task, "hamming_score",
-                 better="higher") for kind, task in _TASK.items()),
-    ("answer_mode", "unparsed"), intervals=True,
+    (*(Column(f"{kind}/hamming_score", f"{_short(kind)} Hamming", task, "hamming_score", better="higher")
+       for kind, task in _TASK.items()), *_unparsed_columns()),
+    ("answer_mode", "unparsed"), intervals=True, notes=(_UNREAD,),
 )
 
 
@@ -24,8 +38,8 @@ def _recalls(kind: str, figure: str) -> TableSpec:
         (Column("factual_recall", "Factual Recall", task, "factual_recall", better="higher"),
          Column("hallucinated_recall", "Hallucinated Recall", task, "hallucinated_recall", better="higher"),
          Column("hamming_score", "Hamming Score", task, "hamming_score", better="higher"),
-         Column("unparsed", "Unparsed", task, "unparsed_rate", ours=True)),
-        _ROWS, intervals=True,
+         unparsed_column("unparsed", "Unparsed", task)),
+        _ROWS, intervals=True, notes=(_UNREAD,),
     )
 
 
@@ -37,8 +51,9 @@ FIGURE_5 = TableSpec(
     "fraction",
     (Column("persian_specific", "Persian-specific", "perhallueval_qa", "hamming_score/persian_specific", better="higher"),
      Column("generic", "Generic", "perhallueval_qa", "hamming_score/generic", better="higher"),
-     Column("persian_specific_share", "Persian-specific share", "perhallueval_qa", "persian_specific_share", ours=True)),
-    _ROWS, intervals=True,
+     Column("persian_specific_share", "Persian-specific share", "perhallueval_qa", "persian_specific_share", ours=True),
+     unparsed_column("unparsed", "Unparsed (all QA items)", "perhallueval_qa")),
+    _ROWS, intervals=True, notes=(_UNREAD,),
 )
 
 FIGURE_8 = TableSpec(
@@ -47,8 +62,9 @@ FIGURE_8 = TableSpec(
     tuple(column for kind, task in _TASK.items() for column in (
         Column(f"{kind}/precision", f"{'QA' if kind == 'qa' else 'TS'} Precision", task, "precision", better="higher"),
         Column(f"{kind}/recall", f"{'QA' if kind == 'qa' else 'TS'} Recall", task, "factual_recall", better="higher"),
-        Column(f"{kind}/f1", f"{'QA' if kind == 'qa' else 'TS'} F1", task, "f1", better="higher"))),
-    ("answer_mode", "unparsed"),
+        Column(f"{kind}/f1", f"{'QA' if kind == 'qa' else 'TS'} F1", task, "f1", better="higher")))
+    + _unparsed_columns(),
+    ("answer_mode", "unparsed"), notes=(_UNREAD,),
 )
 
 TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8)

@@ -9,28 +9,44 @@ far the judge agrees with them. The open-ended columns are the judge with the gr
 the columns without it are figeval's addition. Multiple choice is read by rule: no judge.
 """
 
-from figeval.reporting.tables import Column, TableSpec
+from figeval.reporting.tables import Column, TableSpec, judge_unreadable_column, unparsed_column, unread_note
 
 JUDGED = "(judge)"
 
 
+def _unread(key: str, header: str, task: str, where: dict[str, str] | None = None) -> tuple[Column, ...]:
+    """figeval's columns beside a judged rate: its run's unparsed and judge-unreadable shares."""
+    return (unparsed_column(f"{key}/unparsed", f"{header} unparsed", task, where),
+            judge_unreadable_column(f"{key}/judge_unreadable", f"{header} judge unreadable", task, where))
+
+
 def _recognition(dataset: str) -> tuple[Column, ...]:
     name = {"perspoems": "PersPoems", "generated": "LLM-Generated"}[dataset]
+    open_gt = {"dataset_variant": dataset, "judge_mode": "gt"}
+    open_no_gt = {"dataset_variant": dataset, "judge_mode": "no_gt"}
+    mc = {"dataset_variant": dataset}
     return (
-        Column(f"{dataset}/open", f"{name} Open-ended {JUDGED}", "allusion_open", "accuracy",
-               {"dataset_variant": dataset, "judge_mode": "gt"}, "higher"),
-        Column(f"{dataset}/mc", f"{name} Multi-choice", "allusion_mc", "accuracy", {"dataset_variant": dataset}, "higher"),
+        Column(f"{dataset}/open", f"{name} Open-ended {JUDGED}", "allusion_open", "accuracy", open_gt, "higher"),
+        *_unread(f"{dataset}/open", f"{name} Open-ended", "allusion_open", open_gt),
+        Column(f"{dataset}/mc", f"{name} Multi-choice", "allusion_mc", "accuracy", mc, "higher"),
+        unparsed_column(f"{dataset}/mc/unparsed", f"{name} Multi-choice unparsed", "allusion_mc", mc),
         Column(f"{dataset}/open_no_gt", f"{name} Open-ended (judge without GT)", "allusion_open", "accuracy",
-               {"dataset_variant": dataset, "judge_mode": "no_gt"}, "higher", ours=True),
+               open_no_gt, "higher", ours=True),
+        *_unread(f"{dataset}/open_no_gt", f"{name} Open-ended (judge without GT)", "allusion_open", open_no_gt),
     )
 
 
+# Knowledge: "We only considered responses in the first category as demonstrating true knowledge" (Section 3.1), so
+# an unreadable answer shows none; recognition: an unreadable answer names no allusion (scorer.py).
 TABLE_3 = TableSpec(
     "persian-allusions/table-3", "persian-allusions", "Table 3",
     "Allusion knowledge and recognition accuracy (judge labels where marked; the paper's are people's)", "percent",
     (Column("knowledge", f"Knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate", better="higher"),
+     *_unread("knowledge", "Knowledge", "allusion_knowledge"),
      *_recognition("perspoems"), *_recognition("generated")),
     ("prompt_lang", "judge"),
+    notes=(unread_note("The unparsed and judge unreadable columns", "counted as showing no knowledge (knowledge) and "
+                       "as wrong (recognition)", judged=True),),
 )
 
 TABLES = (TABLE_3,)
