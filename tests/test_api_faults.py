@@ -38,7 +38,10 @@ N = 40
 # A seed under which the 40 prompts meet every kind of fault (checked below, so a changed prompt cannot quietly
 # turn this into a test of fewer kinds).
 SEED = 7
-RUN = ["run", "ffe_detection", "--model", MODEL, "-T", "controls=false", "--limit", str(N), "--attempt-timeout", "2"]
+# the first 40 prompts (fakes 1-40 under fake-q), which SEED was chosen for: figeval run --limit would pick whole
+# items of every category instead
+IDS = ",".join(f"ffe-fake-{row:03d}/fake-q" for row in range(1, N + 1))
+RUN = ["run", "ffe_detection", "--model", MODEL, "-T", "controls=false", "--sample-id", IDS, "--attempt-timeout", "2"]
 
 
 def environment(stub: StubServer, tmp_path: Path) -> dict[str, str]:

@@ -732,17 +732,19 @@ def run(ctx: Context, task: str, *args: str, data: str | None = None) -> list[st
 def detection(ctx: Context, replay: dict | str, *args: str) -> list[str]:
     """ffe_detection on the first fake under fake-q; `replay`: outputs by sample id, or a replay file's path."""
     model = f"replay/{replay}" if isinstance(replay, str) else ctx.replay(replay)
-    return run(ctx, "ffe_detection", "--model", model, "-T", "controls=false", "--limit", "1", *args, data="ffe")
+    return run(ctx, "ffe_detection", "--model", model, "-T", "controls=false", "--sample-id", "ffe-fake-001/fake-q", *args,
+               data="ffe")
 
 
 def logprob_detection(ctx: Context, yes: float, no: float) -> list[str]:
     return detection(ctx, {"ffe-fake-001/fake-q": {"output": "", **top(yes, no)}}, "-T", "answer_mode=logprob")
 
 
-def qa_run(ctx: Context, data: str | bytes, *args: str, task: str = "perhallueval_qa", limit: str = "2") -> list[str]:
+def qa_run(ctx: Context, data: str | bytes, *args: str, task: str = "perhallueval_qa", item: str = "q1/*") -> list[str]:
     answers = {f"phe-{task.split('_')[1]}-q{i}/{version}": answer
                for i in range(1, 7) for version, answer in (("correct", "Y"), ("hallucinated", "N"))}
-    return run(ctx, task, "-T", f"data={ctx.file('q.csv', data)}", "--model", ctx.replay(answers), "--limit", limit, *args)
+    return run(ctx, task, "-T", f"data={ctx.file('q.csv', data)}", "--model", ctx.replay(answers),
+               "--sample-id", f"phe-{task.split('_')[1]}-{item}", *args)
 
 
 def phe_sheet(ctx: Context, name: str, label: Callable[[str], str] = lambda item: "hallucinated",
@@ -838,7 +840,7 @@ COMMAND_CASES = [
             id="run-replay-nan-logprob"),
     command(lambda c: logprob_detection(c, math.inf, -0.1), refuses("answers.jsonl", "line 1"),
             id="run-replay-infinite-logprob"),
-    command(lambda c: logprob_detection(c, -math.inf, -0.01), rows(("halluc_rate_fake_q", "1.000 (n=1)"), ("unparsed_rate", "0.000 (n=1)")),
+    command(lambda c: logprob_detection(c, -math.inf, -0.01), rows(("halluc_rate_fake_q", "1.000 [0.207, 1.000] (n=1)"), ("unparsed_rate", "0.000 [0.000, 0.793] (n=1)")),
             id="run-replay-minus-infinity-logprob-is-probability-zero"),
     command(lambda c: detection(c, c.file("u.jsonl", utf16(replay_line(output="بله") + "\n"))), refuses("u.jsonl"),
             id="run-replay-utf16"),
@@ -851,7 +853,8 @@ COMMAND_CASES = [
     command(lambda c: run(c, "ffe_detection", "--model", "nosuch/x", "-T", "controls=false", "--limit", "1", data="ffe"),
             refuses("nosuch"), id="run-unknown-provider"),
     command(lambda c: run(c, "ffe_detection", "--model", f"gguf/{c.file('notes.gguf', 'not a model')}", "-T", "controls=false",
-                          "--limit", "1", data="ffe"), refuses("notes.gguf"), id="run-gguf-file-that-is-not-a-model"),
+                          "--sample-id", "ffe-fake-001/fake-q", data="ffe"), refuses("notes.gguf"),
+            id="run-gguf-file-that-is-not-a-model"),
     # figeval run: task files
     command(lambda c: run(c, "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={c.file('p.csv', PAIRS)}",
                           data="ffe"), refuses("p.csv", "missing ['row', 'farsi_idiom'"),
@@ -876,10 +879,10 @@ COMMAND_CASES = [
                 {"ffe-tr-001": "یخ را شکستن", "ffe-tr-002": "دست کسی را رو کردن", "ffe-tr-003": "با یک تیر دو نشان زدن"}),
                           "-T", "judge_every_output=false", "--model-role", "grader=mockllm/model", data="ffe"),
             # never asked: every answer is a reference, and the judge is not asked to label them beside the rule
-            rows(("samples", "3"), ("correct_rate", "1.000 (n=3)")), id="run-pairs-good-file"),
+            rows(("samples", "3"), ("correct_rate", "1.000 [0.439, 1.000] (n=3)")), id="run-pairs-good-file"),
     command(lambda c: run(c, "tr_idiom_entailment", "--model", c.replay({"tr-idiom-001/paraphrase": "entailment",
                                                                          "tr-idiom-001/similar": "entailment"}),
-                          "--limit", "2", data="tr"), rows(("samples", "2"), ("accuracy", "0.500 (n=2)")),
+                          "--sample-id", "tr-idiom-001/*", data="tr"), rows(("samples", "2"), ("accuracy", "0.500 [0.095, 0.905] (n=2)")),
             id="run-tr-idiom-entailment-accepted"),
     command(lambda c: run(c, "tr_idiom_detection", "-T", f"manual_labels={c.tmp}", data="tr"), refuses("Is a directory"),
             id="run-manual-labels-directory", in_process=True),
@@ -896,8 +899,8 @@ COMMAND_CASES = [
             id="run-perhallueval-identical-versions"),
     command(lambda c: qa_run(c, final_qa(), task="perhallueval_summarization"), refuses("q.csv", "question"),
             id="run-perhallueval-qa-file-as-summarization"),
-    command(lambda c: qa_run(c, final_qa()), rows(("samples", "2"), ("unparsed_rate", "0.000 (n=2)")), id="run-perhallueval-qa-accepted"),
-    command(lambda c: qa_run(c, final_qa(), "-T", "answer_mode=logprob", limit="1"), refuses("returned no logprobs"),
+    command(lambda c: qa_run(c, final_qa()), rows(("samples", "2"), ("unparsed_rate", "0.000 [0.000, 0.658] (n=2)")), id="run-perhallueval-qa-accepted"),
+    command(lambda c: qa_run(c, final_qa(), "-T", "answer_mode=logprob", item="q1/correct"), refuses("returned no logprobs"),
             id="run-perhallueval-logprob-from-a-replay-without-logprobs"),
     # figeval data import
     command(lambda c: ["data", "import", "turkish-idioms", c.folder("d", {"idioms.tsv": utf16(idioms())})],

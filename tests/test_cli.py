@@ -56,8 +56,8 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     assert ran.returncode == 0, ran.stderr
     # The summary table ends the output, with the run's identity and its metrics.
     # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 0.150, its n the 200 fakes
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 (n=200)")
-    assert has_row(ran.stdout, "agreement", "0.900 (n=200)")
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 [0.107, 0.206] (n=200)")
+    assert has_row(ran.stdout, "agreement", "0.900 [0.851, 0.934] (n=200)")
     assert has_row(ran.stdout, "samples", "400")
 
     tables = figeval("report", str(logs))
@@ -65,10 +65,11 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     # Table 4 in percent: fake-q 15.0, real-q 5.0, average 10.0, agreement 90.0, unparsed 2.5 (ours); no controls.
     # A cell whose own n is not the row's 400 samples says it: each framing and agreement are over the 200 fakes.
     table_4 = tables.stdout.split("FFE-HALLU Table 4", 1)[1].split("\n\n", 1)[0]
-    row = next(line for line in table_4.splitlines() if line.startswith(f"replay/{replay}"))
+    row = next(line for line in table_4.splitlines() if line.startswith("answers "))  # the file's stem names it
     assert row.split()[-9:] == ["15.0", "(n=200)", "5.0", "(n=200)", "10.0", "90.0", "(n=200)", "2.5", "-"]
     [run] = json.loads(figeval("report", str(logs), "--json").stdout)["runs"]
     assert run["task"] == "ffe_detection" and run["model"] == f"replay/{replay}" and run["samples"] == 400
+    assert run["display_name"] == "answers"
     assert run["metrics"]["halluc_rate_avg"] == pytest.approx(0.1)  # (0.15 + 0.05) / 2
     assert run["metrics"]["unparsed_rate"] == pytest.approx(0.025)
 
@@ -80,13 +81,14 @@ def test_two_epochs_give_the_metrics_of_one(ffe_hallu_imported: Path, tmp_path: 
                   "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
     # the values of the one-epoch run above (test_run_then_report), over its 200 fakes, not 200 x 2 epochs
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 (n=200)")
-    assert has_row(ran.stdout, "agreement", "0.900 (n=200)")
+    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 [0.107, 0.206] (n=200)")
+    assert has_row(ran.stdout, "agreement", "0.900 [0.851, 0.934] (n=200)")
 
 
 def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {"ffe-fake-001/fake-q": "Yes"})
-    result = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--limit", "2",
+    result = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false",
+                     "--sample-id", "ffe-fake-001/fake-q,ffe-fake-002/fake-q",
                      "--log-dir", str(tmp_path / "logs"))
     assert_one_line_error(result, "no output for sample id 'ffe-fake-002/fake-q'", "inspect eval-retry")
 
@@ -177,8 +179,10 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
     assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v2")
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each, over the 2 answers
-    assert has_row(ran.stdout, "correct_rate", "0.500 (n=2)") and has_row(ran.stdout, "incorrect_rate", "0.500 (n=2)")
-    assert has_row(ran.stdout, "subset", "limit 2: 2 of 200 samples")  # --limit 2 of the task's 200 samples
+    assert has_row(ran.stdout, "correct_rate", "0.500 [0.095, 0.905] (n=2)") and has_row(ran.stdout, "incorrect_rate", "0.500 [0.095, 0.905] (n=2)")
+    # --limit 2 of the task's 200 samples: a task that asks each sample once and reports no groups takes the first
+    assert re.search(r"^subset +limit 2: the first 2 of 200 samples \(the task asks each sample once", ran.stdout,
+                     re.MULTILINE)
 
 
 def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path: Path):

@@ -67,7 +67,7 @@ def test_figeval_run_without_the_embedded_extra_is_one_line():
         "import sys\n"
         "sys.modules['llama_cpp'] = None\n"
         "from figeval.cli import main\n"
-        "sys.argv = ['figeval', 'run', 'tr_idiom_detection', '--limit', '1']\n"
+        "sys.argv = ['figeval', 'run', 'tr_idiom_detection', '--limit', '4']\n"
         "main()\n"
     )
     assert_one_line_error(ran, "pip install 'figeval[embedded]'")

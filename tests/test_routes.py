@@ -26,20 +26,21 @@ def only_log(log_dir: Path) -> EvalLog:
     return read_eval_log(info)
 
 
-def three_routes(task: str, model: str, limit: int, tmp_path: Path, **task_args: str) -> list[EvalLog]:
-    """The task run by figeval's CLI, Inspect's CLI and Inspect's Python API, each into its own log dir."""
+def three_routes(task: str, model: str, sample_ids: list[str], tmp_path: Path, **task_args: str) -> list[EvalLog]:
+    """The task run by figeval's CLI, Inspect's CLI and Inspect's Python API, each into its own log dir, on the same
+    samples by id (figeval's --limit keeps a task's design, Inspect's takes the first N)."""
     env = os.environ.copy()
     given = [option for name, value in task_args.items() for option in ("-T", f"{name}={value}")]
-    cli = subprocess.run([sys.executable, "-m", "figeval", "run", task, "--model", model, "--limit", str(limit), *given,
+    cli = subprocess.run([sys.executable, "-m", "figeval", "run", task, "--model", model, "--sample-id", ",".join(sample_ids), *given,
                           "--log-dir", str(tmp_path / "figeval")], capture_output=True, text=True, env=env)
     assert cli.returncode == 0, cli.stderr
-    inspect_cli = subprocess.run([str(INSPECT), "eval", f"figeval/{task}", "--model", model, "--limit", str(limit), *given,
+    inspect_cli = subprocess.run([str(INSPECT), "eval", f"figeval/{task}", "--model", model, "--sample-id", ",".join(sample_ids), *given,
                                   "--log-dir", str(tmp_path / "inspect"), "--display", "none"],
                                  capture_output=True, text=True, env=env)
     assert inspect_cli.returncode == 0, inspect_cli.stderr
     from figeval._registry import TASKS
 
-    [python] = inspect_eval(TASKS[task](**task_args), model=model, limit=limit, log_dir=str(tmp_path / "python"),
+    [python] = inspect_eval(TASKS[task](**task_args), model=model, sample_id=sample_ids, log_dir=str(tmp_path / "python"),
                             display="none")
     return [only_log(tmp_path / "figeval"), only_log(tmp_path / "inspect"), python]
 
@@ -80,7 +81,7 @@ def test_three_routes_agree_on_a_replayed_run(tmp_path: Path):
     answers = {"tr-idiom-001/figurative": "Yes", "tr-idiom-001/literal": "No", "tr-idiom-002/figurative": "yes.",
                "tr-idiom-003/figurative": "I am not sure"}
     write_replay(replay, answers)
-    logs = three_routes("tr_idiom_detection", f"replay/{replay}", 4, tmp_path, prompt_lang="en")
+    logs = three_routes("tr_idiom_detection", f"replay/{replay}", list(answers), tmp_path, prompt_lang="en")
     assert_same_results(logs)
     assert logs[0].eval.task_args["prompt_lang"] == "en"
     assert {s.id for s in logs[0].samples} == set(answers)
@@ -94,7 +95,8 @@ def test_three_routes_agree_on_the_embedded_model(tmp_path: Path):
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), FIXTURES)
-    logs = three_routes("tr_idiom_detection", "gguf/gemma-3-270m", 4, tmp_path)
+    first_four = ["tr-idiom-001/figurative", "tr-idiom-001/literal", "tr-idiom-002/figurative", "tr-idiom-003/figurative"]
+    logs = three_routes("tr_idiom_detection", "gguf/gemma-3-270m", first_four, tmp_path)
     assert_same_results(logs)
     for log in logs:  # every route asked for the next token's logprobs, none let the base model write
         assert all(s.output.choices[0].logprobs is not None for s in log.samples)

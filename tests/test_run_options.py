@@ -27,7 +27,8 @@ CASES = [
     # Inspect: a 183-line ExceptionGroup after the log was started.
     (["--limit", "1", "--epochs", "-1"], "--epochs -1: give a whole number of 1 or more"),
     # int("abc") in Inspect's parse_samples_limit: a ValueError traceback.
-    (["--limit", "abc"], "--limit abc: give N (the first N samples) or START-END"),
+    (["--limit", "abc"], "--limit abc: give N (N samples: whole items of every group the task reports by) or "
+                         "START-END"),
     # Inspect reads 5-2 as the slice [4:2]: no sample, exit 0.
     (["--limit", "5-2"], "--limit 5-2 selects no sample; give N or START-END with START <= END"),
     # 0-3 would be the slice [-1:3]: samples are numbered from 1.
@@ -56,6 +57,16 @@ CASES = [
     # Inspect: "run error: list index out of range" after the log was started.
     (["--limit", "1", "--time-limit", "0"], "--time-limit 0: give a whole number of 1 or more"),
     (["--limit", "1", "--message-limit", "0"], "--message-limit 0: give a whole number of 1 or more"),
+    # --limit keeps the design (figeval.subset; tests/test_subset.py): without controls each of the 200 fakes is
+    # asked under 2 framings and reported by 4 categories, so N is even and 8 (one item per category) or more.
+    (["--limit", "41"], "--limit 41: ffe_detection asks each item 2 ways (framings) and reports by category "
+                        "(4 strata); give an even N from 8 to 400, or --sample-id for samples of your choice."),
+    (["--limit", "2"], "--limit 2: ffe_detection asks each item 2 ways (framings) and reports by category"),
+    (["--limit", "5-10"], "--limit 5-10: ffe_detection asks each item 2 ways (framings) and reports by category "
+                          "(4 strata); a range of samples would split them: give --limit N (an even N from 8 to 400)"),
+    (["--sample-id", "ffe-fake-001/fake-q", "--name", " "], "--name is empty"),
+    (["--sample-id", "ffe-fake-001/fake-q", "--name", "a", "--metadata", "display-name=b"],
+     "--name a and --metadata display_name=...: give one of them."),
     # Inspect warns in its log and runs nothing: exit 1 and no message under --display none. The first sample
     # of ffe_detection without controls is the first fake under fake-q.
     (["--sample-id", "nosuch", "--display", "none"],
@@ -81,7 +92,8 @@ def test_task_config_applies_to_the_task(ffe_hallu_imported: Path, tmp_path: Pat
     (tmp_path / "task.yaml").write_text("controls: false\nanswer_mode: auto\n", encoding="utf-8")
     replay = write_replay(tmp_path / "det.jsonl", {"ffe-fake-001/fake-q": "Yes"})
     result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--task-config", "task.yaml",
-                                "-T", "answer_mode=generate", "--limit", "1", "--log-dir", str(tmp_path / "logs"),
+                                "-T", "answer_mode=generate", "--sample-id", "ffe-fake-001/fake-q", "--log-dir",
+                                str(tmp_path / "logs"),
                                 cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "(controls=False, answer_mode=generate)" in result.stdout
@@ -101,9 +113,64 @@ def test_a_missing_provider_sdk_names_figevals_extra(ffe_hallu_imported: Path, t
     if importlib.util.find_spec("anthropic") is not None:
         pytest.skip("the anthropic SDK is installed here: Inspect does not refuse the provider")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "not-used")
-    result = figeval_in_process("run", "ffe_detection", "-m", "anthropic/claude-3-5-haiku-latest", "--limit", "1",
+    result = figeval_in_process("run", "ffe_detection", "-m", "anthropic/claude-3-5-haiku-latest",
+                                "--sample-id", "ffe-fake-001/fake-q",
                                 "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     # Inspect's "[bold]ERROR[/bold]: ... Install with:\n\npip install anthropic", as one plain line naming the
     # extra pyproject declares for that SDK
     assert_one_line_error(result, "Anthropic API requires optional dependencies. Install with: "
                                   "pip install 'figeval[anthropic]'")
+
+
+def all_detection_answers(tmp: Path, answer: str) -> Path:
+    """A replay answering every ffe_detection sample (200 fakes and 200 controls, both framings) with `answer`."""
+    return write_replay(tmp / "all.jsonl", {f"ffe-{kind}-{row:03d}/{framing}": answer for kind in ("fake", "real")
+                                            for row in range(1, 201) for framing in ("fake-q", "real-q")})
+
+
+LIMIT_40_RULE = ("limit 40: 40 of 800 samples, 20 items x 2 framings (fake-q, real-q), in proportion by kind and "
+                 "category (fake Word Perturbation 3, fake Semantic Inversion / Contradiction 3, fake Phonetic / "
+                 "Poetic Mimicry 2, fake Cultural Fabrication 2, real 10)")
+
+
+def test_limit_runs_whole_items_of_every_stratum_by_id(ffe_hallu_imported: Path, tmp_path: Path):
+    """`--limit 40` on ffe_detection: 20 items under both framings, the controls in proportion (10 of the 20; the
+    ids are derived in tests/test_subset.py), run by id so that Inspect's log says which samples ran, and the rule
+    printed and recorded in the log's metadata."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    replay = all_detection_answers(tmp_path, "Yes")
+    result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--limit", "40", "--log-dir",
+                                str(tmp_path / "logs"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"subset: {LIMIT_40_RULE}\n" in result.stdout
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    assert log.eval.config.limit is None and len(log.eval.config.sample_id) == 40
+    assert log.eval.metadata["subset"] == LIMIT_40_RULE
+    assert sorted({sample.id.split("/")[0] for sample in log.samples}) == sorted(
+        [f"ffe-fake-{row:03d}" for row in (1, 2, 3, 51, 52, 53, 101, 102, 151, 152)]
+        + [f"ffe-real-{row:03d}" for row in range(1, 11)])
+    # "Yes" to everything: fakes rejected under fake-q (0 of 10 accepted) and accepted under real-q (10 of 10),
+    # average 0.5 over 20 answers, no item answered alike under both (agreement 0 of 10); controls rejected under
+    # fake-q only: false rejection 10 of 20 answers
+    assert has_row(result.stdout, "halluc_rate_fake_q", "0.000 [0.000, 0.278] (n=10)")
+    assert has_row(result.stdout, "halluc_rate_real_q", "1.000 [0.722, 1.000] (n=10)")
+    assert has_row(result.stdout, "halluc_rate_avg", "0.500 [0.299, 0.701] (n=20)")
+    assert has_row(result.stdout, "agreement", "0.000 [0.000, 0.278] (n=10)")
+    assert has_row(result.stdout, "false_rejection_rate", "0.500 [0.299, 0.701] (n=20)")
+
+
+def test_name_is_the_runs_display_name_beside_the_users_metadata(ffe_hallu_imported: Path, tmp_path: Path):
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    replay = write_replay(tmp_path / "det.jsonl", {"ffe-fake-001/fake-q": "Yes"})
+    # a comma and a YAML word: --metadata would have made a list and a boolean of them
+    result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--sample-id", "ffe-fake-001/fake-q",
+                                "--name", "Gemma 3, base: yes", "--metadata", "team=nlp", "--log-dir",
+                                str(tmp_path / "logs"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    metadata = read_eval_log(info, header_only=True).eval.metadata
+    assert metadata["display_name"] == "Gemma 3, base: yes" and metadata["team"] == "nlp"
+    assert metadata["benchmark"] == "FFE-HALLU Task 2 (detection of fabricated FFEs)"  # the task's own kept

@@ -48,6 +48,57 @@ def brief_figeval_errors() -> None:
     results.rich_traceback = brief
 
 
+# The display modules that print Inspect's end-of-task panel (`tasks_results`), each under the name it imported.
+_RESULT_DISPLAYS = ("inspect_ai._display.rich.display", "inspect_ai._display.plain.display",
+                    "inspect_ai._display.textual.display")
+
+
+def unsuccessful(tasks: list) -> list:
+    """The tasks of an Inspect display whose result is not a success (an error, a cancellation, none yet)."""
+    from inspect_ai._display.core.display import TaskSuccess
+
+    return [task for task in tasks if not isinstance(task.result, TaskSuccess)]
+
+
+def quiet_inspect_results() -> None:
+    """Leave a successful task out of Inspect's end-of-task panel: `figeval run` ends with its own summary (the
+    paper's units, each rate's n) and Inspect's panel repeated the same metrics above it with every `/n` and
+    `read/` line. A cancelled or failed task keeps its panel (its error, Inspect's eval-retry hint); the live
+    progress display is untouched. Inspect 0.3.285's displays import `tasks_results` by name; a release that
+    moves it fails here (tests/test_run_summary.py), not silently."""
+    import importlib
+
+    from inspect_ai._display.core.results import tasks_results
+
+    def unsuccessful_results(tasks):  # type: ignore[no-untyped-def]
+        return tasks_results(unsuccessful(tasks))
+
+    unsuccessful_results.figeval_quiet = True  # type: ignore[attr-defined]
+    for name in _RESULT_DISPLAYS:
+        module = importlib.import_module(name)
+        if getattr(module.tasks_results, "figeval_quiet", False):
+            continue
+        if module.tasks_results is not tasks_results:
+            raise ImportError(f"{name}.tasks_results is not Inspect's own: figeval's quiet display needs updating")
+        module.tasks_results = unsuccessful_results
+
+
+def quiet_hook_banner() -> None:
+    """Keep Inspect from printing its hook banner ("inspect_ai v0.3.285 / hooks enabled: 1 / figeval/
+    figeval_progress_lines: ...") before a run when the only hooks installed are figeval's own. Inspect prints it
+    the first time it loads the registry's hooks (`init_hooks`), and prints nothing when they are loaded already;
+    loading them here, as Inspect would (required hooks are still verified), leaves it nothing to print. Another
+    package's hooks keep the banner (the user should know they run). Private to Inspect 0.3.285."""
+    from inspect_ai._util.entrypoints import ensure_entry_points
+    from inspect_ai._util.registry import registry_info
+    from inspect_ai.hooks import _startup
+    from inspect_ai.hooks._hooks import get_all_hooks
+
+    ensure_entry_points()
+    if all(registry_info(hook).name.startswith("figeval/") for hook in get_all_hooks()):
+        _startup._load_registry_hooks()
+
+
 # How Inspect reads `--epochs-reducer` and `--sample-id` (also private to Inspect 0.3.x): `figeval run` checks them
 # with Inspect's own functions before the log is started, so what it accepts is exactly what Inspect runs.
 from inspect_ai._eval.task.util import resolve_task_sample_ids, sample_id_filter  # noqa: E402,F401

@@ -27,36 +27,59 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
-def progress_line(what: str, done: int, total: int, elapsed: float) -> str:
-    """`what: done/total (percent), rate/s, time left` (rate and time left once something is done)."""
+def _rate(per_second: float) -> str:
+    return (f"{per_second:.1f}/s" if per_second >= 1 else f"{60 * per_second:.1f}/min" if 60 * per_second >= 1
+            else f"{3600 * per_second:.1f}/h")
+
+
+def progress_line(what: str, done: int, total: int, elapsed: float, rate: float | None = None) -> str:
+    """`what: done/total (percent)`, then: when all is done, the overall rate and the time it took; before that,
+    `rate` (items per second, as observed: see `Progress`) and the time left at it, when there is a rate yet."""
     share = f" ({100 * done / total:.0f}%)" if total else ""
     line = f"{what}: {done}/{total}{share}"
-    if done and elapsed > 0:
-        rate = done / elapsed
-        line += (f", {rate:.1f}/s" if rate >= 1 else f", {60 * rate:.1f}/min" if 60 * rate >= 1
-                 else f", {3600 * rate:.1f}/h")
-        if done < total:
-            line += f", about {_duration((total - done) / rate)} left"
-        else:
-            line += f", done in {_duration(elapsed)}"
+    if done >= total and done and elapsed > 0:
+        return line + f", {_rate(done / elapsed)}, done in {_duration(elapsed)}"
+    if rate:
+        line += f", {_rate(rate)}, about {_duration((total - done) / rate)} left"
     return line
 
 
+# A rate is estimated from the first finished item on, once this many more have finished over at least this
+# many seconds. The first item's time holds the start-up (loading a model, the first connection, a cold cache): a
+# rate over it said "22 min left" for a two-minute run. Items also finish in bursts (a batch of prompts decoded
+# together, a round of concurrent requests): the embedded model finished 14 samples in 0.4 s, then none for
+# 1.7 s, so a rate over less than a few seconds promised "1 s left" with 4 s to go.
+MIN_OBSERVED = 3
+MIN_WINDOW_S = 5.0
+
+
 class Progress:
-    """Counts finished items and reports a progress line at most every `interval` seconds, and at the end."""
+    """Counts finished items and reports a progress line at most every `interval` seconds, and at the end; the rate
+    and time left are estimated from the items finished since the first one (`MIN_OBSERVED`, `MIN_WINDOW_S`)."""
 
     def __init__(self, what: str, total: int, report: Callable[[str], None], interval: float = INTERVAL_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.what, self.total, self.report, self.interval, self.clock = what, total, report, interval, clock
         self.done = 0
         self.started = self.last = clock()
+        self.first: tuple[float, int] | None = None
+        """When the first item(s) finished, and how many were done then."""
+
+    def rate(self, now: float) -> float | None:
+        """Items per second since the first finished, once MIN_OBSERVED more have over MIN_WINDOW_S; None before."""
+        if self.first is None:
+            return None
+        since, counted = now - self.first[0], self.done - self.first[1]
+        return counted / since if counted >= MIN_OBSERVED and since >= MIN_WINDOW_S else None
 
     def advance(self, count: int = 1) -> None:
         self.done += count
         now = self.clock()
+        if self.first is None:
+            self.first = (now, self.done)
         if self.done >= self.total or now - self.last >= self.interval:
             self.last = now
-            self.report(progress_line(self.what, self.done, self.total, now - self.started))
+            self.report(progress_line(self.what, self.done, self.total, now - self.started, self.rate(now)))
 
 
 def _stderr(line: str) -> None:

@@ -2,8 +2,8 @@
 
 Every task decodes deterministically (as the papers evaluate), reduces epochs with `outcome_mode` (so metrics
 that count labels or pair samples stay right under `--epochs N`), carries its prompt/protocol version as
-Inspect's `Task(version=...)` and in its metadata, and records its unparsed policies, answer mode and the
-figeval version in the log.
+Inspect's `Task(version=...)` and in its metadata, and records its unparsed policies, answer mode, subset design
+and the figeval version in the log.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from inspect_ai.solver import Solver
 from figeval import __version__
 from figeval.answering import DETERMINISTIC, AnswerMode
 from figeval.scoring.reducer import outcome_mode
+from figeval.subset import DESIGN_KEY, PLAIN, Design
 
 
 def benchmark_task(
@@ -32,6 +33,7 @@ def benchmark_task(
     provenance: Mapping[str, Any],
     answer_mode: AnswerMode | None = None,
     metrics: Sequence[Metric] | None = None,
+    design: Design = PLAIN,
     **settings: Any,
 ) -> Task:
     """A benchmark task.
@@ -46,11 +48,16 @@ def benchmark_task(
         provenance: the dataset pins and checksums of every file used.
         answer_mode: generate or logprob, for tasks that offer both.
         metrics: metrics that depend on the data (replacing the scorer's).
+        design: how the samples hang together (items asked several ways, the groups reported), so that
+            `figeval run --limit N` keeps it (figeval.subset); the default, PLAIN, says the first N samples are a
+            fair subset.
         **settings: the task's own arguments worth recording (dataset variant, judge mode).
     """
     metadata: dict[str, Any] = {"benchmark": benchmark, **provenance, **settings}
     if answer_mode is not None:
         metadata["answer_mode"] = answer_mode.value
+    if (recorded := design.as_metadata()) is not None:
+        metadata[DESIGN_KEY] = recorded
     metadata |= {"prompt_version": version, "unparsed_policies": dict(unparsed_policies),
                  "figeval_version": __version__}
     return Task(

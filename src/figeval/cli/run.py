@@ -132,7 +132,8 @@ def check_manual_labels(args: dict[str, str], model: str) -> None:
 POSITIVE_COUNTS = ("max_connections", "max_samples", "max_tasks", "max_subprocesses", "max_sandboxes", "epochs",
                    "time_limit", "working_limit", "message_limit")
 REDUCERS = "mean, median, mode, majority, max, pass_at_K or at_least_K"
-LIMIT_FORMS = "give N (the first N samples) or START-END (samples START to END, counted from 1)"
+LIMIT_FORMS = ("give N (N samples: whole items of every group the task reports by) or START-END (samples START to "
+               "END, counted from 1)")
 
 
 def option_name(param: str) -> str:
@@ -307,6 +308,54 @@ def check_limit_in_dataset(task: Any, task_name: str, limit: str | None) -> None
         raise FigevalError(f"--limit {limit} selects no sample: {task_name} has {count}; give START of {count} or less.")
 
 
+def apply_subset(task: Any, task_name: str, params: dict[str, Any]) -> str | None:
+    """Turns `--limit N` into the samples that keep the task's design (figeval.subset): their ids become
+    `--sample-id` (so Inspect records which ran) and the rule goes into the log's metadata (`subset`); a task
+    without a design keeps Inspect's own `--limit`. Returns the rule, or None when nothing is left out.
+
+    Raises:
+        FigevalError: an N or range that cannot keep the design (naming the N that can, and --sample-id).
+    """
+    from figeval.subset import SUBSET_KEY, Design, limit_subset, sample_id_text
+
+    if params.get("limit") is None:
+        return None
+    subset = limit_subset(task_name, list(task.dataset), Design.from_metadata(task.metadata), params["limit"])
+    if subset is None:
+        return None
+    if subset.ids is not None:
+        params["sample_id"], params["limit"] = sample_id_text(subset.ids, [task.name, task_name]), None
+    task.metadata = {**(task.metadata or {}), SUBSET_KEY: subset.rule}
+    return subset.rule
+
+
+# Log levels under which Inspect's hook banner is noise (it lists figeval's own progress hook before every run).
+QUIET_LOG_LEVELS = ("warning", "error", "critical", "notset")
+
+
+def apply_display_name(task: Any, name: str | None, metadata: tuple[str, ...] | None) -> None:
+    """Records `--name` as the run's `display_name` in the log's metadata (beside any `--metadata` given, which
+    Inspect merges with the task's own). The task's metadata carries it: `--metadata`'s values are read as YAML
+    lists at commas, which would split a name such as "Gemma 3, base".
+
+    Raises:
+        FigevalError: an empty name, or `--name` beside `--metadata display_name=...`.
+    """
+    from figeval.reporting.runs import DISPLAY_NAME_KEY
+
+    if name is None:
+        return
+    if not name.strip():
+        raise FigevalError("--name is empty; give the name reports should show for this run.")
+    if any(item.partition("=")[0].strip().replace("-", "_") == DISPLAY_NAME_KEY for item in metadata or ()):
+        raise FigevalError(f"--name {name} and --metadata {DISPLAY_NAME_KEY}=...: give one of them.")
+    task.metadata = {**(task.metadata or {}), DISPLAY_NAME_KEY: name.strip()}
+
+
+def report_command(log_dir: str) -> str:
+    return shlex.join(["figeval", "report", log_dir])
+
+
 def openai_name_warning(model: str) -> str | None:
     """A warning for `openai/<name>` where the name is not one of OpenAI's: an OpenAI-compatible server (vLLM,
     llama.cpp's server, Ollama) needs its own provider prefix, or Inspect sends it OpenAI-only requests."""
@@ -375,24 +424,43 @@ def log_files(log_dir: str) -> set[str]:
               "(figeval's default: cached, never expiring).")
 @click.option("--log-realtime", is_flag=True, help="Stream each sample's events to `inspect view` while it runs "
               "(figeval's default: off, it costs about a quarter of the CPU per sample).")
+@click.option("--name", "run_name", default=None, help="The run's name in reports (instead of the model's), recorded as the "
+              "log's metadata display_name.")
 @inspect_eval_options
 @click.pass_context
 def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: bool, log_realtime: bool,
-        **params: Any) -> None:
+        run_name: str | None, **params: Any) -> None:
     """Run a benchmark task (TASK: see `figeval list`) and print its summary table.
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
     .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
     cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s,
-    at most 10 times;
+    at most 10 times (an OpenAI-compatible server on this machine or network: as many requests at once as it runs,
+    read from llama-server's /props, never abandoned, at most 5 retries);
     no live sample streaming (finished samples are written to the log every few samples).
+
+    --limit N keeps the task's design: each item with every way it is asked (a question's two framings, a pair's
+    two versions) and every group the task reports by (categories, controls, frequency bands), in proportion; the
+    samples chosen are run by id (--sample-id) and the rule is printed and kept in the log. An N that cannot keep it is refused with the
+    N that can. START-END applies only to tasks that ask each sample once and report no groups.
+
+    Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
+    log lines (Inspect's hook banner) show with --log-level info or lower.
     """
     from inspect_ai._util.dotenv import init_dotenv
 
-    from figeval._compat import brief_figeval_errors, preload_inspect_modules, run_inspect_eval_command
-    from figeval._registry import TASKS, make_task
+    from figeval._compat import (
+        brief_figeval_errors,
+        preload_inspect_modules,
+        quiet_hook_banner,
+        quiet_inspect_results,
+        run_inspect_eval_command,
+    )
+    from figeval._registry import TASKS, make_task, takes_answer_mode
     from figeval.judge import NO_JUDGE
     from figeval.models.gguf import DEFAULT_MODEL
+    from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
+    from figeval.models.local_server import answers_of_log, echo_warning, local_server_settings
     from figeval.reporting.runs import format_table, newest_log, summarize
 
     init_dotenv()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
@@ -406,6 +474,8 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
     check_sample_ids(task, task_name, params["sample_id"])
     check_limit_in_dataset(task, task_name, params["limit"])
+    subset = apply_subset(task, task_name, params)
+    apply_display_name(task, run_name, params["metadata"])
     check_roles(task_name, signature(TASKS[task_name]).parameters, args, params["model_role"] or ())
     check_other_models(args, params["model_role"] or ())
     check_manual_labels(args, model)
@@ -416,13 +486,24 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
         click.echo(warning, err=True)
     preload_inspect_modules()
     brief_figeval_errors()
+    quiet_inspect_results()
+    if str(params["log_level"]).lower() in QUIET_LOG_LEVELS:
+        quiet_hook_banner()
     click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
+    if subset is not None:
+        click.echo(f"subset: {subset}")
 
     given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                                            ParameterSource.ENVIRONMENT)}
     if log_realtime:
         params["no_log_realtime"], given = False, given | {"no_log_realtime"}
     params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
+    model_args = parse_pairs(params["m"] or (), "-M")
+    local = local_server_settings(model, given={name: params[name] for name in LOCAL_OPTIONS if name in given},
+                                  base_url=params["model_base_url"] or model_args.get("base_url"))
+    if local is not None:  # a server on this machine or network: its slots as connections, nothing abandoned
+        click.echo(local.note)
+        params |= local.options
     # The task built above (Inspect would build it again from its name and -T): the same @task function and
     # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
     params |= {"tasks": (task,), "t": (), "task_config": None, "model": model}
@@ -452,4 +533,7 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     if log.status != "success":
         raise FigevalError(unfinished_run_message(log, location, log_dir))
     click.echo("\n" + format_table(summarize(log)))
+    if echoed := echo_warning(answers_of_log(log), model, takes_answer_mode(task_name)):
+        click.echo(echoed, err=True)
     click.echo(f"log: {location} (view with `{shlex.join(['inspect', 'view', '--log-dir', log_dir])}`)")
+    click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")

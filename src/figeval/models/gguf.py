@@ -390,6 +390,36 @@ def context_fix(model_name: str, role: str | None) -> str:
             f"{name}='{{model: gguf/{model_name}, args: {{n_ctx: <larger>}}}}' (or fewer n_parallel)")
 
 
+# llama.cpp's own log callback, kept referenced: ctypes frees a callback object nobody holds.
+_LLAMA_CPP_LOG_CALLBACK: Any = None
+
+
+def route_llama_cpp_logs() -> None:
+    """Send llama.cpp's log lines to Python's `llama_cpp` logger at debug level instead of stderr.
+
+    llama-cpp-python prints llama.cpp's lines at its ERROR level even with `verbose=False`, and llama.cpp logs
+    notices there (gemma-3's "using full-size SWA cache", twice per load) that would precede every run's summary.
+    A failure to load is reported by figeval's own error, so nothing a user needs is hidden; `--log-level debug`
+    shows the lines.
+    """
+    global _LLAMA_CPP_LOG_CALLBACK
+    if _LLAMA_CPP_LOG_CALLBACK is not None:
+        return
+    import ctypes
+    import logging
+
+    import llama_cpp
+
+    logger = logging.getLogger("llama_cpp")
+
+    @llama_cpp.llama_log_callback
+    def to_debug_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        logger.debug(text.decode("utf-8", errors="replace").rstrip("\n"))
+
+    _LLAMA_CPP_LOG_CALLBACK = to_debug_log
+    llama_cpp.llama_log_set(to_debug_log, ctypes.c_void_p(0))
+
+
 class GGUFModelAPI(ModelAPI):
     def __init__(
         self,
@@ -437,6 +467,7 @@ class GGUFModelAPI(ModelAPI):
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
+        route_llama_cpp_logs()
         path, instruction_tuned = resolve_model_path(self.model_name)
         # The Llama object tokenizes and holds the weights; the engine's own context does the evaluating.
         llm = Llama(

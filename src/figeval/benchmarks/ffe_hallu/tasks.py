@@ -40,7 +40,15 @@ from figeval.benchmarks.ffe_hallu.scorer import (
 from figeval.data.store import sha256_of
 from figeval.errors import FigevalError
 from figeval.scoring.metrics import recorded_policies
+from figeval.subset import PLAIN, Design
 from figeval.task import benchmark_task
+
+# "Each fabricated FFE is tested under both prompt types" (Section 3.2): Table 4's average and agreement need both
+# framings of an item; Figure 1 reports by construction category (Section 3.4), and the controls (ours) are as
+# many authentic FFEs. A `--limit` subset takes whole items, every category and the controls, in proportion.
+DETECTION_DESIGN = Design(unit="item", asked_as="framing", strata=("kind", "category"))
+# Tasks 1 and 3 ask each FFE once and report no group (Tables 2-3, 5): the first N samples are a fair subset.
+OPEN_DESIGN = PLAIN
 
 
 @task
@@ -73,6 +81,7 @@ def ffe_detection(controls: bool = True, answer_mode: str = "auto", fakes: str |
         unparsed_policies=DETECTION_POLICIES,
         provenance=data.provenance,
         answer_mode=mode,
+        design=DETECTION_DESIGN,
         controls=controls,
         fake_set=data.fake_set,
     )
@@ -129,6 +138,7 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
         version=f"{GENERATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
+        design=OPEN_DESIGN,
         judge=judge,
         judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
@@ -163,6 +173,7 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         version=f"{TRANSLATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
+        design=OPEN_DESIGN,
         pairs_file=pairs,
         pairs_sha256=sha256_of(Path(pairs)) if pairs else None,
         judge=judge,

@@ -14,7 +14,13 @@ from figeval.benchmarks.perhallueval.prompts import PROMPT_VERSION
 from figeval.benchmarks.perhallueval.scorer import STATISTICS, perhallueval_metrics, perhallueval_scorer
 from figeval.data.store import sha256_of
 from figeval.scoring.metrics import AS_WRONG
+from figeval.subset import Design
 from figeval.task import benchmark_task
+
+# Each item is asked with its correct and its hallucinated version (Section 3.5; Appendix B's Hamming score is per
+# item, over both); QA reports Persian-specific and generic items apart (Section 5.1, Figure 5). A `--limit`
+# subset takes whole items from both subsets, in proportion (a file without the flag has one stratum).
+ITEM_DESIGN = Design(unit="item", asked_as="version", strata=("subset",))
 
 
 def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: str) -> Task:
@@ -30,6 +36,7 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
         unparsed_policies={name: unparsed for name in STATISTICS},
         provenance={"data_file": data, "data_sha256": sha256_of(path) if path else None},
         answer_mode=mode,
+        design=ITEM_DESIGN,
         unparsed=unparsed,
     )
 

@@ -1,0 +1,65 @@
+"""One summary per `figeval run`: figeval's table (each rate with its n), not Inspect's end-of-task panel above it
+too; no hook banner before the run unless --log-level asks for more; the last line is the `figeval report`
+command for the run's log dir."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.ffe_hallu.test_tasks import write_replay
+
+IDS = [f"ffe-fake-{row:03d}/{framing}" for row in (1, 51, 101, 151) for framing in ("fake-q", "real-q")]
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    replay = write_replay(tmp_path / "answers.jsonl", {id: "Yes" for id in IDS})
+    env = {name: value for name, value in os.environ.items() if name != "INSPECT_DISPLAY"}
+    return subprocess.run([sys.executable, "-m", "figeval", "run", "ffe_detection", "--model", f"replay/{replay}",
+                           "-T", "controls=false", "--limit", "8", "--log-dir", str(tmp_path / "logs"), *args],
+                          capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("display", ["plain", "rich"])
+def test_one_summary_ending_with_the_report_command(display: str, ffe_hallu_imported: Path, tmp_path: Path):
+    result = run(tmp_path, "--display", display)
+    assert result.returncode == 0, result.stderr
+    # --limit 8 without controls: fakes 1, 51, 101, 151 (one per category) under both framings (tests/test_subset.py)
+    assert "subset: limit 8: 8 of 400 samples, 4 items x 2 framings (fake-q, real-q)" in result.stdout
+    # Inspect's panel printed the scorer's name over its metrics, each `/n` as a float: gone; figeval's table once.
+    # "Yes" to all 4 fakes: rejected under fake-q (0 of 4), accepted under real-q (4 of 4)
+    assert "detection_scorer" not in result.stdout and "halluc_rate_fake_q/n" not in result.stdout
+    assert [line.split() for line in result.stdout.splitlines() if line.startswith("halluc_rate_real_q ")] == [
+        ["halluc_rate_real_q", "1.000", "[0.510,", "1.000]", "(n=4)"]]
+    assert "hooks enabled" not in result.stdout + result.stderr
+    logs = str(tmp_path / "logs")
+    last = result.stdout.splitlines()[-1]
+    assert last == f"report: `figeval report {logs}` (tables and figures of every run in {logs})"
+
+
+def test_log_level_info_shows_the_hook_banner(ffe_hallu_imported: Path, tmp_path: Path):
+    result = run(tmp_path, "--display", "plain", "--log-level", "info")
+    assert result.returncode == 0, result.stderr
+    assert "hooks enabled" in result.stdout + result.stderr
+
+
+def test_an_unfinished_run_keeps_inspects_panel():
+    """Only a successful task's panel is left out: a failed or cancelled one keeps Inspect's (its error, the
+    eval-retry command), in every display that prints it."""
+    import importlib
+
+    from inspect_ai._display.core.display import TaskCancelled, TaskError, TaskSuccess, TaskWithResult
+
+    from figeval._compat import _RESULT_DISPLAYS, quiet_inspect_results, unsuccessful
+
+    success, error, cancelled = (object.__new__(kind) for kind in (TaskSuccess, TaskError, TaskCancelled))
+    tasks = [TaskWithResult(None, result) for result in (success, error, cancelled)]  # type: ignore[arg-type]
+    assert [task.result for task in unsuccessful(tasks)] == [error, cancelled]
+    quiet_inspect_results()
+    quiet_inspect_results()  # twice is once
+    for name in _RESULT_DISPLAYS:
+        assert getattr(importlib.import_module(name).tasks_results, "figeval_quiet", False), name
