@@ -3,12 +3,14 @@
 The paper prints English translations of Persian originals (Tables 5-8). The `en` knowledge, multiple-choice and
 open-ended prompts are Tables 6-8 as printed (their typesetting, headings in bold or as titles, rendered as plain
 lines; the multiple-choice options as "1. ..." lines); the `fa` prompts are Persian versions WRITTEN FOR THIS
-PROJECT, not the authors' originals. The judges' prompts are figeval's own: the paper prints none. Bump
+PROJECT, not the authors' originals. The judges' prompts are figeval's own: the paper prints none. In logprob
+mode (base models) the multiple-choice prompt is followed by MC_LOGPROB_CUE, ours: the opening of the response
+format the prompt asks for, up to the option number, so that the next token is the answer. Bump
 PROMPT_VERSION with any change to a prompt or to what the tasks ask (it is the tasks' version): every log records
 it. Literal braces are doubled for str.format.
 """
 
-PROMPT_VERSION = "allusions-v5"
+PROMPT_VERSION = "allusions-v6"
 
 # Table 6: the knowledge test.
 KNOWLEDGE_PROMPT = {
@@ -71,6 +73,17 @@ MC_PROMPT = {
         "0. هیچ‌کدام از گزینه‌ها\n"
         "پاسخ را به صورت JSON بدهید: {{\"selected_option\": <شماره>}}."
     ),
+}
+
+# Ours, logprob mode only (figeval.answering): appended to MC_PROMPT so that a base model, which continues text,
+# writes the option number next. It is the opening of each prompt's own response format (Table 7's
+# `[{\n  "selected_option": 3\n}]`; the `fa` prompt's `{"selected_option": <n>}`) up to the number. It ends with the
+# space before the number: Gemma's tokenizer writes that space as a token of its own (`": 3` is `":`, ` `, `3`), so
+# without it the next token would be the space, not the option; tokenizers that join " 3" read "3" after it.
+# Appended as is (not formatted): its braces are single.
+MC_LOGPROB_CUE = {
+    "en": '\n\n[{\n  "selected_option": ',
+    "fa": '\n\n{"selected_option": ',
 }
 
 # Table 8: open-ended recognition.

@@ -5,7 +5,8 @@ Layer 2, figeval's reader: the option named after a final marker ("Final answer:
 3", "پاسخ نهایی: گزینه ۴"), the one option named as "option 3" / "گزینه ۳" / "3)" / "**3. title**", the one
 option whose title the answer names, "none of the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian
 or Arabic-Indic digits. Numbers that name no option (a verse, a year, a step) are not read; two options with no
-final choice are unread.
+final choice are unread. In logprob mode no text is read: the option numbers' next-token probabilities decide
+(`scorer.OPTION_WORDS`).
 
 Knowledge and open-ended (Tables 6, 8): layer 1 is the JSON list the prompt asks for; layer 2 gives the judge
 any other answer as written (prose, markdown, a Persian paragraph): an answer is never unread because it is not

@@ -2,7 +2,8 @@
 
 - multiple choice (Section 3.2): the chosen option (1-5, or 0 for "none") against the recorded position of the
   answer; every text holds an allusion, so "none" is wrong. The paper is silent on answers that name no
-  option: they count as wrong (`as_wrong`);
+  option: they count as wrong (`as_wrong`). In logprob mode (base models) the option is the one whose number
+  carries the most of the next token's probability; no number among the top candidates, or a tie, is unparsed;
 - knowledge (Section 3.1): the model's JSON answer, labelled complete / partial / incorrect-or-absent by a
   judge against the description; "We only considered responses in the first category as demonstrating true
   knowledge". An answer that cannot be read shows no knowledge: it counts as incorrect-or-absent
@@ -30,7 +31,7 @@ from figeval.benchmarks.persian_allusions.prompts import (
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
-from figeval.answering import AnswerMode
+from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.persian_allusions.readers import json_answer_text, paper_option, prose_answer, read_option
 from figeval.parsing import strip_reasoning
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
@@ -41,6 +42,7 @@ from figeval.scoring.metrics import (
     as_label,
     counted_status,
     grouped_rate,
+    label_mass,
     policy_metrics,
     reading_metrics,
 )
@@ -83,6 +85,11 @@ KNOWLEDGE_ANNOTATION = AnnotationSpec(scheme=KNOWLEDGE_LABELS, instructions=KNOW
 
 NONE_OPTION = "0"
 OPTION_LABELS = [str(choice) for choice in range(N_OPTIONS + 1)]
+# Logprob mode: the option numbers Table 7's prompt asks for, in its order ("Respond with only the correct option
+# number (1-5)", then 0 for "No allusion found"), each its own word. A token is read as the number it is (Persian
+# and Arabic-Indic digits too, "3." and " 3" as 3), never as a prefix: "35" or "10" names no option. Each number is
+# one token in the tokenizers figeval meets (Gemma's digits are single tokens), so no label needs two tokens.
+OPTION_WORDS = {label: frozenset({label}) for label in [*OPTION_LABELS[1:], NONE_OPTION]}
 MC_POLICIES = {"accuracy": (TARGET, AS_WRONG), "none_rate": (NONE_OPTION, AS_WRONG)}
 NOT_KNOWN_IF_UNPARSED = as_label(KnowledgeLabel.INCORRECT.value)
 KNOWLEDGE_POLICIES = {
@@ -102,21 +109,31 @@ def _failure_rates() -> list[Metric]:
     return [*reading_metrics(), *counted_status("judge_unparsed", "judge_unparsed_rate")]
 
 
-@scorer(metrics=[*policy_metrics(MC_POLICIES), *reading_metrics(), *_theme_accuracy(TARGET)])
-def mc_scorer() -> Scorer:
+@scorer(metrics=[*policy_metrics(MC_POLICIES), *reading_metrics(), *_theme_accuracy(TARGET), label_mass()])
+def mc_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     """accuracy (unparsed counts as wrong), none_rate (chose 0), unparsed_rate, how answers were read, accuracy
-    per theme."""
+    per theme, and in logprob mode the mass on the option numbers (`label_mass`).
+
+    Args:
+        answer_mode: `generate` (read the text in layers), `logprob` (the option numbers' next-token
+            probabilities) or `auto` (the sample's model decides, `figeval.answering.AnswerMode.AUTO`).
+    """
+    mode = AnswerMode(answer_mode)
 
     async def score(state: TaskState, target: Target) -> Score:
         options = state.metadata["options"]
+        asked_in = resolved_answer_mode(mode, str(state.model))
 
         def as_label(choice: int | None) -> str | None:
             return None if choice is None else str(choice)
 
-        outcome = read_answer(state.output, AnswerMode.GENERATE, paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
-                              reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words={},
+        outcome = read_answer(state.output, asked_in, paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
+                              reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words=OPTION_WORDS,
                               target=target.text)
-        outcome = await with_extractor(outcome, state, OPTION_LABELS)
+        if asked_in is AnswerMode.GENERATE:
+            # A logprob answer is one token, not an answer to read: an extractor would read the greedy token and
+            # so break a tie in the model's favour.
+            outcome = await with_extractor(outcome, state, OPTION_LABELS)
         if outcome.label is not None:
             choice = int(outcome.label)
             chosen = "none of the options" if choice == 0 else options[choice - 1]

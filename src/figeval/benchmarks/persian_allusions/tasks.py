@@ -9,8 +9,9 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import Scorer
-from inspect_ai.solver import generate
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
+from figeval.answering import AnswerMode, answer_mode_of, answer_solver, resolved_answer_mode
 from figeval.judge import require_judge
 from figeval.benchmarks.persian_allusions.dataset import (
     DATASET_NAME,
@@ -21,7 +22,7 @@ from figeval.benchmarks.persian_allusions.dataset import (
     open_samples,
     texts_of,
 )
-from figeval.benchmarks.persian_allusions.prompts import OPEN_JUDGE_PROMPT, PROMPT_VERSION
+from figeval.benchmarks.persian_allusions.prompts import MC_LOGPROB_CUE, OPEN_JUDGE_PROMPT, PROMPT_VERSION
 from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.scorer import (
     KNOWLEDGE_POLICIES,
@@ -33,7 +34,12 @@ from figeval.benchmarks.persian_allusions.scorer import (
 )
 from figeval.errors import FigevalError
 from figeval.scoring.metrics import recorded_policies
+from figeval.subset import Design
 from figeval.task import benchmark_task
+
+# Every task reports accuracy by theme (Table 2's six themes; scorer.theme_accuracy), so a `--limit` subset keeps
+# every theme, in proportion, counting a text by its first theme. Each sample is its own item.
+THEME_DESIGN = Design(strata=("themes",))
 
 
 def _allusion_data(prompt_lang: str, generated: str | None = None, dataset: str = "generated") -> AllusionData:
@@ -53,17 +59,31 @@ def _allusion_data(prompt_lang: str, generated: str | None = None, dataset: str 
 
 
 def _task(name: str, samples: list, scorer: Scorer, policies: dict[str, tuple[str, str]],
-          provenance: dict[str, object], **settings: object) -> Task:
+          provenance: dict[str, object], solver: Solver | list[Solver] | None = None, **settings: object) -> Task:
     return benchmark_task(
         benchmark=f"Persian allusions: {name}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{name}"),
-        solver=generate(),
+        solver=solver or generate(),
         scorer=scorer,
         version=PROMPT_VERSION,
         unparsed_policies=recorded_policies(policies),
         provenance=provenance,
+        design=THEME_DESIGN,
         **settings,
     )
+
+
+@solver
+def logprob_cue(mode: AnswerMode, cue: str) -> Solver:
+    """Appends `cue` to the prompt when the sample's model is asked by logprob (`mode`, or for AUTO its model's), so
+    that its next token is the answer; a generated answer gets the prompt as it is."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if resolved_answer_mode(mode, str(state.model)) is AnswerMode.LOGPROB:
+            state.user_prompt.text += cue
+        return state
+
+    return solve
 
 
 @task
@@ -81,7 +101,8 @@ def allusion_knowledge(prompt_lang: str = "en", judge: str | None = None) -> Tas
 
 
 @task
-def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int = 0, generated: str | None = None) -> Task:
+def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int = 0, generated: str | None = None,
+                answer_mode: str = "auto") -> Task:
     """Which of five allusions does the text refer to (or none)? (Table 7)
 
     Args:
@@ -90,11 +111,16 @@ def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int =
         seed: distractors and the answer's position (balanced over 1-5) follow from it; both are recorded.
         generated: with dataset=generated, a reviewed `figeval build allusive-texts` sheet instead of
             upstream's file.
+        answer_mode: `generate` (read the answer's text), `logprob` (the option numbers' next-token
+            probabilities after the opening of the JSON answer, for base models such as the embedded
+            gguf/gemma-3-270m) or `auto` (logprob for gguf/ models, generate otherwise).
     """
+    mode = answer_mode_of(answer_mode)
     data = _allusion_data(prompt_lang, generated, dataset)
     samples = mc_samples(texts_of(data, dataset), data.allusions, prompt_lang, seed)
-    return _task(f"mc-{dataset}", samples, mc_scorer(), MC_POLICIES, data.provenance, dataset_variant=dataset,
-                 prompt_lang=prompt_lang, seed=seed)
+    return _task(f"mc-{dataset}", samples, mc_scorer(mode.value), MC_POLICIES, data.provenance,
+                 solver=[logprob_cue(mode, MC_LOGPROB_CUE[prompt_lang]), answer_solver(mode)], answer_mode=mode,
+                 dataset_variant=dataset, prompt_lang=prompt_lang, seed=seed)
 
 
 @task
