@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from figeval.models.gguf import _common_prefix, _log_softmax, _top_k
+from figeval.models.gguf.engine import common_prefix
+from figeval.models.gguf.sampling import log_softmax, top_k
 
 N_PARALLEL = 7  # the gguf provider's default
 TOP = 20
@@ -41,8 +42,8 @@ WINDOW = 20  # requests in flight: Inspect's starting concurrency
 
 def top_logprobs(logits: np.ndarray) -> list[tuple[int, float]]:
     """The next token's top-20 (token, log-probability), with the gguf provider's own functions."""
-    logprobs = _log_softmax(logits.astype(np.float64))
-    return [(int(t), float(logprobs[t])) for t in _top_k(logprobs, TOP)]
+    logprobs = log_softmax(logits.astype(np.float64))
+    return [(int(t), float(logprobs[t])) for t in top_k(logprobs, TOP)]
 
 
 class BareSequential:
@@ -56,7 +57,7 @@ class BareSequential:
 
     def logits_after(self, tokens: list[int]) -> np.ndarray:
         llm = self.llm
-        keep = min(_common_prefix(llm._input_ids, tokens), len(tokens) - 1)
+        keep = min(common_prefix(llm._input_ids, tokens), len(tokens) - 1)
         if keep > 0 and llm._ctx.kv_cache_seq_rm(-1, keep, -1):
             llm.n_tokens = keep
         else:
@@ -98,7 +99,7 @@ class BareBatched:
         self.cached: list[list[int]] = [[] for _ in range(n_parallel)]
 
     def keep(self, slot: int, tokens: list[int]) -> int:
-        return min(_common_prefix(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
+        return min(common_prefix(self.cached[slot], tokens), len(tokens) - 1) // BLOCK * BLOCK
 
     def run(self, prompts: list[str], max_tokens: int) -> list[Any]:
         lib, memory = self.lib, self.memory
@@ -119,7 +120,7 @@ class BareBatched:
                     passed.add(group[0][0])
                     continue
                 for index, tokens in group[: len(free)]:
-                    slot = max(free, key=lambda s: (_common_prefix(self.cached[s], tokens), -s))
+                    slot = max(free, key=lambda s: (common_prefix(self.cached[s], tokens), -s))
                     free.remove(slot)
                     keep = self.keep(slot, tokens)
                     lib.llama_memory_seq_rm(memory, slot, keep, -1)

@@ -1,6 +1,6 @@
 """What batching can gain on the embedded model (gguf/gemma-3-270m) on this machine, whatever figeval does.
 
-Three measurements, straight on llama.cpp (figeval.models.llama_batch), no figeval provider, no Inspect:
+Three measurements, straight on llama.cpp (figeval.models.gguf.bindings), no figeval provider, no Inspect:
 1. Decode time by shape: S sequences x R rows each in one decode (each sequence's cache holding a 40-token
    prompt), with and without one output row (next-token logits) per sequence. Shows where rows/s saturates and
    what an output row costs (the output layer, 262,144 x 640, is 60% of the model's weights).
@@ -23,8 +23,9 @@ import time
 import numpy as np
 
 from figeval.benchmarks.ffe_hallu.dataset import load_detection_data
-from figeval.models.gguf import ALIASES, _log_softmax, _top_k
-from figeval.models.llama_batch import MultiSequenceContext
+from figeval.models.gguf import ALIASES
+from figeval.models.gguf.bindings import MultiSequenceContext
+from figeval.models.gguf.sampling import log_softmax, top_k
 
 N_SEQ = 8
 
@@ -37,7 +38,7 @@ def decode(context: MultiSequenceContext, rows: list[tuple[int, int, int, bool]]
         if logits:
             wanted[seq] = row
     context.decode()
-    return {seq: _log_softmax(context.logits(row)) for seq, row in wanted.items()}
+    return {seq: log_softmax(context.logits(row)) for seq, row in wanted.items()}
 
 
 def fill(context: MultiSequenceContext, prefix: list[int]) -> None:
@@ -68,7 +69,7 @@ def decode_shapes(context: MultiSequenceContext) -> None:
 
 
 def top_difference(a: np.ndarray, b: np.ndarray) -> float:
-    top = _top_k(a, 20)
+    top = top_k(a, 20)
     return float(np.abs(a[top] - b[top]).max())
 
 

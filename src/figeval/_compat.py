@@ -189,3 +189,12 @@ def prerequisite_line(message: str, requirements: list[str] | None = None) -> st
         return f"pip install 'figeval[{extras.pop()}]'"
 
     return re.sub(r"pip install ((?:[A-Za-z0-9_.-]+ ?)+)$", figeval_extra, line)
+
+
+def active_model():  # type: ignore[no-untyped-def]
+    """The model of the running sample, or None outside one: Inspect 0.3.285 keeps it in a private context variable
+    (`inspect_ai.model._model.active_model`) and exports no public accessor. Used to tell a role's model (a judge,
+    an extractor) from the model under test."""
+    from inspect_ai.model._model import active_model as inspect_active_model
+
+    return inspect_active_model()

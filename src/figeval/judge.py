@@ -93,7 +93,8 @@ def require_judge(judge: str | None) -> None:
         FigevalError: no judge given and no grader role bound.
     """
     from inspect_ai.model import model_roles
-    from inspect_ai.model._model import active_model
+
+    from figeval._compat import active_model
 
     if judge is None and active_model() is not None and "grader" not in model_roles():
         raise FigevalError(NO_JUDGE)

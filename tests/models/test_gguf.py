@@ -128,7 +128,7 @@ def test_text_is_decoded_from_all_tokens_together(api):
     # "𐎠" is 4 tokens. Decoded one by one they are 4 replacement characters; together, the character.
     tokens = api._llm.tokenize("𐎠".encode(), add_bos=False)
     assert len(tokens) == 4
-    assert api._text(tokens) == "𐎠"
+    assert api._vocabulary.text(tokens) == "𐎠"
     output = generate(api, [ChatMessageUser(content="ضرب‌المثل‌های فارسی:\n۱. آب که از سر گذشت")], max_tokens=24)
     assert output.usage.output_tokens <= 24
     assert any("\u0600" <= ch <= "\u06ff" for ch in output.completion)
@@ -145,7 +145,7 @@ def test_the_response_cache_is_keyed_by_the_weights(tmp_path: Path, api):
     import os
     import shutil
 
-    from figeval.models.gguf import weights_identity
+    from figeval.models.gguf.weights import weights_identity
 
     assert GGUFModelAPI("gemma-3-270m").base_url == "sha256:a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
     copy = tmp_path / "model.gguf"

@@ -16,8 +16,7 @@ import pytest
 from inspect_ai.model import ChatMessageUser, GenerateConfig
 
 from figeval.errors import FigevalError
-from figeval.models import llama_batch
-from figeval.models.gguf import GGUFModelAPI
+from figeval.models.gguf import GGUFModelAPI, bindings
 
 pytestmark = pytest.mark.slow
 
@@ -210,10 +209,10 @@ def test_interrupting_a_run_mid_batch_keeps_the_samples_it_finished(tmp_path: Pa
 
 
 def test_the_bindings_are_those_this_module_was_written_for(monkeypatch):
-    assert llama_batch.binding_mismatches() == []
+    assert bindings.binding_mismatches() == []
     # a changed signature is named
-    monkeypatch.setitem(llama_batch.SIGNATURES, "llama_decode", ([ctypes.c_void_p], ctypes.c_int32))
-    [problem] = llama_batch.binding_mismatches()
+    monkeypatch.setitem(bindings.SIGNATURES, "llama_decode", ([ctypes.c_void_p], ctypes.c_int32))
+    [problem] = bindings.binding_mismatches()
     assert problem.startswith("llama_decode(") and "is not llama_decode(" in problem
 
 
@@ -223,7 +222,7 @@ def test_two_sequences_in_one_decode_get_the_logits_each_gets_alone(one_at_a_tim
     llm = one_at_a_time._llm
     prompts = [llm.tokenize(text.encode(), add_bos=True)[:8] for text in (PROMPTS[0], PROMPTS[8])]
     assert all(len(tokens) == 8 for tokens in prompts)
-    context = llama_batch.MultiSequenceContext(llm, n_ctx=2 * 256, n_seq=2)
+    context = bindings.MultiSequenceContext(llm, n_ctx=2 * 256, n_seq=2)
     try:
         rows = [context.batch.add(token, pos, [seq], pos == 7) for seq, tokens in enumerate(prompts)
                 for pos, token in enumerate(tokens)]
@@ -246,26 +245,25 @@ def test_two_sequences_in_one_decode_get_the_logits_each_gets_alone(one_at_a_tim
 def test_a_decode_holds_at_most_seven_requests(batched):
     """A decode reading the logits of 8 rows or more rounds them another way now and then (1 prompt in 300
     measured, perf/gguf_batch_exactness.py): 8 requests of equal need go in two decodes of 4 consecutive slots."""
-    from figeval.models.gguf import MAX_OUTPUTS, _Request
+    from figeval.models.gguf.engine import MAX_OUTPUTS, Request
 
     batched._ensure_loaded()
     engine = batched._engine
 
-    def request(slot: int, pending: int) -> _Request:
-        return _Request(tokens=[1] * 40, max_tokens=1, temperature=0.0, top_p=1.0, rng=np.random.default_rng(0),
-                        logprobs=True, top_logprobs=20, stops=[], started=0.0, slot=slot, pending=[1] * pending,
-                        start=40 - pending)
+    def request(slot: int, pending: int) -> Request:
+        return Request(tokens=[1] * 40, max_tokens=1, temperature=0.0, top_p=1.0, rng=np.random.default_rng(0),
+                       logprobs=True, stops=[], slot=slot, pending=[1] * pending, start=40 - pending)
 
     saved = engine.active
     try:
         engine.active = [request(slot, 10) for slot in range(8)]  # 10 tokens: blocks of 12 rows
-        plan = engine._plan()
+        plan = engine.plan()
         assert MAX_OUTPUTS == 7
         assert [[(r.slot, rows) for r, rows in decode] for decode in plan] == [
             [(0, 12), (1, 12), (2, 12), (3, 12)], [(4, 12), (5, 12), (6, 12), (7, 12)]]
         # 7 of them: one decode; a lone one with a need of 4 rows is padded to 8 (MIN_ROWS)
         engine.active = [request(slot, 10) for slot in range(7)] + [request(7, 3)]
-        plan = engine._plan()
+        plan = engine.plan()
         assert [[(r.slot, rows) for r, rows in decode] for decode in plan] == [
             [(7, 8)], [(slot, 12) for slot in range(7)]]
     finally:

@@ -9,7 +9,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
 from figeval._compat import prerequisite_line
-from figeval.models.gguf import context_fix
+from figeval.models.gguf.provider import context_fix
 
 
 def test_missing_replay_id_fails_its_sample_once_with_no_retry_warning(tmp_path: Path):

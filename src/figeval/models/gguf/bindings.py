@@ -1,10 +1,11 @@
-"""The llama.cpp calls that batching several sequences needs and llama-cpp-python's `Llama` class lacks.
+"""The llama.cpp calls figeval needs and llama-cpp-python's `Llama` class lacks: the one place figeval uses
+llama-cpp-python's low-level ctypes bindings and internals, for the pinned llama-cpp-python 0.3.36.
 
 `Llama` evaluates one sequence; answering several requests at once takes a context that holds several
-sequences, a batch whose rows name their sequence, and the logits of chosen rows of that batch. Only
-llama-cpp-python's low-level ctypes bindings offer these; this module is the one place figeval uses them, for
-the pinned llama-cpp-python 0.3.36. tests/models/test_gguf_batch.py checks every signature and structure used
-here, so a changed binding fails there, loudly, instead of corrupting memory.
+sequences, a batch whose rows name their sequence, and the logits of chosen rows of that batch. Beside these:
+which tokens end a generation, the model's BOS/EOS texts for its chat template, and where llama.cpp's log lines
+go. tests/models/test_gguf_batch.py checks every signature and structure used here, so a changed binding fails
+there, loudly, instead of corrupting memory.
 
 What the bindings mean (llama.h of that release):
 - `llama_batch_init(n_tokens, 0, n_seq_max)` allocates a batch; each row has a token, a position, up to
@@ -16,12 +17,15 @@ What the bindings mean (llama.h of that release):
   the end); `llama_memory_clear(mem, True)` empties the cache.
 - With `kv_unified=False` (the context parameter) each of the n_seq_max sequences has a cache stream of its own,
   n_ctx / n_seq_max cells, where its tokens sit at the cells they would have in a context of their own.
+- `llama_vocab_is_eog(vocab, token)`: whether a token ends a generation (EOS, EOT and the like);
+  `llama_log_set(callback, user_data)` replaces llama.cpp's log output.
 """
 
 from __future__ import annotations
 
 import ctypes
 import inspect
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +44,8 @@ SIGNATURES: dict[str, tuple[list[Any], Any]] = {
     "llama_n_ctx": ([ctypes.c_void_p], ctypes.c_uint32),
     "llama_memory_clear": ([ctypes.c_void_p, ctypes.c_bool], None),
     "llama_memory_seq_rm": ([ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32], ctypes.c_bool),
+    "llama_vocab_is_eog": ([ctypes.c_void_p, ctypes.c_int32], ctypes.c_bool),
+    "llama_log_set": ([llama_cpp.llama_log_callback, ctypes.c_void_p], None),
 }
 BATCH_FIELDS: list[tuple[str, Any]] = [
     ("n_tokens", ctypes.c_int32),
@@ -155,3 +161,53 @@ class MultiSequenceContext:
     def close(self) -> None:
         self.batch.close()
         self._context.close()
+
+
+class Vocabulary:
+    """A loaded model's tokens as text, and which of them end a generation."""
+
+    def __init__(self, llm: Any) -> None:
+        self._llm = llm
+
+    def text(self, tokens: list[int]) -> str:
+        # Decoded together: one Persian letter can span two tokens, and a lone piece is not valid UTF-8.
+        return self._llm.detokenize(tokens).decode("utf-8", errors="replace")
+
+    def is_end_of_generation(self, token: int) -> bool:
+        return bool(llama_cpp.llama_vocab_is_eog(self._llm._model.vocab, token))
+
+
+def chat_formatter(llm: Any, template: str) -> Any:
+    """llama-cpp-python's renderer of the GGUF's own chat template, with the model's BOS and EOS texts."""
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    return Jinja2ChatFormatter(
+        template=template,
+        eos_token=llm._model.token_get_text(llm.token_eos()),
+        bos_token=llm._model.token_get_text(llm.token_bos()),
+    )
+
+
+# llama.cpp's own log callback, kept referenced: ctypes frees a callback object nobody holds.
+_LLAMA_CPP_LOG_CALLBACK: Any = None
+
+
+def route_llama_cpp_logs() -> None:
+    """Send llama.cpp's log lines to Python's `llama_cpp` logger at debug level instead of stderr.
+
+    llama-cpp-python prints llama.cpp's lines at its ERROR level even with `verbose=False`, and llama.cpp logs
+    notices there (gemma-3's "using full-size SWA cache", twice per load) that would precede every run's summary.
+    A failure to load is reported by figeval's own error, so nothing a user needs is hidden; `--log-level debug`
+    shows the lines.
+    """
+    global _LLAMA_CPP_LOG_CALLBACK
+    if _LLAMA_CPP_LOG_CALLBACK is not None:
+        return
+    logger = logging.getLogger("llama_cpp")
+
+    @llama_cpp.llama_log_callback
+    def to_debug_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        logger.debug(text.decode("utf-8", errors="replace").rstrip("\n"))
+
+    _LLAMA_CPP_LOG_CALLBACK = to_debug_log
+    llama_cpp.llama_log_set(to_debug_log, ctypes.c_void_p(0))
