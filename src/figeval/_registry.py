@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai import Task
 from inspect_ai.model import ModelAPI, modelapi
 
-from figeval.annotation import AnnotationSpec
+from figeval.annotation.spec import AnnotationSpec
 from figeval.benchmarks import ffe_hallu, perhallueval, persian_allusions, turkish_idioms
 from figeval.benchmarks.ffe_hallu import ffe_detection, ffe_generation, ffe_translation
 from figeval.benchmarks.perhallueval import perhallueval_qa, perhallueval_summarization

@@ -3,7 +3,8 @@
 Used to check an LLM judge against human labels and human annotators against each other (FFE-HALLU Tables
 6-8, PerHalluEval's Gwet AC1 and Fleiss kappa, the allusions paper's Table 4). Each coefficient is the
 textbook formula; the tests reproduce published worked examples (Wikipedia's Cohen and Fleiss examples;
-Krippendorff 2011's four-observer example, also used in Gwet's handbook and irrCAC).
+Krippendorff 2011's four-observer example, also used in Gwet's handbook and irrCAC). Krippendorff's alpha,
+which none of the four papers reports, is left to Inspect (`inspect_ai.scorer.krippendorff_alpha`).
 
 Multi-rater data is a list of units, each a list of the labels it received (missing ratings simply absent).
 """
@@ -104,32 +105,6 @@ def gwet_ac1(units: Sequence[Sequence[Hashable]], categories: Sequence[Hashable]
     shares = _category_shares(counted, seen)
     expected = sum(p * (1 - p) for p in shares.values()) / (q - 1)
     return (observed - expected) / (1.0 - expected)
-
-
-def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable]]) -> float:
-    """Krippendorff's alpha for nominal labels: 1 - D_o / D_e from the coincidence matrix.
-
-    Only units with two or more ratings are pairable (Krippendorff 2011, section C).
-    """
-    counted, categories = _units_with_counts(units)
-    pairable = [unit for unit in counted if sum(unit.values()) >= 2]
-    if not pairable:
-        raise UndefinedStatistic("no unit has two or more ratings")
-    # o_ck = sum_u (number of c-k pairs in u) / (m_u - 1); n_c = sum_k o_ck; n = sum_c n_c
-    coincidences: Counter = Counter()
-    for unit in pairable:
-        m = sum(unit.values())
-        for c in unit:
-            for k in unit:
-                pairs = unit[c] * (unit[k] - (1 if c == k else 0))
-                coincidences[(c, k)] += pairs / (m - 1)
-    marginals = {c: sum(coincidences[(c, k)] for k in categories) for c in categories}
-    n = sum(marginals.values())
-    disagreement_observed = sum(coincidences[(c, k)] for c in categories for k in categories if c != k)
-    disagreement_expected = sum(marginals[c] * marginals[k] for c in categories for k in categories if c != k) / (n - 1)
-    if disagreement_expected == 0:
-        raise UndefinedStatistic("Krippendorff's alpha is undefined when every rating is the same category")
-    return 1.0 - disagreement_observed / disagreement_expected
 
 
 @dataclass(frozen=True)

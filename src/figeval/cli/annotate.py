@@ -26,11 +26,11 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     column: a judged task's parsed answers, or the answers a parser could not read. A CSV sheet's instructions
     are written beside it (OUT's name with .instructions.txt); Label Studio's are in its labelling config."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import (
+    from figeval.annotation.answers import task_name
+    from figeval.annotation.sheets import (
         instructions_path,
         items_from_log,
         label_studio_config,
-        task_name,
         write_label_studio,
         write_sheet,
     )
@@ -75,7 +75,8 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     """Read 1-3 annotators' SHEETS (the third adjudicates) and write the resolved labels. A Label Studio export
     with several people's annotations counts as each of them."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import Resolution, combine, read_annotators, write_labels
+    from figeval.annotation.labels import Resolution, combine, write_labels
+    from figeval.annotation.sheets import read_annotators
     from figeval.data.table import refuse_same_content
 
     if annotators and len(annotators) != len(sheets):
@@ -113,7 +114,8 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
     answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model
     is refused, a log dir's other runs are left out)."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import human_rates, labelled_runs, read_task_labels, unlabelled_note
+    from figeval.annotation.agreement import human_rates
+    from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
     from figeval.reporting.runs import read_named_logs
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
@@ -140,7 +142,7 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
 def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]]:
     """A model's runs beside the people's rates. One run: its rates. Several (the allusions' open-ended runs per
     dataset and judge mode): each run that shares answers with the labels, with the settings that tell it apart."""
-    from figeval.annotation import run_rates
+    from figeval.annotation.agreement import run_rates
     from figeval.reporting.runs import distinguishing_settings, summarize
 
     summaries = [summarize(log) for log in model_runs]
@@ -158,7 +160,7 @@ def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]
 def annotate_unread(log: Path, out: Path) -> None:
     """Write the answers of a run (LOG: one .eval file, any task) that no reader could read, with the task's labels,
     for a person to label; then `figeval annotate apply`."""
-    from figeval.hand_labels import unread_answers, write_unread_sheet
+    from figeval.annotation.hand_labels import unread_answers, write_unread_sheet
 
     check_outputs([out], [log])
     if out.suffix != ".csv":
@@ -178,7 +180,7 @@ def annotate_unread(log: Path, out: Path) -> None:
 def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
     write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
-    from figeval.hand_labels import apply_hand_labels, check_new_log, read_hand_labels, unread_answers, write_log
+    from figeval.annotation.hand_labels import apply_hand_labels, check_new_log, read_hand_labels, unread_answers, write_log
     from figeval.reporting.runs import format_table, summarize
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with

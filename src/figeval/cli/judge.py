@@ -31,8 +31,9 @@ def _note(line: str) -> None:
 def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> None:
     """Judge vs human agreement and Cohen's kappa per generator model (Table 6), and the annotators' own."""
     from figeval._registry import annotation_spec
-    from figeval.annotation import annotator_agreement, labelled_runs, read_task_labels, unlabelled_note
-    from figeval.annotation import judge_agreement as agreement_of
+    from figeval.annotation.agreement import annotator_agreement
+    from figeval.annotation.agreement import judge_agreement as agreement_of
+    from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
     from figeval.reporting.runs import read_named_logs
 
     task, humans, annotators = read_task_labels(human, annotation_spec)

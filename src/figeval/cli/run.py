@@ -114,7 +114,7 @@ def check_manual_labels(args: dict[str, str], model: str) -> None:
         FigevalError: naming the file, the models it labels and the run's model.
     """
     from figeval._registry import annotation_spec
-    from figeval.annotation import read_labels
+    from figeval.annotation.labels import read_labels
 
     if not args.get("manual_labels"):
         return

@@ -61,7 +61,8 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
             report is one whose answers it labels.
     """
     from figeval._registry import annotation_spec
-    from figeval.annotation import judge_agreement, labelled_runs, read_task_labels, unlabelled_note
+    from figeval.annotation.agreement import judge_agreement
+    from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
 
     task, humans, annotators = read_task_labels(labels, annotation_spec)
     judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
@@ -144,7 +145,7 @@ def _table_6_rows(kind: str, source: str) -> list[Row]:
 
 
 def _annotator_table(task, humans, annotators, labels: Path, source: str, unit: str) -> Table | None:
-    from figeval.annotation import annotator_agreement
+    from figeval.annotation.agreement import annotator_agreement
 
     columns = _columns(unit)
     key = columns[0].key

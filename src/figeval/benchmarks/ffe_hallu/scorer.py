@@ -23,7 +23,7 @@ from enum import Enum
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.annotation import AnnotationSpec
+from figeval.annotation.spec import AnnotationSpec
 from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind
 from figeval.benchmarks.ffe_hallu.prompts import (

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from inspect_ai.model import Model
 
-from figeval.annotation import normalized_answer
+from figeval.annotation.answers import normalized_answer
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.building import (
     Report,

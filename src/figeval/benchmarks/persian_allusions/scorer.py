@@ -22,7 +22,7 @@ from enum import Enum
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.annotation import AnnotationSpec
+from figeval.annotation.spec import AnnotationSpec
 from figeval.benchmarks.persian_allusions.dataset import N_OPTIONS
 from figeval.benchmarks.persian_allusions.prompts import (
     ANNOTATION_INSTRUCTIONS,

@@ -17,7 +17,9 @@ from pathlib import Path
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.annotation import AnnotationSpec, answer_digest, read_labels
+from figeval.annotation.answers import answer_digest
+from figeval.annotation.labels import read_labels
+from figeval.annotation.spec import AnnotationSpec
 from figeval.answering import AnswerMode, resolved_answer_mode
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS

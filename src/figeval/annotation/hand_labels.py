@@ -20,7 +20,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, write_eval_log
 from inspect_ai.scorer import ScoreEdit
 
-from figeval.annotation import normalized_answer
+from figeval.annotation.answers import normalized_answer, task_name
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, refuse_missing_folder, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
@@ -39,10 +39,6 @@ class UnreadAnswer:
     output: str
     read: str = "unread"
     """`unread`, or `extractor` for an answer only the extractor model read (a person's label checks it)."""
-
-
-def _task(log: EvalLog) -> str:
-    return log.eval.task.split("/")[-1]
 
 
 def _score_name(log: EvalLog) -> str:
@@ -67,7 +63,7 @@ def unread_answers(log: EvalLog) -> list[UnreadAnswer]:
             outcome = outcome_of(score)
             if _to_label(outcome) and str(sample.id) not in found:
                 found[str(sample.id)] = UnreadAnswer(
-                    task=_task(log), model=log.eval.model, sample_id=str(sample.id),
+                    task=task_name(log), model=log.eval.model, sample_id=str(sample.id),
                     labels=tuple(score.metadata["labels"]), input=_input_text(sample.input),
                     output=sample.output.completion, read="unread" if outcome.is_unparsed else "extractor")
     return list(found.values())
@@ -151,7 +147,7 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
             read, or one whose answer in the run is not the one the sheet showed (the sheet is of another run of
             the same model, or was edited).
     """
-    task, model, name = _task(log), log.eval.model, _score_name(log)
+    task, model, name = task_name(log), log.eval.model, _score_name(log)
     mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
     others = [key for key in labels if key[:2] != (task, model)]
     if not labels:
