@@ -2,37 +2,29 @@
 
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from figeval.annotation import (
-    SHEET_COLUMNS,
-    AnnotationItem,
-    Resolution,
-    combine,
-    read_annotators,
-    read_labels,
-    read_sheet,
-    resolve,
-    write_sheet,
-)
+from figeval.annotation.labels import Resolution, combine, read_labels, resolve
+from figeval.annotation.sheets import SHEET_COLUMNS, AnnotationItem, read_annotators, write_sheet
 from figeval._registry import ANNOTATED, annotation_spec
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
 from figeval.spreadsheet import from_row
-from tests.test_cli import assert_one_line_error
+from tests.cli import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 
 H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
 
 
-def figeval(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figeval", *args], capture_output=True, text=True)
+def one_annotator(path: Path) -> tuple[str, dict]:
+    """A sheet's task and its one annotator's labels, read as `figeval annotate import` reads each sheet."""
+    task, by_annotator = read_annotators(path, annotation_spec)
+    [labels] = by_annotator.values()
+    return task, labels
 
 
 @pytest.mark.parametrize(
@@ -192,7 +184,7 @@ def test_label_studio_export(judged_log: Path, tmp_path: Path):
         task["annotations"] = [{"result": [{"value": {"choices": ["correct"]}}]}]
     exported = tmp_path / "export.json"
     exported.write_text(json.dumps(tasks, ensure_ascii=False), encoding="utf-8")
-    assert set(read_sheet(exported, annotation_spec)[1].values()) == {C}
+    assert set(one_annotator(exported)[1].values()) == {C}
 
 
 def sheet_with(tmp_path: Path, rows: str, name: str = "ann.csv") -> Path:
@@ -207,24 +199,24 @@ def test_unknown_label_is_named(tmp_path: Path):
     path = sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,maybe\n")
     # the spreadsheet's own row: the instruction line is row 1, the header row 2, so the second answer is row 4
     with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
-        read_sheet(path, annotation_spec)
+        one_annotator(path)
 
 
 def test_empty_label_and_duplicate_row_are_named(tmp_path: Path):
     with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001/human' of m\) has no label"):
-        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,\n"), annotation_spec)
+        one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,\n"))
     with pytest.raises(DataError, match=r"row 4 repeats sample 'ffe-gen-001/human' of m"):
-        read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-001/human,x,y,z,2\n"), annotation_spec)
+        one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-001/human,x,y,z,2\n"))
 
 
 def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
     path = tmp_path / "ann.csv"
     path.write_text('# instructions\ntask,model,sample_id,input,reference,output,label\n'
                     'ffe_generation,m,ffe-gen-001/human,x,y,"line one\n# not a comment",1\n', encoding="utf-8-sig")
-    assert read_sheet(path, annotation_spec)[1] == {("m", "ffe-gen-001/human"): C}
+    assert one_annotator(path)[1] == {("m", "ffe-gen-001/human"): C}
     path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001/human\n", encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"row 2 does not have one cell per column"):  # no instructions: header is row 1
-        read_sheet(path, annotation_spec)
+        one_annotator(path)
 
 
 # Answers a sheet must carry through unchanged: Persian with a ZWNJ, a line break, a comma and quotes, a formula.
@@ -291,39 +283,38 @@ def test_a_sheet_with_its_instructions_above_the_header_still_imports(tmp_path: 
                    "ffe_generation,m,ffe-gen-001/human,به ثمر رسیدن,به بار اوردن,به بار اوردن,1\n"
                    "ffe_generation,m,ffe-gen-003/human,معنی,مثل,\"خط یک\n# خط دو\",0\n", encoding="utf-8-sig")
     # the '#' at the start of the answer's second line is data, not an instruction: both sheets show one answer
-    assert read_sheet(old, annotation_spec) == ("ffe_generation", {("m", "ffe-gen-001/human"): C,
-                                                                   ("m", "ffe-gen-003/human"): H})
-    labels = combine([(name, *read_sheet(path, annotation_spec)) for name, path in (("old", old), ("new", new))])
+    assert one_annotator(old) == ("ffe_generation", {("m", "ffe-gen-001/human"): C,
+                                                     ("m", "ffe-gen-003/human"): H})
+    labels = combine([(name, *one_annotator(path)) for name, path in (("old", old), ("new", new))])
     assert [(h.sample_id, h.label, h.resolution) for h in labels] == [
         ("ffe-gen-001/human", C, Resolution.AGREED), ("ffe-gen-003/human", H, Resolution.AGREED)]
     # rows as a spreadsheet numbers them: 5 instruction lines (rows 1-5), the header (row 6), the first answer row 7
     old.write_text(OLD_SHEET.format(first="maybe"), encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"old.csv: row 7 \(sample 'ffe-gen-001/human' of m\) has label 'maybe'"):
-        read_sheet(old, annotation_spec)
+        one_annotator(old)
     # a blank line left above the header (a script that removed the instruction lines) is row 1: the answer is row 3
     old.write_text("\n" + OLD_SHEET.format(first="maybe").split("\n", 5)[5], encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"old.csv: row 3 \(sample 'ffe-gen-001/human' of m\) has label 'maybe'"):
-        read_sheet(old, annotation_spec)
+        one_annotator(old)
 
 
 def test_the_instructions_file_is_an_output_checked_before_anything_is_written(tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
 
     # the instructions' name is one of the command's inputs: refused, nothing written
     given = tmp_path / "run.instructions.txt"
     given.write_text("not a log", encoding="utf-8")
-    refused = figeval_in_process("annotate", "export", str(given), "--out", str(tmp_path / "run.csv"), cwd=tmp_path)
+    refused = figeval("annotate", "export", str(given), "--out", str(tmp_path / "run.csv"), cwd=tmp_path)
     assert_one_line_error(refused, f"--out's instructions {given} is one of the command's inputs")
     assert given.read_text(encoding="utf-8") == "not a log" and not (tmp_path / "run.csv").exists()
     # the instructions' name is a symbolic link: refused (writing would change the file it points to)
     (tmp_path / "sheet.instructions.txt").symlink_to(given)
-    refused = figeval_in_process("annotate", "export", "missing.eval", "--out", "sheet.csv", cwd=tmp_path)
+    refused = figeval("annotate", "export", "missing.eval", "--out", "sheet.csv", cwd=tmp_path)
     assert_one_line_error(refused, "--out's instructions sheet.instructions.txt is a symbolic link")
     assert not (tmp_path / "sheet.csv").exists()
 
 
 def test_turkish_answers_are_left_to_right_in_label_studio(tmp_path: Path):
-    from figeval.annotation import write_label_studio
+    from figeval.annotation.sheets import write_label_studio
 
     config = write_label_studio([], tmp_path / "tasks.json", annotation_spec("tr_idiom_detection")).read_text(encoding="utf-8")
     assert 'value="$output" style="direction: ltr"' in config and "rtl" not in config
@@ -361,8 +352,6 @@ def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
     task, by_annotator = read_annotators(export, annotation_spec)
     assert task == "ffe_generation" and list(by_annotator) == ["a@lab", "2"]
     assert by_annotator["2"] == {("m", "ffe-gen-001/human"): C, ("m", "ffe-gen-003/human"): C}
-    with pytest.raises(DataError, match="holds the labels of 2 annotators"):
-        read_sheet(export, annotation_spec)
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(export), "--out", str(labels))
     assert imported.returncode == 0, imported.stderr
@@ -371,8 +360,8 @@ def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
 
 
 def test_a_sheet_missing_a_row_is_named(tmp_path: Path):
-    full = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,0\n", "a.csv"), annotation_spec)
-    short = read_sheet(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\n", "b.csv"), annotation_spec)
+    full = one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,0\n", "a.csv"))
+    short = one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\n", "b.csv"))
     with pytest.raises(DataError, match=r"b has no row for 1 answer\(s\) the other sheets have \(first: sample 'ffe-gen-003/human' of m\)"):
         combine([("a", *full), ("b", *short)])
     with pytest.raises(DataError, match="one to three"):
@@ -383,7 +372,7 @@ def test_a_sheet_missing_a_row_is_named(tmp_path: Path):
 
 @pytest.mark.parametrize("task", sorted(ANNOTATED))
 def test_export_shows_annotators_the_declared_input_of_each_task(task, tmp_path: Path):
-    from figeval.annotation import items_from_log
+    from figeval.annotation.sheets import items_from_log
     from figeval.scoring.outcome import DecidedBy, Outcome
     from tests.metric_values import logged_outcomes
 
@@ -401,7 +390,7 @@ def test_export_shows_annotators_the_declared_input_of_each_task(task, tmp_path:
 
 
 def test_export_of_a_log_without_the_declared_key_says_so(tmp_path: Path):
-    from figeval.annotation import items_from_log
+    from figeval.annotation.sheets import items_from_log
     from figeval.scoring.outcome import DecidedBy, Outcome
     from tests.metric_values import logged_outcomes
 
@@ -426,7 +415,8 @@ def test_with_epochs_annotators_and_agreement_see_the_reduced_outcome(ffe_hallu_
     label is the one the metrics used (the most frequent of its three), not whichever epoch came last."""
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    from figeval.annotation import items_from_log, judge_labels
+    from figeval.annotation.agreement import judge_labels
+    from figeval.annotation.sheets import items_from_log
     from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS
 
     outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-005/human": "گربه را دم دروازه کشتن"})
@@ -489,7 +479,8 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
 
 
 def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
-    from figeval.annotation import HumanLabel, human_rates, run_rates
+    from figeval.annotation.agreement import human_rates, run_rates
+    from figeval.annotation.labels import HumanLabel
     from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, JUDGED_POLICIES
     from figeval.scoring.metrics import recorded_policies
     from figeval.scoring.outcome import DecidedBy, Outcome
@@ -594,11 +585,11 @@ def test_a_label_studio_export_with_a_byte_order_mark_is_read(tmp_path: Path):
               "annotations": [{"result": [{"value": {"choices": ["correct"]}}]}]}]
     export = tmp_path / "project.json"
     export.write_text(json.dumps(tasks), encoding="utf-8-sig")  # as some editors save JSON
-    assert read_sheet(export, annotation_spec) == ("ffe_generation", {("m", "ffe-gen-001/human"): C})
+    assert one_annotator(export) == ("ffe_generation", {("m", "ffe-gen-001/human"): C})
 
 
 def test_an_answer_is_compared_as_a_spreadsheet_may_save_it_and_no_looser():
-    from figeval.annotation import answer_digest
+    from figeval.annotation.answers import answer_digest
 
     # line endings and surrounding spaces are what saving a sheet may change; composed and decomposed Persian
     # letters (alef with madda, U+0622 = U+0627 U+0653) are one text

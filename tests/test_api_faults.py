@@ -50,6 +50,9 @@ def environment(stub: StubServer, tmp_path: Path) -> dict[str, str]:
 
 
 def figeval(args: list[str], stub: StubServer, log_dir: Path, cwd: Path) -> subprocess.Popen:
+    """The `figeval` script in a process of its own: a test kills it, and Inspect keeps a model made by name
+    (openai-api/stub/m) for the rest of a process, keyed by its name, not by the environment holding each test's
+    stub address."""
     return subprocess.Popen([str(BIN / "figeval"), *args, "--log-dir", str(log_dir)], env=environment(stub, cwd),
                             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

@@ -10,7 +10,6 @@ A case marked xfail(strict) is how figeval SHOULD behave and does not yet; its r
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -18,20 +17,17 @@ import math
 import os
 import re
 import shutil
-import subprocess
-import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
 from figeval.errors import FigevalError
-from tests.conftest import SHARED_FFE_HALLU
+from tests.cli import assert_one_line_error, figeval
+from tests.conftest import real_data_folder
 from tests.ffe_hallu.test_tasks import write_replay
-from tests.test_cli import assert_one_line_error, figeval, has_row
+from tests.test_cli import has_row
 
 TESTS = Path(__file__).parent
 IDIOMS_TSV = TESTS / "turkish_idioms" / "fixtures" / "idioms.tsv"
@@ -53,11 +49,8 @@ def xfail(reason: str):
 
 
 def shared(name: str) -> str:
-    """A real FFE-HALLU file (never committed; the case is skipped without it)."""
-    path = SHARED_FFE_HALLU / name
-    if not path.is_file():
-        pytest.skip(f"real FFE-HALLU files not found at {SHARED_FFE_HALLU}")
-    return path.read_text(encoding="utf-8-sig")
+    """A real FFE-HALLU file (never committed; found as tests/real_data.py finds it, the case skipped without it)."""
+    return (real_data_folder("ffe-hallu") / name).read_text(encoding="utf-8-sig")
 
 
 def authentic() -> str:
@@ -173,7 +166,8 @@ def _allusions():
 
 def _loaders() -> dict[str, Callable[[Path], object]]:
     from figeval._registry import annotation_spec
-    from figeval.annotation import read_annotators, read_task_labels
+    from figeval.annotation.labels import read_task_labels
+    from figeval.annotation.sheets import read_annotators
     from figeval.benchmarks.ffe_hallu.dataset import (
         load_authentic,
         load_fake,
@@ -618,7 +612,7 @@ def test_task_argument(task: str, data: str | None, args: dict, message: str, da
     assert "\n" not in str(error.value)
 
 
-# --- the commands, as a user runs them: a subprocess, or (in_process) the same entry point in this process ------
+# --- the commands, as a user runs them (through their entry point, in this process: tests/cli.py) ----------------
 
 
 GENERATION_OUTPUTS = {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-003/human": "پا پس کشیدن", "ffe-gen-004/human": "دل پری از کسی داشتن",
@@ -661,12 +655,11 @@ class Annotated:
 
 @pytest.fixture(scope="module")
 def annotated(tmp_path_factory: pytest.TempPathFactory) -> Annotated:
-    if not (SHARED_FFE_HALLU / "Fake FFEs.csv").is_file():
-        pytest.skip(f"real FFE-HALLU files not found at {SHARED_FFE_HALLU}")
+    ffe_hallu = real_data_folder("ffe-hallu")
     from inspect_ai import eval as inspect_eval
 
     from figeval._registry import annotation_spec
-    from figeval.annotation import items_from_log, write_sheet
+    from figeval.annotation.sheets import items_from_log, write_sheet
     from figeval.benchmarks.ffe_hallu.tasks import ffe_detection, ffe_generation
     from figeval.data.registry import get_source
     from figeval.data.store import import_folder
@@ -675,7 +668,7 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> Annotated:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FIGEVAL_DATA_DIR", str(base / "data"))
         patch.setenv("INSPECT_CACHE_DIR", str(base / "cache"))
-        import_folder(get_source("ffe-hallu"), SHARED_FFE_HALLU)
+        import_folder(get_source("ffe-hallu"), ffe_hallu)
         outputs = write_replay(base / "outputs.jsonl", GENERATION_OUTPUTS)
         judge = write_replay(base / "judge.jsonl", {sid: json.dumps({"label": label}) for sid, label in JUDGE_LABELS.items()})
         [log] = inspect_eval(ffe_generation(), model=f"replay/{outputs}", model_roles={"grader": f"replay/{judge}"},
@@ -806,9 +799,9 @@ def rows(*pairs: tuple[str, str]):
     return succeeds(lambda result, ctx: all(has_row(result.stdout, name, value) for name, value in pairs))
 
 
-def command(build: Callable[[Context], list[str]], expected, *marks, id: str, in_process: bool = False):
-    """A command case; `in_process`: run through figeval's entry point in this process (no ~1.5 s of imports)."""
-    return pytest.param(build, expected, in_process, marks=marks, id=id)
+def command(build: Callable[[Context], list[str]], expected, *marks, id: str):
+    """A command case: the arguments it builds, what it expects, its marks and its id."""
+    return pytest.param(build, expected, marks=marks, id=id)
 
 
 def _link(ctx: Context, link: str, target: str) -> str:
@@ -845,11 +838,11 @@ COMMAND_CASES = [
     command(lambda c: detection(c, c.file("u.jsonl", utf16(replay_line(output="بله") + "\n"))), refuses("u.jsonl"),
             id="run-replay-utf16"),
     command(lambda c: run(c, "ffe_detection", "--model", f"replay/{c.tmp}", "-T", "controls=false", data="ffe"),
-            refuses("replay: no file at"), id="run-replay-directory", in_process=True),
+            refuses("replay: no file at"), id="run-replay-directory"),
     command(lambda c: detection(c, {"tr-idiom-001/figurative": "yes"}), refuses("no output for sample id 'ffe-fake-001/fake-q'"),
             id="run-replay-file-of-another-task"),
     command(lambda c: run(c, "ffe_detection", "--limit", "-1", "-T", "controls=false", data="ffe"),
-            refuses("--limit -1: give a number of samples of 1 or more"), id="run-limit-negative", in_process=True),
+            refuses("--limit -1: give a number of samples of 1 or more"), id="run-limit-negative"),
     command(lambda c: run(c, "ffe_detection", "--model", "nosuch/x", "-T", "controls=false", "--limit", "1", data="ffe"),
             refuses("nosuch"), id="run-unknown-provider"),
     command(lambda c: run(c, "ffe_detection", "--model", f"gguf/{c.file('notes.gguf', 'not a model')}", "-T", "controls=false",
@@ -858,7 +851,7 @@ COMMAND_CASES = [
     # figeval run: task files
     command(lambda c: run(c, "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={c.file('p.csv', PAIRS)}",
                           data="ffe"), refuses("p.csv", "missing ['row', 'farsi_idiom'"),
-            id="run-paraphrases-given-pairs-file", in_process=True),
+            id="run-paraphrases-given-pairs-file"),
     command(lambda c: run(c, "ffe_generation", "-T", "meaning=paraphrased", "--model", c.replay(GENERATION_OUTPUTS),
                           "-T", "paraphrases=" + c.file("pp.csv", PARAPHRASES.replace("\n2,", "\n-1,")),
                           data="ffe"), refuses("pp.csv", "row 2"),
@@ -872,9 +865,9 @@ COMMAND_CASES = [
     command(lambda c: run(c, "ffe_translation", "-T", "pairs=" + c.file("p.csv", PAIRS.replace(",یخ", ',"یخ')),
                           "--model", c.replay({"ffe-tr-001": "یخ را شکستن"}), data="ffe"), refuses("p.csv"),
             id="run-pairs-unclosed-quote"),
-    command(lambda c: run(c, "ffe_translation", "-T", f"pairs={SHARED_FFE_HALLU / 'Authentic FFEs.csv'}", data="ffe"),
+    command(lambda c: run(c, "ffe_translation", "-T", f"pairs={real_data_folder('ffe-hallu') / 'Authentic FFEs.csv'}", data="ffe"),
             refuses("Authentic FFEs.csv: expected columns ['English Idiom', 'Farsi Idiom']"),
-            id="run-pairs-given-authentic-file", in_process=True),
+            id="run-pairs-given-authentic-file"),
     command(lambda c: run(c, "ffe_translation", "-T", f"pairs={c.file('p.csv', PAIRS)}", "--model", c.replay(
                 {"ffe-tr-001": "یخ را شکستن", "ffe-tr-002": "دست کسی را رو کردن", "ffe-tr-003": "با یک تیر دو نشان زدن"}),
                           "-T", "judge_every_output=false", "--model-role", "grader=mockllm/model", data="ffe"),
@@ -885,14 +878,14 @@ COMMAND_CASES = [
                           "--sample-id", "tr-idiom-001/*", data="tr"), rows(("samples", "2"), ("accuracy", "0.500 [0.095, 0.905] (n=2)")),
             id="run-tr-idiom-entailment-accepted"),
     command(lambda c: run(c, "tr_idiom_detection", "-T", f"manual_labels={c.tmp}", data="tr"), refuses("Is a directory"),
-            id="run-manual-labels-directory", in_process=True),
+            id="run-manual-labels-directory"),
     command(lambda c: run(c, "allusion_mc", "-T", "dataset=generated", "-T", f"generated={c.tmp}", data="allusions"),
-            refuses("Is a directory"), id="run-allusion-generated-directory", in_process=True),
+            refuses("Is a directory"), id="run-allusion-generated-directory"),
     command(lambda c: run(c, "allusion_open", "-T", "dataset=generated", "-T",
                           f"generated={c.file('k.csv', KEPT_PASSAGES.replace('yes', 'no'))}", data="allusions"),
-            refuses("k.csv: no row is marked keep=yes"), id="run-allusion-generated-nothing-kept", in_process=True),
+            refuses("k.csv: no row is marked keep=yes"), id="run-allusion-generated-nothing-kept"),
     command(lambda c: run(c, "perhallueval_qa", "-T", f"data={c.tmp / 'nosuch.csv'}"), refuses("nosuch.csv: cannot be read"),
-            id="run-perhallueval-data-missing", in_process=True),
+            id="run-perhallueval-data-missing"),
     command(lambda c: qa_run(c, final_qa().replace("حافظ شیرازی در قرن هشتم هجری در شیراز می‌زیست.", long_text())),
             rows(("samples", "2")), id="run-perhallueval-200k-context-runs"),
     command(lambda c: qa_run(c, final_qa().replace(",شیراز,اصفهان,", ",شیراز,شیراز,")), refuses("q.csv", "row 1"),
@@ -906,74 +899,74 @@ COMMAND_CASES = [
     command(lambda c: ["data", "import", "turkish-idioms", c.folder("d", {"idioms.tsv": utf16(idioms())})],
             refuses("idioms.tsv: not UTF-8", "Nothing was stored"), id="import-turkish-utf16"),
     command(lambda c: ["data", "import", "turkish-idioms", str(c.tmp / "nosuch")], refuses("has no file 'idioms.tsv'"),
-            id="import-turkish-missing-folder", in_process=True),
+            id="import-turkish-missing-folder"),
     command(lambda c: ["data", "import", "turkish-idioms", str(IDIOMS_TSV)], refuses("has no file 'idioms.tsv'"),
-            id="import-turkish-file-instead-of-folder", in_process=True),
+            id="import-turkish-file-instead-of-folder"),
     command(lambda c: ["data", "import", "turkish-idioms", c.folder("d", {"idioms.tsv/x": ""})],
-            refuses("has no file 'idioms.tsv'"), id="import-turkish-directory-named-like-the-file", in_process=True),
+            refuses("has no file 'idioms.tsv'"), id="import-turkish-directory-named-like-the-file"),
     command(lambda c: ["data", "import", "turkish-idioms", c.folder("d", {"idioms.tsv": idioms().replace(
                 "çok sevinmek", long_text(words="çok sevinmek ve "))})],
             refuses("idioms.tsv: row 2, column 'description' holds 200,000 characters", "more than the 20,000",
                     "Nothing was stored"),
-            id="import-turkish-200k-description-refused", in_process=True),
+            id="import-turkish-200k-description-refused"),
     command(lambda c: ["data", "import", "turkish-idioms", c.folder("d", {"idioms.tsv": mac_roman(idioms())})],
-            refuses("idioms.tsv"), id="import-turkish-mac-roman", in_process=True),
+            refuses("idioms.tsv"), id="import-turkish-mac-roman"),
     command(lambda c: ["data", "import", "persian-allusions", c.folder("d", {"PersPoems.csv": poems(),
                                                                              "LLM-Generated.csv": poems()})],
             refuses("LLM-Generated.csv: expected columns ['text', 'allusion']"),
-            id="import-allusions-poems-as-generated", in_process=True),
+            id="import-allusions-poems-as-generated"),
     command(lambda c: ["data", "import", "persian-allusions", c.folder("d", {"PersPoems.csv": cp1256(poems()),
                                                                              "LLM-Generated.csv": generated()})],
-            refuses("PersPoems.csv: not UTF-8"), id="import-allusions-cp1256", in_process=True),
+            refuses("PersPoems.csv: not UTF-8"), id="import-allusions-cp1256"),
     command(lambda c: ["data", "import", "persian-allusions", c.folder("d", {"PersPoems.csv": poems() + lines_of(poems())[1] + "\n",
                                                                              "LLM-Generated.csv": generated()})],
-            refuses("PersPoems.csv"), id="import-allusions-duplicate-row", in_process=True),
+            refuses("PersPoems.csv"), id="import-allusions-duplicate-row"),
     command(lambda c: ["data", "import", "ffe-hallu", c.folder("d", {"Authentic FFEs.csv": authentic(),
                                                                      "Fake FFEs.csv": question_marks(fake())})],
             refuses("Fake FFEs.csv: column 'Fake Idiom' has no Persian letters", "Nothing was stored"),
-            id="import-ffe-letters-as-question-marks", in_process=True),
+            id="import-ffe-letters-as-question-marks"),
     command(lambda c: ["data", "import", "ffe-hallu", c.folder("d", {"Authentic FFEs.csv": fake(), "Fake FFEs.csv": authentic()})],
             refuses("Authentic FFEs.csv: expected columns ['farsi_idiom', 'Meaning']"), id="import-ffe-files-swapped"),
     command(lambda c: ["data", "import", "ffe-hallu", c.folder("d", {"Authentic FFEs.csv": "\ufeff" + authentic(),
                                                                      "Fake FFEs.csv": "\ufeff" + fake() + "\n"})],
             refuses("'Fake FFEs.csv' has sha256", "is pinned to"),
-            id="import-ffe-not-the-pinned-bytes", in_process=True),
+            id="import-ffe-not-the-pinned-bytes"),
     # figeval annotate export
     command(lambda c: ["annotate", "export", c.copy(c.annotated.log, "logs/run.eval"), "--out", str(c.tmp / "logs/run.eval")],
             refuses("is one of the command's inputs"), id="export-out-is-the-input-log"),
     command(lambda c: ["annotate", "export", str(c.annotated.log), "--out", str(c.tmp / "nosuch" / "sheet.csv")],
-            refuses("the folder", "does not exist"), id="export-out-folder-missing", in_process=True),
+            refuses("the folder", "does not exist"), id="export-out-folder-missing"),
     command(lambda c: ["annotate", "export", str(Path(c.copy(c.annotated.log, "logs/run.eval")).parent),
                        "--out", str(c.tmp / "logs" / "run.eval")], refuses("is one of the command's inputs"),
-            id="export-out-is-a-log-inside-the-input-dir", in_process=True),
+            id="export-out-is-a-log-inside-the-input-dir"),
     command(lambda c: ["annotate", "export", c.file("logs/run.eval", "not a zip"), "--out", str(c.tmp / "s.csv")],
-            refuses("run.eval is not an Inspect log"), id="export-eval-that-is-not-a-zip", in_process=True),
+            refuses("run.eval is not an Inspect log"), id="export-eval-that-is-not-a-zip"),
     command(lambda c: ["annotate", "export", str(c.annotated.detection_log), "--out", str(c.tmp / "s.csv")],
             refuses("task 'ffe_detection' has no human-label scheme"),
-            id="export-log-of-a-task-without-labels", in_process=True),
+            id="export-log-of-a-task-without-labels"),
     command(lambda c: ["annotate", "export", str(c.annotated.log), "--out", str(c.tmp / "s.csv")],
             stdout_has("5 answers to label written"), id="export-accepted"),
     command(lambda c: ["annotate", "export", c.folder("logs", {"run.eval": c.annotated.log.read_bytes(),
                                                                "notes.eval": "not a zip"}), "--out", str(c.tmp / "s.csv")],
-            refuses("notes.eval is not an Inspect log"), id="export-dir-holding-a-non-log", in_process=True),
+            refuses("notes.eval is not an Inspect log"), id="export-dir-holding-a-non-log"),
     # figeval annotate import
     command(lambda c: ["annotate", "import", c.file("a.csv", utf16(c.annotated.filled_sheet(HUMAN_LABELS))),
                        "--out", str(c.tmp / "l.csv")], refuses("a.csv: cannot be read as UTF-8"), id="import-sheet-utf16"),
     command(lambda c: ["annotate", "import", c.file("d/a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
                        "--out", str(c.tmp / "d" / ".." / "d" / "a.csv")], refuses("is one of the command's inputs"),
-            id="import-out-is-the-sheet", in_process=True),
+            id="import-out-is-the-sheet"),
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
                        "--out", str(c.tmp / "nosuch" / "l.csv")], refuses("the folder", "does not exist"),
-            id="import-out-folder-missing", in_process=True),
+            id="import-out-folder-missing"),
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-005/human": "-1"})),
                        "--out", str(c.tmp / "l.csv")], refuses("a.csv", "'-1'"),
-            id="import-label-negative", in_process=True),
+            id="import-label-negative"),
     command(lambda c: ["annotate", "import", c.file("a.csv", c.annotated.filled_sheet(HUMAN_LABELS)),
                        c.file("b.csv", c.annotated.filled_sheet(HUMAN_LABELS)), "--out", str(c.tmp / "l.csv")],
-            refuses("a.csv and", "b.csv have the same content"), id="import-one-sheet-under-two-names", in_process=True),
+            refuses("a.csv and", "b.csv have the same content"), id="import-one-sheet-under-two-names"),
     command(lambda c: ["annotate", "import", *[c.file(f"a{i}.csv", c.annotated.filled_sheet({**HUMAN_LABELS, "ffe-gen-001/human": str(i % 3), "ffe-gen-003/human": str(i // 3)})) for i in range(4)],
                        "--out", str(c.tmp / "l.csv")], refuses("give one to three annotators' sheets, not 4"),
-            id="import-four-sheets", in_process=True),
+            id="import-four-sheets"),
     command(lambda c: ["annotate", "import", c.file("ls.json", json.dumps([{"data": "ffe_generation"}])),
                        "--out", str(c.tmp / "l.csv")], refuses("ls.json"),
             id="import-label-studio-data-not-an-object"),
@@ -987,102 +980,99 @@ COMMAND_CASES = [
             refuses("labels.csv", "ffe-gen-006/human"),
             id="rates-duplicate-label-row"),
     command(lambda c: ["annotate", "rates", str(c.annotated.sheet), str(c.annotated.log)],
-            refuses("sheet.csv: not a labels file"), id="rates-given-a-sheet", in_process=True),
+            refuses("sheet.csv: not a labels file"), id="rates-given-a-sheet"),
     command(lambda c: ["annotate", "rates", str(c.annotated.labels), str(c.annotated.log)],
             succeeds(lambda r, c: re.search(r"humans +5 +20\.0 +60\.0 +20\.0", r.stdout) is not None), id="rates-accepted"),
     command(lambda c: ["annotate", "rates", labels_with(c, edit=lambda text: text.replace("ffe_generation", "allusion_open")
                                                         .replace("hallucinated", "incorrect")), str(c.annotated.detection_log)],
             refuses("labels answers of allusion_open, but the logs are runs of ffe_detection"),
-            id="rates-log-of-another-task", in_process=True),
+            id="rates-log-of-another-task"),
     # figeval judge agreement --human
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.tmp)], refuses("Is a directory"),
             id="agreement-human-is-a-directory"),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human",
                        labels_with(c, edit=lambda text: text.replace("ffe-gen-004/human,correct,", "ffe-gen-004/human,7,"))],
-            refuses("labels.csv", "ffe-gen-004/human"), id="agreement-human-label-out-of-range", in_process=True),
+            refuses("labels.csv", "ffe-gen-004/human"), id="agreement-human-label-out-of-range"),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human",
                        labels_with(c, edit=lambda text: text.replace("ffe_generation", "allusion_open")
                                   .replace("hallucinated", "incorrect"))],
             refuses("labels answers of allusion_open, but the logs are runs of ffe_generation"),
-            id="agreement-labels-of-another-task", in_process=True),
+            id="agreement-labels-of-another-task"),
     command(lambda c: ["judge", "agreement", str(c.tmp / "nosuch.eval"), "--human", str(c.annotated.labels)],
-            refuses("no log at"), id="agreement-log-missing", in_process=True),
+            refuses("no log at"), id="agreement-log-missing"),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), str(c.annotated.detection_log), "--human",
                        str(c.annotated.labels)],
             refuses("a run of ffe_detection, but labels.csv labels answers of ffe_generation"),
-            id="agreement-a-log-of-another-task-beside-the-right-one", in_process=True),
+            id="agreement-a-log-of-another-task-beside-the-right-one"),
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.annotated.labels)],
             # the judge labelled every output and disagrees with the people on 006: 4 of 5
             succeeds(lambda r, c: re.search(r"^ +5 +0\.800 ", r.stdout, re.MULTILINE) is not None), id="agreement-accepted"),
     # figeval report
     command(lambda c: ["report", c.folder("r", {"notes.txt": "hello", "results.json": "{}"})],
-            refuses("no Inspect logs in", "nothing was written"), id="report-dir-of-non-logs", in_process=True),
+            refuses("no Inspect logs in", "nothing was written"), id="report-dir-of-non-logs"),
     command(lambda c: ["report", c.folder("r", {})], refuses("no Inspect logs in"), id="report-empty-dir"),
     command(lambda c: ["report", c.folder("r", {}), "--format", "html", "--out", str(c.tmp / "site")],
-            refuses("no Inspect logs in", "nothing was written"), id="report-empty-dir-in-html", in_process=True),
+            refuses("no Inspect logs in", "nothing was written"), id="report-empty-dir-in-html"),
     command(lambda c: ["report", str(c.annotated.log.parent), "--format", "csv", "--out", str(c.tmp / "r"),
                        "--human", c.copy(c.annotated.labels, "r/report.csv")],
             refuses("--out DIR/report.csv", "r/report.csv is one of the command's inputs"),
-            id="report-out-would-replace-the-human-labels", in_process=True),
+            id="report-out-would-replace-the-human-labels"),
     command(lambda c: ["report", str(c.annotated.log.parent), "--out", c.folder("r", {"report.txt/notes": "x"})],
-            refuses("r/report.txt is a folder"), id="report-out-target-is-a-folder", in_process=True),
+            refuses("r/report.txt is a folder"), id="report-out-target-is-a-folder"),
     command(lambda c: ["report", str(c.annotated.log.parent), "--out", _linked(c, "r/report.txt", "labels.csv")],
-            refuses("r/report.txt is a symbolic link"), id="report-out-target-is-a-link", in_process=True),
+            refuses("r/report.txt is a symbolic link"), id="report-out-target-is-a-link"),
     command(lambda c: ["report", c.folder("r", {"run.eval": "not a zip"})], refuses("run.eval"),
             id="report-eval-that-is-not-a-zip"),
     command(lambda c: ["report", str(c.annotated.log)], refuses("no log directory at"), id="report-given-a-file"),
     command(lambda c: ["report", c.folder("r", {}), "--human", str(c.tmp)], refuses("Is a directory"),
-            id="report-human-is-a-directory", in_process=True),
+            id="report-human-is-a-directory"),
     command(lambda c: ["report", str(c.annotated.log.parent), "--out", str(c.annotated.log)], refuses("is a file"),
-            id="report-out-is-a-log", in_process=True),
+            id="report-out-is-a-log"),
     # figeval build
     command(lambda c: ["build", "paraphrases", "--model", "mockllm/model", "--out", _link(c, "sheet.csv", "elsewhere.csv")],
-            refuses("--out", "sheet.csv is a symbolic link"), id="build-paraphrases-out-is-a-link", in_process=True),
+            refuses("--out", "sheet.csv is a symbolic link"), id="build-paraphrases-out-is-a-link"),
     command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
                        "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out",
                        str(c.tmp / "b"), "--categories", c.file("b/kept.csv", "title,category\n")],
-            refuses("b/kept.csv is one of the command's inputs"), id="build-perhallueval-input-named-like-its-output",
-            in_process=True),
+            refuses("b/kept.csv is one of the command's inputs"), id="build-perhallueval-input-named-like-its-output"),
     command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
                        "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out",
                        c.file("b", "a file")], refuses("--out", "is a file; --out names a folder to write into"),
-            id="build-perhallueval-out-is-a-file", in_process=True),
+            id="build-perhallueval-out-is-a-file"),
     command(lambda c: ["build", "perhallueval", "--task", "qa", "--source", c.file("pq.json", PQUAD_WITHOUT_QUESTION),
                        "--n", "1", "--generator", "mockllm/model", "--verifier", "mockllm/model", "--out", str(c.tmp / "b")],
             refuses("pq.json: article 1, paragraph 1, question 1 has no 'question'"),
-            id="build-perhallueval-pquad-question-without-text", in_process=True),
+            id="build-perhallueval-pquad-question-without-text"),
     command(lambda c: ["build", "fakes", "--out", str(c.tmp / "fakes"), "--checker", "nosuch/x"],
-            refuses("--checker nosuch/x: unknown provider 'nosuch'"), id="build-fakes-unknown-checker-provider",
-            in_process=True),
+            refuses("--checker nosuch/x: unknown provider 'nosuch'"), id="build-fakes-unknown-checker-provider"),
     # figeval build perhallueval-final
     command(lambda c: finalize(c, *three_sheets(c)[:2]), refuses("give the three annotators' sheets, not 2"),
             id="final-two-sheets"),
     command(lambda c: finalize(c, *[phe_sheet(c, "ann1.csv")] * 3), refuses("ann1.csv and", "have the same content"),
-            id="final-one-sheet-three-times", in_process=True),
+            id="final-one-sheet-three-times"),
     command(lambda c: finalize(c, phe_sheet(c, "ann1.csv"), c.file("copy.csv", (c.tmp / "ann1.csv").read_bytes()),
                                phe_sheet(c, "ann3.csv")),
-            refuses("ann1.csv and", "copy.csv have the same content"), id="final-sheet-copied-under-another-name",
-            in_process=True),
+            refuses("ann1.csv and", "copy.csv have the same content"), id="final-sheet-copied-under-another-name"),
     command(lambda c: finalize(c, phe_sheet(c, "build/final.csv"), *three_sheets(c)[1:]),
-            refuses("is one of the command's inputs"), id="final-out-is-a-sheet", in_process=True),
+            refuses("is one of the command's inputs"), id="final-out-is-a-sheet"),
     command(lambda c: finalize(c, *three_sheets(c), out=str(c.tmp / "nosuch" / "build")), refuses("the folder", "does not exist"),
-            id="final-out-folder-missing", in_process=True),
+            id="final-out-folder-missing"),
     command(lambda c: finalize(c, phe_sheet(c, "a.csv", label=lambda i: "maybe"), *three_sheets(c)[1:]),
             refuses("a.csv: row 1, column 'hallucination_label' is 'maybe'"),
-            id="final-label-not-a-label", in_process=True),
+            id="final-label-not-a-label"),
     command(lambda c: finalize(c, *three_sheets(c, edit=lambda row: {**row, "persian_specific": ""})),
             refuses("ann1.csv: row 1, column 'persian_specific' is ''"),
-            id="final-summarization-sheets-as-qa", in_process=True),
+            id="final-summarization-sheets-as-qa"),
     command(lambda c: finalize(c, *three_sheets(c), task="summarization"), refuses("kept.csv: row 1 has a question"),
-            id="final-qa-sheets-as-summarization", in_process=True),
+            id="final-qa-sheets-as-summarization"),
     command(lambda c: finalize(c, *three_sheets(c, edit=same_versions_q1), kept_edit=same_versions_q1),
             refuses("kept.csv: row 1 (id 'q1'): the hallucinated version is the correct one"),
-            id="final-identical-versions", in_process=True),
+            id="final-identical-versions"),
     command(lambda c: finalize(c, phe_sheet(c, "a.csv", encode=utf16), *three_sheets(c)[1:]), refuses("a.csv: not UTF-8"),
-            id="final-sheet-utf16", in_process=True),
+            id="final-sheet-utf16"),
     command(lambda c: finalize(c, phe_sheet(c, "a.csv", edit=lambda row: {**row, "id": row["id"].replace("q6", "q7")}),
                        *three_sheets(c)[1:]), refuses("a.csv: row 6, column 'id': item 'q7' is not in"),
-            id="final-sheets-of-other-items", in_process=True),
+            id="final-sheets-of-other-items"),
     command(lambda c: finalize(c, *three_sheets(c, edit=long_context_q1), kept_edit=long_context_q1),
             succeeds(lambda r, c: len(_final_csv(c)[0]["context"]) == 200_000),
             id="final-200k-context-kept"),
@@ -1093,35 +1083,12 @@ COMMAND_CASES = [
 ]
 
 
-def figeval_in_process(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """`figeval ARGS` through the same entry point (`figeval.cli.main`), in this process: its exit code and
-    streams; an exception main() lets through becomes what Python prints for it, a traceback and exit 1."""
-    from figeval.cli import main
-
-    out, err, code = io.StringIO(), io.StringIO(), 0
-    previous = Path.cwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                mock.patch.object(sys, "argv", ["figeval", *args]):
-            try:
-                main()
-            except SystemExit as exit:
-                code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
-            except Exception:
-                traceback.print_exc()
-                code = 1
-    finally:
-        os.chdir(previous)
-    return subprocess.CompletedProcess(["figeval", *args], code, out.getvalue(), err.getvalue())
-
-
-@pytest.mark.parametrize("build, expected, in_process", COMMAND_CASES)
-def test_command(build: Callable[[Context], list[str]], expected, in_process: bool, request: pytest.FixtureRequest,
-                 datasets, tmp_path: Path):
+@pytest.mark.parametrize("build, expected", COMMAND_CASES)
+def test_command(build: Callable[[Context], list[str]], expected, request: pytest.FixtureRequest, datasets,
+                 tmp_path: Path):
     ctx = Context(tmp_path, request, datasets)
     args = build(ctx)
-    result = (figeval_in_process if in_process else figeval)(*args, cwd=tmp_path)
+    result = figeval(*args, cwd=tmp_path)
     kind, detail = expected
     if kind == "refused":
         assert_one_line_error(result, *detail)

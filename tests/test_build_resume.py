@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.api_stub import StubServer
+from tests.cli import figeval_subprocess
 from tests.perhallueval.test_build import pquad_file
 
 PERSIAN = "ابپتثجچحخدذرزسشص"  # 16 letters: one per hex digit
@@ -84,9 +85,9 @@ def kill_after(args: list[str], stub: AnsweringStub, answers: int, on_disk: Call
 
 def resume(args: list[str], env: dict, tmp_path: Path) -> subprocess.CompletedProcess:
     """Run `figeval ARGS` to the end with a response cache of its own: what the killed run was answered counts
-    only if the build kept it on disk."""
-    result = subprocess.run([sys.executable, "-m", "figeval", *args], capture_output=True, text=True,
-                            env={**env, "INSPECT_CACHE_DIR": str(tmp_path / "second-cache")})
+    only if the build kept it on disk. In a process of its own: Inspect keeps a model made by name for the rest of
+    the process, keyed by its name and arguments, not by the environment that gave it this test's stub address."""
+    result = figeval_subprocess(*args, env={**env, "INSPECT_CACHE_DIR": str(tmp_path / "second-cache")})
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     return result

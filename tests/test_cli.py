@@ -1,7 +1,6 @@
 """The figeval command as a user runs it: exit codes, one-line errors, the summary and the report."""
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -9,21 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import assert_one_line_error, figeval, figeval_subprocess
 from tests.ffe_hallu.test_tasks import scripted_fake_answers, write_replay
-
-
-def figeval(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "figeval", *args], capture_output=True, text=True, cwd=cwd, env=os.environ.copy()
-    )
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    [line] = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
-    for fragment in fragments:
-        assert fragment in line
 
 
 def test_data_list_import_verify(shared_ffe_hallu: Path, isolated_data_dir: Path):
@@ -41,7 +27,10 @@ def test_data_list_import_verify(shared_ffe_hallu: Path, isolated_data_dir: Path
 
 
 def test_import_from_a_folder_without_the_files(tmp_path: Path):
-    assert_one_line_error(figeval("data", "import", "ffe-hallu", str(tmp_path)), "has no file 'Authentic FFEs.csv'")
+    # `python -m figeval` in a process of its own, as a user runs it: the one test of figeval/__main__.py and of an
+    # error's exit code through a real process exit (every other command here runs its entry point in process)
+    assert_one_line_error(figeval_subprocess("data", "import", "ffe-hallu", str(tmp_path)),
+                          "has no file 'Authentic FFEs.csv'")
 
 
 def has_row(table: str, name: str, value: str) -> bool:
@@ -158,6 +147,8 @@ def test_bad_input_is_one_line(args, fragments, ffe_hallu_imported: Path, tmp_pa
 
 def test_inspect_eval_finds_the_task_through_the_entry_point(ffe_hallu_imported: Path, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {"ffe-fake-001/fake-q": "Yes", "ffe-fake-002/fake-q": "No"})
+    # Inspect's own command in a process of its own: in this one, figeval's tasks are registered already, and the
+    # test would pass without the entry point
     result = subprocess.run(
         [Path(sys.executable).parent / "inspect", "eval", "figeval/ffe_detection", "--model", f"replay/{replay}",
          "-T", "controls=false", "--limit", "2", "--log-dir", str(tmp_path / "logs"), "--display", "plain"],
@@ -188,9 +179,7 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
 def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path: Path):
     from unittest import mock
 
-    from tests.test_bad_inputs import figeval_in_process
-
     refused = PermissionError(13, "Permission denied", str(tmp_path / "logs" / "run.eval"))
     with mock.patch("figeval.reporting.report.build_report", side_effect=refused):
-        result = figeval_in_process("report", str(tmp_path), cwd=tmp_path)
+        result = figeval("report", str(tmp_path), cwd=tmp_path)
     assert_one_line_error(result, f"{tmp_path / 'logs' / 'run.eval'}: Permission denied; check that the path")

@@ -19,10 +19,9 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from figeval._registry import annotation_spec
-from figeval.annotation import read_annotators
+from figeval.annotation.sheets import read_annotators
 from figeval.errors import DataError
-from tests.test_bad_inputs import figeval_in_process
-from tests.test_cli import assert_one_line_error
+from tests.cli import assert_one_line_error, figeval
 from tests.test_logs_and_labels import UNREAD, filled_unread_sheet, idiom_run, idioms, labels_file  # noqa: F401
 
 ONE_ANSWER = "1 unparsed answers to label by hand written to"  # the run's one unread answer, once
@@ -38,7 +37,7 @@ def test_the_same_log_named_twice_is_exported_once(idioms, tmp_path: Path):
     for given in ([str(log), str(log)], ["logs", "./logs/"], [str(folder), str(log)]):
         out = tmp_path / "sheet.csv"
         out.unlink(missing_ok=True)
-        result = figeval_in_process("annotate", "export", *given, "--out", str(out), cwd=tmp_path)
+        result = figeval("annotate", "export", *given, "--out", str(out), cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert ONE_ANSWER in result.stdout, given  # was "2 unparsed answers" before
         assert "note:" not in result.stdout  # the same file: collapsed without a word
@@ -48,7 +47,7 @@ def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
     log = idiom_run(tmp_path)
     copy = log.parent / "copy.eval"
     shutil.copyfile(log, copy)
-    result = figeval_in_process("annotate", "export", str(log.parent), "--out", str(tmp_path / "s.csv"), cwd=tmp_path)
+    result = figeval("annotate", "export", str(log.parent), "--out", str(tmp_path / "s.csv"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert ONE_ANSWER in result.stdout
     eval_id = read_eval_log(str(log), header_only=True).eval.eval_id
@@ -57,13 +56,13 @@ def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
     # annotate rates: one "run" row beside the people's, not one per copy
     model = read_eval_log(str(log), header_only=True).eval.model
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
-    rates = figeval_in_process("annotate", "rates", str(labels), str(log), str(copy), cwd=tmp_path)
+    rates = figeval("annotate", "rates", str(labels), str(log), str(copy), cwd=tmp_path)
     assert rates.returncode == 0, rates.stderr
     table = [line for line in rates.stdout.splitlines() if not line.startswith("note:")][2:]  # title, header
     assert [line.split()[:2] for line in table] == [[model, "humans"], [model, "run"]]
     assert sum(line.startswith("note:") and "is a copy of" in line for line in rates.stdout.splitlines()) == 1
     # report: the copy was shown as a run "replaced by a newer run with the same settings"
-    report = figeval_in_process("report", str(log.parent), cwd=tmp_path)
+    report = figeval("report", str(log.parent), cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     assert "replaced by a newer run" not in report.stdout
     assert "is a copy of" in report.stderr and "counted once" in report.stderr  # stderr: stdout stays the report
@@ -73,11 +72,11 @@ def test_one_run_in_two_files_with_different_scores_is_refused(idioms, tmp_path:
     log = idiom_run(tmp_path)
     sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
     labelled = log.parent / "labelled.eval"  # the same run (eval id) with the unread answer labelled by hand
-    assert figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(labelled),
-                              cwd=tmp_path).returncode == 0
+    assert figeval("annotate", "apply", str(log), str(sheet), "--out", str(labelled),
+                   cwd=tmp_path).returncode == 0
     for command in (["annotate", "export", str(log.parent), "--out", str(tmp_path / "s.csv")],
                     ["report", str(log.parent)]):
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path), "are the same run (Inspect eval id",
+        assert_one_line_error(figeval(*command, cwd=tmp_path), "are the same run (Inspect eval id",
                               "with different contents", "give only the one to count")
 
 
@@ -111,7 +110,7 @@ def test_a_label_studio_annotation_without_a_choice_is_named_in_label_studio_ter
     assert str(raised.value) == ("p.json: task 8 (number 2 in the export, sample 'ffe-gen-003/human' of m), "
                                  "annotation by 2 has no choice; choose the label in Label Studio (or skip the task "
                                  "there, which figeval leaves out) and export the project again.")
-    result = figeval_in_process("annotate", "import", str(export), "--out", str(tmp_path / "l.csv"), cwd=tmp_path)
+    result = figeval("annotate", "import", str(export), "--out", str(tmp_path / "l.csv"), cwd=tmp_path)
     assert_one_line_error(result, "task 8", "annotation by 2 has no choice")
     assert "label every row" not in result.stderr  # the CSV sheet's wording
 
@@ -123,30 +122,30 @@ def test_report_refuses_a_labels_file_given_twice(idioms, tmp_path: Path):
     log = idiom_run(tmp_path)
     model = read_eval_log(str(log), header_only=True).eval.model
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
-    assert_one_line_error(figeval_in_process("report", "logs", "--human", "labels.csv", "--human", str(labels),
-                                             cwd=tmp_path),
+    assert_one_line_error(figeval("report", "logs", "--human", "labels.csv", "--human", str(labels),
+                                  cwd=tmp_path),
                           f"--human {labels} is given twice (also as labels.csv); give each labels file once.")
     shutil.copyfile(labels, tmp_path / "again.csv")
-    assert_one_line_error(figeval_in_process("report", "logs", "--human", "labels.csv", "--human", "again.csv",
-                                             cwd=tmp_path),
+    assert_one_line_error(figeval("report", "logs", "--human", "labels.csv", "--human", "again.csv",
+                                  cwd=tmp_path),
                           "--human labels.csv and --human again.csv have the same content")
 
 
 def test_run_refuses_a_role_bound_twice_or_never_asked(idioms, tmp_path: Path):
     run = ("run", "tr_idiom_detection", "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs"))
-    assert_one_line_error(figeval_in_process(*run, "--model-role", "extractor=mockllm/a", "--model-role",
-                                             "extractor=mockllm/b", cwd=tmp_path),
+    assert_one_line_error(figeval(*run, "--model-role", "extractor=mockllm/a", "--model-role",
+                                  "extractor=mockllm/b", cwd=tmp_path),
                           "--model-role extractor= is given 2 times; bind each role once")
     # tr_idiom_detection has no judge argument: its scorer asks the extractor, never a grader
-    assert_one_line_error(figeval_in_process(*run, "--model-role", "grader=mockllm/model", cwd=tmp_path),
+    assert_one_line_error(figeval(*run, "--model-role", "grader=mockllm/model", cwd=tmp_path),
                           "--model-role grader= is not used: tr_idiom_detection asks only the role extractor; leave "
                           "it out or bind extractor.")
     assert not (tmp_path / "logs").exists()  # refused before the log was started
 
 
 def test_run_refuses_a_grader_beside_a_judge_argument(ffe_hallu_imported: Path, tmp_path: Path):
-    result = figeval_in_process("run", "ffe_generation", "--model", "mockllm/model", "-T", "judge=mockllm/j",
-                                "--model-role", "grader=mockllm/g", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "ffe_generation", "--model", "mockllm/model", "-T", "judge=mockllm/j",
+                     "--model-role", "grader=mockllm/g", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     assert_one_line_error(result, "--model-role grader= is not used: -T judge=mockllm/j is ffe_generation's judge")
 
 
@@ -175,7 +174,7 @@ def test_printed_commands_quote_paths_with_spaces():
 
 def test_annotate_unread_prints_a_pasteable_apply_command(idioms, tmp_path: Path):
     log = idiom_run(tmp_path, folder="my logs")
-    result = figeval_in_process("annotate", "unread", str(log), "--out", "un read.csv", cwd=tmp_path)
+    result = figeval("annotate", "unread", str(log), "--out", "un read.csv", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"`figeval annotate apply '{log}' 'un read.csv' --out LABELLED.eval`" in result.stdout
 
@@ -188,5 +187,5 @@ def test_list_with_a_data_dir_that_is_a_file_says_so(tmp_path: Path, monkeypatch
     data.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("FIGEVAL_DATA_DIR", str(data))
     for command in (["list"], ["list", "--json"], ["data", "list"]):
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path),
+        assert_one_line_error(figeval(*command, cwd=tmp_path),
                               f"the data dir {data} is a file, not a folder; move it away or set FIGEVAL_DATA_DIR")

@@ -10,11 +10,10 @@ from inspect_ai.log import read_eval_log
 
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError
-from figeval.hand_labels import apply_hand_labels, read_hand_labels, unread_answers
+from figeval.annotation.hand_labels import apply_hand_labels, read_hand_labels, unread_answers
+from tests.cli import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
-from tests.test_bad_inputs import figeval_in_process
-from tests.test_cli import figeval
 
 FIXTURE = Path(__file__).parent / "perhallueval" / "fixtures" / "final_qa.csv"
 
@@ -39,7 +38,7 @@ def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answ
     # factual: Y on q1, q3 of 3 (q2 unread) = 2/3; hallucinated: N on q1 of 3 (q2 truncated, q3 fooled) = 1/3
     assert (before["factual_recall"], before["hallucinated_recall"]) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
     sheet, out = tmp_path / "unread.csv", tmp_path / "labelled.eval"
-    exported = figeval_in_process("annotate", "unread", str(log), "--out", str(sheet), cwd=tmp_path)
+    exported = figeval("annotate", "unread", str(log), "--out", str(sheet), cwd=tmp_path)
     assert exported.returncode == 0, exported.stderr
     assert "2 unread answers of perhallueval_qa" in exported.stdout
     rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
@@ -68,9 +67,9 @@ def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answ
     assert score.history  # the unread outcome stays in the score's history
     # the old log is left as it was, and the new one is never written over it or over another file
     assert run_metrics(read_eval_log(str(log))) == before
-    again = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    again = figeval("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
     assert again.returncode == 2 and "exists; choose a new name" in again.stderr
-    same = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(log), cwd=tmp_path)
+    same = figeval("annotate", "apply", str(log), str(sheet), "--out", str(log), cwd=tmp_path)
     assert same.returncode == 2 and "is one of the command's inputs" in same.stderr
 
 
@@ -105,7 +104,7 @@ def test_an_extractor_reads_only_unread_answers_and_its_agreement_with_people_is
     metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
     assert metrics["read/extractor"] == pytest.approx(2 / 4) and metrics["unparsed_rate"] == 0.0
     sheet, out = tmp_path / "check.csv", tmp_path / "labelled.eval"
-    assert figeval_in_process("annotate", "unread", log.location, "--out", str(sheet), cwd=tmp_path).returncode == 0
+    assert figeval("annotate", "unread", log.location, "--out", str(sheet), cwd=tmp_path).returncode == 0
     rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
     assert [(r["sample_id"], r["read"]) for r in rows] == [("phe-qa-q1/hallucinated", "extractor"),
                                                           ("phe-qa-q2/correct", "extractor")]
@@ -114,7 +113,7 @@ def test_an_extractor_reads_only_unread_answers_and_its_agreement_with_people_is
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    applied = figeval_in_process("annotate", "apply", log.location, str(sheet), "--out", str(out), cwd=tmp_path)
+    applied = figeval("annotate", "apply", log.location, str(sheet), "--out", str(out), cwd=tmp_path)
     assert applied.returncode == 0, applied.stderr
     # 2 answers: agree on 1 -> 50%; kappa: observed 1/2, both labels' marginals (N,Y) vs (N,N) -> expected 1/2: 0
     assert "extractor vs hand labels: n=2, agreement 50.0%, Cohen's kappa" in applied.stdout

@@ -9,7 +9,7 @@ import pytest
 from figeval._registry import BENCHMARKS, TASKS, make_task
 from figeval.cli.list import _citation, task_infos
 from figeval.errors import FigevalError
-from tests.test_cli import assert_one_line_error, figeval
+from tests.cli import assert_one_line_error, figeval
 
 
 def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):

@@ -25,10 +25,9 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from figeval.reporting.rescore import CONTRACT_METADATA, rescore_command
+from tests.cli import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
-from tests.test_bad_inputs import figeval_in_process
-from tests.test_cli import assert_one_line_error
 from tests.turkish_idioms.test_tasks import DETECTION_ANSWERS
 
 IDIOM_FIXTURES = Path(__file__).parent / "turkish_idioms" / "fixtures"
@@ -83,7 +82,7 @@ def labels_file(path: Path, rows: list[tuple[str, str, str, str]]) -> Path:
 
 def filled_unread_sheet(log: Path, sheet: Path, label: str, cwd: Path) -> Path:
     """`figeval annotate unread`'s sheet of a run, each row labelled `label` by a person."""
-    assert figeval_in_process("annotate", "unread", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
+    assert figeval("annotate", "unread", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
     rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
@@ -117,7 +116,7 @@ def test_a_log_of_an_earlier_release_is_refused_by_every_reader_with_the_command
     ]
     lines = []
     for command in commands:
-        result = figeval_in_process(*command, cwd=tmp_path)
+        result = figeval(*command, cwd=tmp_path)
         assert_one_line_error(result, f"{old} was scored by an earlier figeval release", "`inspect score ")
         lines.append(error_line(result))
     assert len(set(lines)) == 1  # one reader, one message
@@ -149,7 +148,7 @@ def test_a_log_of_an_earlier_release_is_refused_by_every_reader_with_the_command
         (["report", str(rescored.parent)], "tr_idiom_detection"),
     ]
     for command, expected in accepted:
-        result = figeval_in_process(*command, cwd=tmp_path)
+        result = figeval(*command, cwd=tmp_path)
         assert result.returncode == 0, (command, result.stderr)
         assert expected in result.stdout, (command, result.stdout)
 
@@ -186,22 +185,22 @@ def test_labels_of_another_task_or_model_are_refused_by_rates_and_agreement(idio
     mine = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
     for command in (["annotate", "rates", str(ffe), str(log)], ["judge", "agreement", str(log), "--human", str(ffe)]):
         # the issue's case: rates printed the people's rows only, as if the run were not given
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path),
+        assert_one_line_error(figeval(*command, cwd=tmp_path),
                               f"{ffe} labels answers of ffe_generation, but the logs are runs of tr_idiom_detection",
                               f"(its models: {model})")
     for command in (["annotate", "rates", str(mine), str(log), str(other)],
                     ["judge", "agreement", str(log), str(other), "--human", str(mine)]):
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path),
+        assert_one_line_error(figeval(*command, cwd=tmp_path),
                               f"{other}: a run of {other_model}, but labels.csv labels answers of {model}")
     # a log dir's other runs are left out: the other model's run beside this one
     os.replace(other, log.parent / other.name)
     moved = log.parent / other.name
     for command in (["annotate", "rates", str(mine), str(log.parent)],
                     ["judge", "agreement", str(log.parent), "--human", str(mine)]):
-        result = figeval_in_process(*command, cwd=tmp_path)
+        result = figeval(*command, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out" in result.stdout
-    rates = figeval_in_process("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
+    rates = figeval("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
     assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [[model, "humans"], [model, "run"]]
 
 
@@ -209,15 +208,15 @@ def test_report_with_labels_of_runs_it_does_not_have_is_refused_and_other_runs_a
     log = idiom_run(tmp_path)
     model = read_eval_log(str(log), header_only=True).eval.model
     ffe = labels_file(tmp_path / "ffe.csv", [("ffe_generation", model, "ffe-gen-001/human", "correct")])
-    assert_one_line_error(figeval_in_process("report", str(log.parent), "--human", str(ffe), cwd=tmp_path),
+    assert_one_line_error(figeval("report", str(log.parent), "--human", str(ffe), cwd=tmp_path),
                           "ffe.csv labels answers of ffe_generation, but no log given is a run of ffe_generation")
     other = labels_file(tmp_path / "other.csv", [("tr_idiom_detection", "replay/elsewhere.jsonl", UNREAD, "yes")])
-    assert_one_line_error(figeval_in_process("report", str(log.parent), "--human", str(other), cwd=tmp_path),
+    assert_one_line_error(figeval("report", str(log.parent), "--human", str(other), cwd=tmp_path),
                           "other.csv labels answers of tr_idiom_detection, but the logs are runs of "
                           f"tr_idiom_detection on {model}", "(its models: replay/elsewhere.jsonl)")
     idiom_run(tmp_path, name="second")  # another model's run in the same log dir, not labelled
     mine = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
-    report = figeval_in_process("report", str(log.parent), "--human", str(mine), cwd=tmp_path)
+    report = figeval("report", str(log.parent), "--human", str(mine), cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     assert "second.jsonl" in report.stdout
     assert "none of its answers is labelled in labels.csv; left out" in report.stdout
@@ -232,8 +231,8 @@ def test_hand_labels_of_another_run_are_refused_not_ignored(idioms, tmp_path: Pa
     both.write_text(sheet.read_text(encoding="utf-8-sig")
                     + other_sheet.read_text(encoding="utf-8-sig").split("\n", 1)[1], encoding="utf-8")
     # one row of this run, one of the other model's: the other would have been ignored without a word
-    result = figeval_in_process("annotate", "apply", str(log), str(both), "--out", str(tmp_path / "l.eval"),
-                                cwd=tmp_path)
+    result = figeval("annotate", "apply", str(log), str(both), "--out", str(tmp_path / "l.eval"),
+                     cwd=tmp_path)
     assert_one_line_error(result, "both.csv: 1 labelled row(s) are answers of another run than tr_idiom_detection",
                           f"sample {UNREAD} of tr_idiom_detection on replay/{tmp_path / 'other.jsonl'}")
     assert not (tmp_path / "l.eval").exists()
@@ -257,7 +256,7 @@ def same_model_run(tmp_path: Path, folder: str, unread_answer: str, monkeypatch:
 
 def labelled_sheet(log: Path, sheet: Path, label: str, cwd: Path) -> Path:
     """`figeval annotate export`'s sheet of a run, every row labelled `label`."""
-    assert figeval_in_process("annotate", "export", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
+    assert figeval("annotate", "export", str(log), "--out", str(sheet), cwd=cwd).returncode == 0
     with sheet.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
@@ -275,7 +274,7 @@ def test_labels_of_one_run_are_refused_for_another_run_of_the_same_model_whose_a
     second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
     sheet = labelled_sheet(first, tmp_path / "sheet.csv", "yes", tmp_path)
     labels = tmp_path / "labels.csv"
-    assert figeval_in_process("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
+    assert figeval("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
     [row] = list(csv.DictReader(labels.read_text(encoding="utf-8-sig").splitlines()))
     # the one exported answer (the unread one, as the model wrote it): sha256 of its UTF-8 text, 16 hex digits
     assert row["answer_sha256"] == hashlib.sha256(b"I am not sure.").hexdigest()[:16]
@@ -283,20 +282,20 @@ def test_labels_of_one_run_are_refused_for_another_run_of_the_same_model_whose_a
     for command in (["judge", "agreement", str(second), "--human", str(labels)],
                     ["annotate", "rates", str(labels), str(second)],
                     ["report", str(second.parent), "--human", str(labels)]):  # the folder holds only the second run
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path), refused,
+        assert_one_line_error(figeval(*command, cwd=tmp_path), refused,
                               "(another run of replay/answers.jsonl)", "`figeval annotate export`")
     # the labelled run itself is accepted
-    agreement = figeval_in_process("judge", "agreement", str(first), "--human", str(labels), cwd=tmp_path)
+    agreement = figeval("judge", "agreement", str(first), "--human", str(labels), cwd=tmp_path)
     assert agreement.returncode == 0, agreement.stderr
     # both runs in one folder: the labelled one is used, the other left out and named
     os.replace(second, first.parent / second.name)
-    together = figeval_in_process("annotate", "rates", str(labels), str(first.parent), cwd=tmp_path)
+    together = figeval("annotate", "rates", str(labels), str(first.parent), cwd=tmp_path)
     assert together.returncode == 0, together.stderr
     assert f"note: replay/answers.jsonl ({first.parent / second.name}): none of its answers is labelled" in together.stdout
     # a labels file written before the digest column is read as before, without the check
     old = labels_file(tmp_path / "old.csv", [("tr_idiom_detection", "replay/answers.jsonl", UNREAD, "yes")])
-    unchecked = figeval_in_process("judge", "agreement", str(first.parent / second.name), "--human", str(old),
-                                   cwd=tmp_path)
+    unchecked = figeval("judge", "agreement", str(first.parent / second.name), "--human", str(old),
+                        cwd=tmp_path)
     assert unchecked.returncode == 0, unchecked.stderr
 
 
@@ -306,8 +305,8 @@ def test_sheets_of_two_runs_of_one_model_are_not_combined(idioms, tmp_path: Path
     alice = labelled_sheet(first, tmp_path / "alice.csv", "yes", tmp_path)
     bob = labelled_sheet(second, tmp_path / "bob.csv", "yes", tmp_path)
     # same rows, same labels: only the answers shown differ, so the two people did not label the same answer
-    result = figeval_in_process("annotate", "import", str(alice), str(bob), "--out", str(tmp_path / "l.csv"),
-                                cwd=tmp_path)
+    result = figeval("annotate", "import", str(alice), str(bob), "--out", str(tmp_path / "l.csv"),
+                     cwd=tmp_path)
     assert_one_line_error(result, f"{alice} and {bob} show different answers for sample '{UNREAD}' of "
                                   "replay/answers.jsonl", "import the sheets exported from one run")
     assert not (tmp_path / "l.csv").exists()
@@ -318,25 +317,25 @@ def test_hand_labels_of_another_run_of_the_same_model_are_refused(idioms, tmp_pa
     first = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
     second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
     sheet = filled_unread_sheet(first, tmp_path / "unread.csv", "yes", tmp_path)
-    result = figeval_in_process("annotate", "apply", str(second), str(sheet), "--out", str(tmp_path / "l.eval"),
-                                cwd=tmp_path)
+    result = figeval("annotate", "apply", str(second), str(sheet), "--out", str(tmp_path / "l.eval"),
+                     cwd=tmp_path)
     assert_one_line_error(result, f"{sheet}: sample {UNREAD} was labelled for another answer than the one in {second}",
                           "`figeval annotate unread`")
     assert not (tmp_path / "l.eval").exists()
     # the run it was written for takes it: its one unread answer labelled
-    applied = figeval_in_process("annotate", "apply", str(first), str(sheet), "--out", str(tmp_path / "l.eval"),
-                                 cwd=tmp_path)
+    applied = figeval("annotate", "apply", str(first), str(sheet), "--out", str(tmp_path / "l.eval"),
+                      cwd=tmp_path)
     assert applied.returncode == 0 and "1 answers labelled by hand, 0 still unread" in applied.stdout
-    folder = figeval_in_process("annotate", "apply", str(first), str(tmp_path / "first"), "--out",
-                                str(tmp_path / "m.eval"), cwd=tmp_path)
+    folder = figeval("annotate", "apply", str(first), str(tmp_path / "first"), "--out",
+                     str(tmp_path / "m.eval"), cwd=tmp_path)
     assert_one_line_error(folder, f"{tmp_path / 'first'}: a folder, not a sheet")
 
 
 def test_manual_labels_of_another_model_are_refused_before_the_run(idioms, tmp_path: Path):
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", "replay/elsewhere.jsonl", UNREAD, "yes")])
     replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
-    result = figeval_in_process("run", "tr_idiom_detection", "--model", f"replay/{replay}", "-T",
-                                f"manual_labels={labels}", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "tr_idiom_detection", "--model", f"replay/{replay}", "-T",
+                     f"manual_labels={labels}", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     assert_one_line_error(result, f"-T manual_labels={labels}: its labels are of replay/elsewhere.jsonl, not of "
                                   f"replay/{replay}")
     assert not (tmp_path / "logs").exists()
@@ -366,7 +365,7 @@ def test_a_log_folder_with_a_file_that_is_not_a_readable_log_is_one_line(idioms,
                     ["annotate", "rates", str(labels), str(log.parent)],
                     ["judge", "agreement", str(log.parent), "--human", str(labels)],
                     ["report", str(log.parent)]):
-        assert_one_line_error(figeval_in_process(*command, cwd=tmp_path), expected)
+        assert_one_line_error(figeval(*command, cwd=tmp_path), expected)
 
 
 @pytest.mark.parametrize("given, expected", [
@@ -378,16 +377,16 @@ def test_a_log_folder_with_a_file_that_is_not_a_readable_log_is_one_line(idioms,
 def test_an_unknown_judge_provider_is_refused_before_the_log_is_started(ffe_hallu_imported: Path, tmp_path: Path,
                                                                         given: list[str], expected: str):
     replay = write_replay(tmp_path / "answers.jsonl", {"ffe-gen-001/human": "به بار اوردن"})
-    result = figeval_in_process("run", "ffe_generation", "--model", f"replay/{replay}", *given, "--limit", "1",
-                                "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "ffe_generation", "--model", f"replay/{replay}", *given, "--limit", "1",
+                     "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     assert_one_line_error(result, expected)
     assert not (tmp_path / "logs").exists()  # nothing started
 
 
 def test_an_unknown_provider_for_any_role_is_refused_before_the_log_is_started(idioms, tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
-    result = figeval_in_process("run", "tr_idiom_detection", "--model", f"replay/{replay}", "--model-role",
-                                "extractor=nosuch/x", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "tr_idiom_detection", "--model", f"replay/{replay}", "--model-role",
+                     "extractor=nosuch/x", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     assert_one_line_error(result, "--model-role extractor=nosuch/x: unknown provider 'nosuch'")
     assert not (tmp_path / "logs").exists()
 
@@ -446,8 +445,8 @@ os.replace = replace
     # the one unread answer (004/figurative) is the one task
     assert [task["data"]["sample_id"] for task in json.loads(tasks.read_text(encoding="utf-8"))] == [UNREAD]
     assert config.read_text() == "old config"
-    again = figeval_in_process("annotate", "export", str(log), "--out", str(tasks), "--format", "labelstudio",
-                               cwd=tmp_path)
+    again = figeval("annotate", "export", str(log), "--out", str(tasks), "--format", "labelstudio",
+                    cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert config.read_text(encoding="utf-8").startswith("<View>")
 
@@ -460,7 +459,7 @@ def test_apply_killed_while_writing_the_labelled_log_leaves_no_log_and_runs_agai
     out = tmp_path / "labelled.eval"
     # the log's bytes cut in half where figeval writes them, then killed
     patch = """
-import figeval.hand_labels as hand_labels
+import figeval.annotation.hand_labels as hand_labels
 real = hand_labels.write_eval_log
 def cut(log, location, format="auto"):
     real(log, location, format=format)
@@ -472,7 +471,7 @@ hand_labels.write_eval_log = cut
 """
     killed_mid_write(tmp_path, patch, "annotate", "apply", str(log), str(sheet), "--out", str(out))
     assert not out.exists()
-    again = figeval_in_process("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    again = figeval("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     # 004/figurative labelled yes by hand, and its target is yes (the figurative sentence): 7/10
     assert run_metrics(read_eval_log(str(out)))["accuracy"] == pytest.approx(0.7)
@@ -495,12 +494,12 @@ def test_every_other_file_annotate_writes_is_renamed_into_place_whole(idioms, tm
     sheet = tmp_path / "sheet.csv"
     for command in (["annotate", "export", str(log), "--out", str(sheet)],
                     ["annotate", "unread", str(log), "--out", str(tmp_path / "unread.csv")]):
-        assert figeval_in_process(*command, cwd=tmp_path).returncode == 0
+        assert figeval(*command, cwd=tmp_path).returncode == 0
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
     filled = tmp_path / "filled.csv"
     filled.write_text("\n".join(lines[:-1] + [lines[-1] + "yes"]) + "\n", encoding="utf-8")  # the empty label cell
-    assert figeval_in_process("annotate", "import", str(filled), "--out", str(tmp_path / "l.csv"),
-                              cwd=tmp_path).returncode == 0
+    assert figeval("annotate", "import", str(filled), "--out", str(tmp_path / "l.csv"),
+                   cwd=tmp_path).returncode == 0
     assert [(name, data) for name, data in renamed] == [
         ("sheet.csv", sheet.read_bytes()),
         ("sheet.instructions.txt", (tmp_path / "sheet.instructions.txt").read_bytes()),

@@ -10,8 +10,8 @@ import tomllib
 import pytest
 from packaging.requirements import Requirement
 
+from tests.cli import assert_one_line_error
 from tests.conftest import REPO_ROOT
-from tests.test_cli import assert_one_line_error
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from figeval.progress import Progress, progress_line
+from tests.cli import figeval_subprocess
 from tests.ffe_hallu.test_tasks import write_replay
 
 
@@ -82,10 +81,11 @@ def test_progress_reports_at_a_steady_pace_and_at_the_end():
 def test_run_without_a_terminal_prints_progress_lines(ffe_hallu_imported: Path, tmp_path: Path):
     ids = [f"ffe-fake-{row:03d}/fake-q" for row in range(1, 4)]
     replay = write_replay(tmp_path / "answers.jsonl", {id: "Yes" for id in ids})
+    # Inspect's own display, as a user without a terminal gets it: a process of its own, since Inspect picks its
+    # display once per process (this one's is the tests' "none")
     env = {name: value for name, value in os.environ.items() if name != "INSPECT_DISPLAY"}
-    result = subprocess.run([sys.executable, "-m", "figeval", "run", "ffe_detection", "--model", f"replay/{replay}",
-                             "--sample-id", ",".join(ids), "--log-dir", str(tmp_path / "logs")],
-                            capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    result = figeval_subprocess("run", "ffe_detection", "--model", f"replay/{replay}", "--sample-id", ",".join(ids),
+                                "--log-dir", str(tmp_path / "logs"), env=env)
     assert result.returncode == 0, result.stderr
     [last] = [line for line in result.stderr.splitlines() if line.startswith("ffe_detection samples: ")]
     assert last.startswith("ffe_detection samples: 3/3 (100%), ") and "done in" in last

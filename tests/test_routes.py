@@ -17,6 +17,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from figeval.answering import AnswerMode, resolved_answer_mode
+from tests.cli import assert_one_line_error, figeval
 
 INSPECT = Path(sys.executable).with_name("inspect")
 
@@ -28,11 +29,12 @@ def only_log(log_dir: Path) -> EvalLog:
 
 def three_routes(task: str, model: str, sample_ids: list[str], tmp_path: Path, **task_args: str) -> list[EvalLog]:
     """The task run by figeval's CLI, Inspect's CLI and Inspect's Python API, each into its own log dir, on the same
-    samples by id (figeval's --limit keeps a task's design, Inspect's takes the first N)."""
+    samples by id (figeval's --limit keeps a task's design, Inspect's takes the first N). Inspect's CLI runs in a
+    process of its own: it finds the task through figeval's entry point, which this process has loaded already."""
     env = os.environ.copy()
     given = [option for name, value in task_args.items() for option in ("-T", f"{name}={value}")]
-    cli = subprocess.run([sys.executable, "-m", "figeval", "run", task, "--model", model, "--sample-id", ",".join(sample_ids), *given,
-                          "--log-dir", str(tmp_path / "figeval")], capture_output=True, text=True, env=env)
+    cli = figeval("run", task, "--model", model, "--sample-id", ",".join(sample_ids), *given,
+                  "--log-dir", str(tmp_path / "figeval"))
     assert cli.returncode == 0, cli.stderr
     inspect_cli = subprocess.run([str(INSPECT), "eval", f"figeval/{task}", "--model", model, "--sample-id", ",".join(sample_ids), *given,
                                   "--log-dir", str(tmp_path / "inspect"), "--display", "none"],
@@ -105,7 +107,6 @@ def test_three_routes_agree_on_the_embedded_model(tmp_path: Path):
 
 def test_a_judged_task_without_a_judge_stops_before_any_sample(ffe_hallu_imported: Path, tmp_path: Path):
     from tests.persian_allusions.conftest import FIXTURES
-    from tests.test_cli import assert_one_line_error, figeval
     from figeval.data.registry import get_source
     from figeval.data.store import import_folder
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
-from tests.test_bad_inputs import figeval_in_process
-from tests.test_cli import assert_one_line_error, has_row
+from tests.test_cli import has_row
 
 
 def detection(tmp: Path, *args: str) -> list[str]:
@@ -81,7 +81,7 @@ CONFIG_FILES = {"bad.yaml": "temperature: [\n", "extra.yaml": "temperature: 0.5\
 def test_refused(args: list[str], message: str, ffe_hallu_imported: Path, tmp_path: Path):
     for name, text in CONFIG_FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    result = figeval_in_process(*detection(tmp_path, *args), cwd=tmp_path)
+    result = figeval(*detection(tmp_path, *args), cwd=tmp_path)
     assert_one_line_error(result, message)
     assert not (tmp_path / "logs").exists()  # refused before the log was started
 
@@ -91,17 +91,17 @@ def test_task_config_applies_to_the_task(ffe_hallu_imported: Path, tmp_path: Pat
     -T overrides the file, as in `inspect eval`. controls=false from the file: the run line says so."""
     (tmp_path / "task.yaml").write_text("controls: false\nanswer_mode: auto\n", encoding="utf-8")
     replay = write_replay(tmp_path / "det.jsonl", {"ffe-fake-001/fake-q": "Yes"})
-    result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--task-config", "task.yaml",
-                                "-T", "answer_mode=generate", "--sample-id", "ffe-fake-001/fake-q", "--log-dir",
-                                str(tmp_path / "logs"),
-                                cwd=tmp_path)
+    result = figeval("run", "ffe_detection", "-m", f"replay/{replay}", "--task-config", "task.yaml",
+                     "-T", "answer_mode=generate", "--sample-id", "ffe-fake-001/fake-q", "--log-dir",
+                     str(tmp_path / "logs"),
+                     cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "(controls=False, answer_mode=generate)" in result.stdout
 
 
 def test_sample_id_pattern_accepted(ffe_hallu_imported: Path, tmp_path: Path):
     """A glob that matches (Inspect's fnmatch) is not refused: exactly the one sample named runs."""
-    result = figeval_in_process(*detection(tmp_path, "--sample-id", "ffe-fake-001/fake-*"), cwd=tmp_path)
+    result = figeval(*detection(tmp_path, "--sample-id", "ffe-fake-001/fake-*"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # ffe-fake-001 under fake-q and real-q: the pattern's fake-* matches only the first
     assert has_row(result.stdout, "samples", "1") and "Traceback" not in result.stderr
@@ -113,9 +113,9 @@ def test_a_missing_provider_sdk_names_figevals_extra(ffe_hallu_imported: Path, t
     if importlib.util.find_spec("anthropic") is not None:
         pytest.skip("the anthropic SDK is installed here: Inspect does not refuse the provider")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "not-used")
-    result = figeval_in_process("run", "ffe_detection", "-m", "anthropic/claude-3-5-haiku-latest",
-                                "--sample-id", "ffe-fake-001/fake-q",
-                                "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "ffe_detection", "-m", "anthropic/claude-3-5-haiku-latest",
+                     "--sample-id", "ffe-fake-001/fake-q",
+                     "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     # Inspect's "[bold]ERROR[/bold]: ... Install with:\n\npip install anthropic", as one plain line naming the
     # extra pyproject declares for that SDK
     assert_one_line_error(result, "Anthropic API requires optional dependencies. Install with: "
@@ -140,8 +140,8 @@ def test_limit_runs_whole_items_of_every_stratum_by_id(ffe_hallu_imported: Path,
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     replay = all_detection_answers(tmp_path, "Yes")
-    result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--limit", "40", "--log-dir",
-                                str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "ffe_detection", "-m", f"replay/{replay}", "--limit", "40", "--log-dir",
+                     str(tmp_path / "logs"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"subset: {LIMIT_40_RULE}\n" in result.stdout
     [info] = list_eval_logs(str(tmp_path / "logs"))
@@ -166,9 +166,9 @@ def test_name_is_the_runs_display_name_beside_the_users_metadata(ffe_hallu_impor
 
     replay = write_replay(tmp_path / "det.jsonl", {"ffe-fake-001/fake-q": "Yes"})
     # a comma and a YAML word: --metadata would have made a list and a boolean of them
-    result = figeval_in_process("run", "ffe_detection", "-m", f"replay/{replay}", "--sample-id", "ffe-fake-001/fake-q",
-                                "--name", "Gemma 3, base: yes", "--metadata", "team=nlp", "--log-dir",
-                                str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "ffe_detection", "-m", f"replay/{replay}", "--sample-id", "ffe-fake-001/fake-q",
+                     "--name", "Gemma 3, base: yes", "--metadata", "team=nlp", "--log-dir",
+                     str(tmp_path / "logs"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     [info] = list_eval_logs(str(tmp_path / "logs"))
     metadata = read_eval_log(info, header_only=True).eval.metadata

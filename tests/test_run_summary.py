@@ -6,22 +6,23 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli import figeval_subprocess
 from tests.ffe_hallu.test_tasks import write_replay
 
 IDS = [f"ffe-fake-{row:03d}/{framing}" for row in (1, 51, 101, 151) for framing in ("fake-q", "real-q")]
 
 
 def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`figeval run` in a process of its own: Inspect sets its display, its log level and its hooks (with their
+    banner) once per process, and these tests are about them."""
     replay = write_replay(tmp_path / "answers.jsonl", {id: "Yes" for id in IDS})
     env = {name: value for name, value in os.environ.items() if name != "INSPECT_DISPLAY"}
-    return subprocess.run([sys.executable, "-m", "figeval", "run", "ffe_detection", "--model", f"replay/{replay}",
-                           "-T", "controls=false", "--limit", "8", "--log-dir", str(tmp_path / "logs"), *args],
-                          capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    return figeval_subprocess("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false",
+                              "--limit", "8", "--log-dir", str(tmp_path / "logs"), *args, env=env)
 
 
 @pytest.mark.parametrize("display", ["plain", "rich"])

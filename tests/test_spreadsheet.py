@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from figeval._registry import annotation_spec
-from figeval.annotation import AnnotationItem, read_annotators, write_sheet
+from figeval.annotation.sheets import AnnotationItem, read_annotators, write_sheet
 from figeval.data.table import Column, read_table
 from figeval.spreadsheet import SheetWriter, from_cell, to_cell
 

@@ -8,7 +8,6 @@ from figeval.stats import (
     cohen_kappa,
     fleiss_kappa,
     gwet_ac1,
-    krippendorff_alpha_nominal,
     percent_agreement,
 )
 
@@ -53,11 +52,6 @@ def test_fleiss_kappa_wikipedia_example():
     assert fleiss_kappa(units) == pytest.approx(0.2099, abs=5e-4)
 
 
-def test_krippendorff_2011_example():
-    # Krippendorff's own result for this data: alpha_nominal = 0.743
-    assert krippendorff_alpha_nominal(KRIPPENDORFF_2011) == pytest.approx(0.743, abs=5e-4)
-
-
 def test_gwet_ac1_and_fleiss_on_the_same_example():
     # Units with 2+ ratings: 1-11. Agreeing-pair shares: unit 2 and unit 8 have 3 of 4 alike -> 6/12 = 0.5,
     # unit 6 none alike -> 0, the other 8 units 1: p_a = (8 + 0.5 + 0.5 + 0) / 11 = 9/11 = 0.81818.
@@ -87,8 +81,6 @@ def test_edge_cases_are_defined_or_clear_errors():
         cohen_kappa(one_category, one_category)
     with pytest.raises(UndefinedStatistic, match="same category"):
         fleiss_kappa([["x", "x"], ["x", "x", "x"]])
-    with pytest.raises(UndefinedStatistic, match="same category"):
-        krippendorff_alpha_nominal([["x", "x"]])
     with pytest.raises(UndefinedStatistic, match="at least two categories"):
         gwet_ac1([["x", "x"]])
     # With the full label set given, AC1 is defined when everyone agrees on one label: p_a = 1, so AC1 = 1.

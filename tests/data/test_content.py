@@ -19,13 +19,12 @@ from figeval.data.registry import DATASETS, PARAGRAPHS_CHARS, SENTENCE_CHARS, WO
 from figeval.data.store import FileState, file_statuses, git_blob_id, recorded_hashes
 from figeval.data.table import Script, read_table, script_damage
 from figeval.errors import DataError
+from tests.cli import figeval
 from tests.data.test_sources import pn_summary_zip
-from tests.test_bad_inputs import figeval_in_process
 
 TESTS = Path(__file__).resolve().parents[1]
 IDIOMS_TSV = TESTS / "turkish_idioms" / "fixtures" / "idioms.tsv"
 ALLUSIONS = TESTS / "persian_allusions" / "fixtures"
-SHARED_PQUAD = TESTS.parents[1] / "shared" / "datasets" / "pquad"
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +45,7 @@ def folder_with(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
 
 def refused(dataset: str, folder: Path, tmp_path: Path) -> str:
     """The one error line of `figeval data import`, after checking that nothing was stored nor trusted."""
-    result = figeval_in_process("data", "import", dataset, str(folder), cwd=tmp_path)
+    result = figeval("data", "import", dataset, str(folder), cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     [line] = result.stderr.splitlines()
     source = get_source(dataset)
@@ -103,11 +102,9 @@ def test_the_limits_hold_the_papers_data(shared_pquad_contexts: list[str]):
 
 
 @pytest.fixture
-def shared_pquad_contexts() -> list[str]:
-    if not (SHARED_PQUAD / "Test.json").is_file():
-        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
+def shared_pquad_contexts(shared_pquad: Path) -> list[str]:
     return [paragraph["context"] for name in ("Validation.json", "Test.json")
-            for article in json.loads((SHARED_PQUAD / name).read_text(encoding="utf-8"))["data"]
+            for article in json.loads((shared_pquad / name).read_text(encoding="utf-8"))["data"]
             for paragraph in article["paragraphs"]]
 
 
@@ -196,7 +193,7 @@ def test_after_a_refusal_the_right_files_are_stored_and_trusted(tmp_path: Path):
     folder = folder_with(tmp_path, {"idioms.tsv": "idiom\tdescription\nburnu s?rt?lmek\tx\n"})
     refused("turkish-idioms", folder, tmp_path)
     (folder / "idioms.tsv").write_bytes(IDIOMS_TSV.read_bytes())
-    assert figeval_in_process("data", "import", "turkish-idioms", str(folder), cwd=tmp_path).returncode == 0
+    assert figeval("data", "import", "turkish-idioms", str(folder), cwd=tmp_path).returncode == 0
     assert [s.state for s in file_statuses(get_source("turkish-idioms"))] == [FileState.OK]
 
 
@@ -212,13 +209,11 @@ def test_a_file_without_declared_columns_is_never_trusted():
 
 
 @pytest.fixture
-def pquad_splits(tmp_path: Path) -> Path:
-    if not (SHARED_PQUAD / "Test.json").is_file():
-        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
+def pquad_splits(tmp_path: Path, shared_pquad: Path) -> Path:
     folder = tmp_path / "pquad"
     folder.mkdir()
     for name in ("Validation.json", "Test.json"):
-        (folder / name).write_bytes((SHARED_PQUAD / name).read_bytes())
+        (folder / name).write_bytes((shared_pquad / name).read_bytes())
     return folder
 
 

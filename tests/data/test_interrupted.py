@@ -25,7 +25,6 @@ from figeval.data.registry import DatasetSource, get_source
 from figeval.data.store import FileState, dataset_dir, fetch, file_statuses, import_folder, recorded_hashes
 from figeval.errors import DataError
 
-SHARED_PQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "pquad"
 SPLITS = ("Validation.json", "Test.json")
 MIB = 1 << 20
 
@@ -42,10 +41,8 @@ class Served:
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, Served]]:
-    if not all((SHARED_PQUAD / name).is_file() for name in SPLITS):
-        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
-    served = Served({name: (SHARED_PQUAD / name).read_bytes() for name in SPLITS})
+def server(shared_pquad: Path) -> Iterator[tuple[str, Served]]:
+    served = Served({name: (shared_pquad / name).read_bytes() for name in SPLITS})
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:

@@ -13,7 +13,7 @@ import pytest
 from figeval.data.registry import get_source
 from figeval.data.store import FileState, file_statuses, require
 from figeval.errors import DataError
-from tests.test_bad_inputs import figeval_in_process
+from tests.cli import figeval
 
 IDIOMS = Path(__file__).resolve().parents[1] / "turkish_idioms" / "fixtures"
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -35,7 +35,7 @@ def test_a_data_dir_that_is_a_file(args, tmp_path: Path, monkeypatch):
     data_file = tmp_path / "data"
     data_file.write_text("not a folder\n", encoding="utf-8")
     monkeypatch.setenv("FIGEVAL_DATA_DIR", str(data_file))
-    line = one_error_line(figeval_in_process(*args, cwd=tmp_path))
+    line = one_error_line(figeval(*args, cwd=tmp_path))
     assert line == (f"error: the data dir {data_file} is a file, not a folder; move it away or set FIGEVAL_DATA_DIR "
                     "to a folder (figeval keeps the datasets there).")
     assert data_file.read_text(encoding="utf-8") == "not a folder\n"
@@ -46,7 +46,7 @@ def test_a_data_dir_inside_a_file(args, tmp_path: Path, monkeypatch):
     blocker = tmp_path / "cache"
     blocker.write_text("", encoding="utf-8")
     monkeypatch.setenv("FIGEVAL_DATA_DIR", str(blocker / "figeval" / "data"))
-    line = one_error_line(figeval_in_process(*args, cwd=tmp_path))
+    line = one_error_line(figeval(*args, cwd=tmp_path))
     assert line == (f"error: the data dir {blocker / 'figeval' / 'data'} cannot be created: {blocker} is a file, not a "
                     "folder; move it away or set FIGEVAL_DATA_DIR to a folder (figeval keeps the datasets there).")
 
@@ -61,12 +61,12 @@ def test_a_task_with_its_data_dir_a_file_says_the_same(tmp_path: Path, monkeypat
 
 def test_a_dataset_folder_that_is_a_file(isolated_data_dir: Path, tmp_path: Path):
     (isolated_data_dir / "turkish-idioms").write_text("", encoding="utf-8")
-    line = one_error_line(figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
+    line = one_error_line(figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
     assert line == (f"error: {isolated_data_dir / 'turkish-idioms'} is a file, not a folder: figeval keeps the files "
                     "of turkish-idioms in a folder of that name; move the file away, then run "
                     "`figeval data import turkish-idioms FOLDER`.")
     # the listing goes on with the other datasets and says what to do about this one
-    listed = figeval_in_process("data", "list", cwd=tmp_path)
+    listed = figeval("data", "list", cwd=tmp_path)
     assert listed.returncode == 0
     assert f"  to repair: {line.removeprefix('error: ')}\n" in listed.stdout
     assert "ffe-hallu: missing" in listed.stdout
@@ -76,20 +76,20 @@ def test_a_dataset_folder_that_is_a_file(isolated_data_dir: Path, tmp_path: Path
 def test_a_folder_where_a_file_goes(name: str, isolated_data_dir: Path, tmp_path: Path):
     place = isolated_data_dir / "turkish-idioms" / name
     place.mkdir(parents=True)
-    line = one_error_line(figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
+    line = one_error_line(figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
     assert line == (f"error: {place} is a folder where figeval keeps the file '{name}' of turkish-idioms; move it "
                     "away, then run `figeval data import turkish-idioms FOLDER`.")
     assert place.is_dir() and list(place.iterdir()) == []
     # once the folder is moved away the same import stores the file
     place.rmdir()
-    assert figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path).returncode == 0
+    assert figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path).returncode == 0
     assert [s.state for s in file_statuses(get_source("turkish-idioms"))] == [FileState.OK]
 
 
 def test_verify_names_a_folder_where_a_file_goes(isolated_data_dir: Path, tmp_path: Path):
     place = isolated_data_dir / "turkish-idioms" / "idioms.tsv"
     place.mkdir(parents=True)
-    result = figeval_in_process("data", "verify", "turkish-idioms", cwd=tmp_path)
+    result = figeval("data", "verify", "turkish-idioms", cwd=tmp_path)
     assert result.stdout.splitlines() == [
         "turkish-idioms/idioms.tsv: missing",
         f"turkish-idioms: to repair: {place} is a folder where figeval keeps the file 'idioms.tsv' of turkish-idioms; "
@@ -101,7 +101,7 @@ def test_verify_names_a_folder_where_a_file_goes(isolated_data_dir: Path, tmp_pa
 def test_a_data_dir_that_cannot_be_written(isolated_data_dir: Path, tmp_path: Path):
     isolated_data_dir.chmod(0o555)
     try:
-        line = one_error_line(figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
+        line = one_error_line(figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
     finally:
         isolated_data_dir.chmod(0o755)
     assert line == (f"error: cannot write in the data dir {isolated_data_dir} (Permission denied); set "
@@ -117,7 +117,7 @@ def test_an_import_folder_file_that_cannot_be_read_is_one_line(tmp_path: Path, m
         raise PermissionError(13, "Permission denied", str(origin))
 
     monkeypatch.setattr(shutil, "copyfile", refuse)
-    line = one_error_line(figeval_in_process("data", "import", "turkish-idioms", str(folder), cwd=tmp_path))
+    line = one_error_line(figeval("data", "import", "turkish-idioms", str(folder), cwd=tmp_path))
     assert line.startswith(f"error: {folder}: {folder / 'idioms.tsv'}: Permission denied; turkish-idioms was not "
                            "stored. Check that the files can be read and the data dir")
 
@@ -131,7 +131,7 @@ def test_a_data_dir_that_cannot_be_written_simulated_for_root(isolated_data_dir:
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(tempfile, "mkdtemp", refuse)
-    line = one_error_line(figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
+    line = one_error_line(figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path))
     assert line == (f"error: cannot write in the data dir {isolated_data_dir} (Permission denied); set "
                     "FIGEVAL_DATA_DIR to a folder you can write to.")
     assert list(isolated_data_dir.iterdir()) == []

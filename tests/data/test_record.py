@@ -22,8 +22,8 @@ from figeval.data.store import (
     require,
 )
 from figeval.errors import DataError, FigevalError
+from tests.cli import figeval
 from tests.data.test_sources import pinned_to, pn_summary_zip
-from tests.test_bad_inputs import figeval_in_process
 
 IDIOMS = Path(__file__).resolve().parents[1] / "turkish_idioms" / "fixtures"
 IDIOMS_SHA256 = hashlib.sha256((IDIOMS / "idioms.tsv").read_bytes()).hexdigest()
@@ -71,17 +71,17 @@ def test_every_reader_names_the_damaged_record_and_the_fix(stored_then_damaged: 
         require(source)  # what every task calls before reading its data
     assert str(error.value) == message
 
-    listed = figeval_in_process("data", "list", cwd=tmp_path)
+    listed = figeval("data", "list", cwd=tmp_path)
     assert listed.returncode == 0 and "Traceback" not in listed.stderr
     assert "turkish-idioms: unverifiable - " in listed.stdout
     assert f"    idioms.tsv: unverifiable\n  to repair: {message}\n" in listed.stdout
 
-    verified = figeval_in_process("data", "verify", "turkish-idioms", cwd=tmp_path)
+    verified = figeval("data", "verify", "turkish-idioms", cwd=tmp_path)
     assert verified.stdout.splitlines() == ["turkish-idioms/idioms.tsv: unverifiable",
                                             f"turkish-idioms: to repair: {message}"]
     assert verified.returncode == 2 and len(verified.stderr.splitlines()) == 1
 
-    tasks = figeval_in_process("list", "--json", cwd=tmp_path)
+    tasks = figeval("list", "--json", cwd=tmp_path)
     assert tasks.returncode == 0, tasks.stderr
     states = {task["name"]: task["data"] for task in json.loads(tasks.stdout)["tasks"]}
     assert states["tr_idiom_detection"] != "present" and states["ffe_detection"] == "missing"
@@ -91,12 +91,12 @@ def test_every_reader_names_the_damaged_record_and_the_fix(stored_then_damaged: 
 def test_import_refuses_to_trust_without_replace_then_repairs_with_it(stored_then_damaged: str, tmp_path: Path):
     source = get_source("turkish-idioms")
     damaged = record_path(source).read_bytes()
-    refused = figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path)
+    refused = figeval("data", "import", "turkish-idioms", str(IDIOMS), cwd=tmp_path)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr == f"error: {IDIOMS}: {damaged_message(stored_then_damaged)} Nothing was stored.\n"
     assert record_path(source).read_bytes() == damaged
 
-    repaired = figeval_in_process("data", "import", "turkish-idioms", str(IDIOMS), "--replace", cwd=tmp_path)
+    repaired = figeval("data", "import", "turkish-idioms", str(IDIOMS), "--replace", cwd=tmp_path)
     assert repaired.returncode == 0, repaired.stderr
     assert repaired.stdout.splitlines()[0] == (f"idioms.tsv: recording sha256 {IDIOMS_SHA256} (the record of the "
                                                "stored file was damaged or absent)")

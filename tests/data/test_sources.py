@@ -24,10 +24,9 @@ from figeval.data.store import (
     require,
 )
 from figeval.errors import DataError
+from tests.cli import figeval
 from tests.data.test_store import http_server, local_copy_of  # noqa: F401  (the fixture)
-from tests.test_bad_inputs import figeval_in_process
 
-SHARED_PQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "pquad"
 
 # --- PN-Summary: one zip of three tab-separated files ------------------------------------------------------
 
@@ -150,7 +149,7 @@ def test_the_registry_pins_pn_summary_at_a_hub_commit():
 @pytest.mark.parametrize("name, files", [("turkish-idioms", "'idioms.tsv'"),
                                          ("persian-allusions", "'PersPoems.csv', 'LLM-Generated.csv'")])
 def test_fetch_without_a_known_download_says_in_one_line_how_to_import(name: str, files: str, tmp_path: Path):
-    result = figeval_in_process("data", "fetch", name, cwd=tmp_path)
+    result = figeval("data", "fetch", name, cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: {name}: no public download is known. The paper (")
@@ -173,7 +172,7 @@ def test_every_source_either_downloads_at_a_commit_or_says_where_the_data_is():
 
 
 def test_data_list_says_where_each_source_comes_from(tmp_path: Path):
-    listed = figeval_in_process("data", "list", cwd=tmp_path).stdout
+    listed = figeval("data", "list", cwd=tmp_path).stdout
     assert ("  download: none known; `figeval data import turkish-idioms FOLDER` with the files" in listed)
     assert "  source: https://github.com/AUT-NLP/PQuAD@b1724102bdb2f00a61c8ca9f81250ceff9db1872\n" in listed
     assert "pn_summary.zip (extracted: train.csv, dev.csv, test.csv)" in listed
@@ -186,13 +185,6 @@ def test_git_blob_id_is_gits_content_hash(tmp_path: Path):
     path = tmp_path / "hello"
     path.write_bytes(b"hello\n")
     assert git_blob_id(path) == "ce013625030ba8dba906f756967f9e9ca394464a"
-
-
-@pytest.fixture
-def shared_pquad() -> Path:
-    if not (SHARED_PQUAD / "Test.json").is_file():
-        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
-    return SHARED_PQUAD
 
 
 def without_train(source):

@@ -89,21 +89,20 @@ def test_a_sheet_cut_in_half_a_row_asks_only_that_row_again(ffe_hallu_imported: 
 
 
 def test_a_bad_row_number_in_a_resumed_sheet_is_one_line(ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n"
                                     "1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\nabc,به بار اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
     # rows 1-200 are the evaluated authentic FFEs (Section 3.1's 200)
-    assert_one_line_error(figeval_in_process("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
-                                             cwd=tmp_path),
+    assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
+                                  cwd=tmp_path),
                           "p.csv: row 2, column 'row' is 'abc', not the number of an evaluated authentic FFE (1-200)",
                           "restore the number the build wrote, or remove the row")
     (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n201,به بار اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
-    assert_one_line_error(figeval_in_process("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
-                                             cwd=tmp_path), "row 1, column 'row' is '201'")
+    assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
+                                  cwd=tmp_path), "row 1, column 'row' is '201'")
 
 
 @pytest.mark.parametrize("case", ["link", "missing-folder", "stored-data", "replay-file", "nosuch-provider"])
@@ -171,16 +170,15 @@ def test_a_fakes_build_killed_mid_line_asks_only_that_candidate_again(ffe_hallu_
     (("--authentic-extra", "{out}/review.csv"), ("review.csv is one of the command's inputs",)),
 ])
 def test_fakes_refuses_before_writing_anything(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     out = tmp_path / "fakes"
     if "--authentic-extra" in args:
         out.mkdir()
         (out / "review.csv").write_text("farsi_idiom\nبه بار اوردن\n", encoding="utf-8")
     given = [arg.replace("{out}", str(out)) for arg in args]
-    assert_one_line_error(figeval_in_process("build", "fakes", "--out", str(out), "--model", "mockllm/model",
-                                             "--per-category", "1", *given, cwd=tmp_path), *fragments)
+    assert_one_line_error(figeval("build", "fakes", "--out", str(out), "--model", "mockllm/model",
+                                  "--per-category", "1", *given, cwd=tmp_path), *fragments)
     # nothing written: no folder made, or the given file alone in it
     written = sorted(path.name for path in out.iterdir()) if out.exists() else []
     assert written == (["review.csv"] if "--authentic-extra" in args else [])
@@ -233,8 +231,7 @@ def test_a_paraphrase_sheet_resumes_only_with_the_model_that_wrote_it(ffe_hallu_
 
 @pytest.mark.parametrize("cell", ["✓", "x", "maybe"])
 def test_a_verified_cell_other_than_yes_no_or_empty_is_named(cell: str, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     sheet = tmp_path / "p.csv"
     sheet.write_text("row,farsi_idiom,Meaning,paraphrase,verified\n1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\n"
@@ -242,8 +239,8 @@ def test_a_verified_cell_other_than_yes_no_or_empty_is_named(cell: str, ffe_hall
     # "✓" was read as "not verified" without a word: the row dropped as if a person had said no
     with pytest.raises(DataError, match=rf"^p\.csv: row 2, column 'verified' is {cell!r}; use yes or no"):
         load_verified_paraphrases(sheet, range(1, 201))
-    assert_one_line_error(figeval_in_process("run", "ffe_generation", "--model", "mockllm/model", "-T",
-                                             "meaning=paraphrased", "-T", "paraphrases=p.csv", cwd=tmp_path),
+    assert_one_line_error(figeval("run", "ffe_generation", "--model", "mockllm/model", "-T",
+                                  "meaning=paraphrased", "-T", "paraphrases=p.csv", cwd=tmp_path),
                           f"p.csv: row 2, column 'verified' is {cell!r}; use yes or no",
                           "or leave it empty (not verified yet: the row is dropped)")
     # yes, no and empty are read as before: row 1 kept, row 2 dropped
@@ -256,12 +253,12 @@ def test_the_printed_next_command_quotes_the_sheet_for_the_shell(ffe_hallu_impor
 
     from inspect_ai.model import get_model
 
-    from tests.test_bad_inputs import figeval_in_process
+    from tests.cli import figeval
 
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=ScriptedParaphraser(), **args)):
-        result = figeval_in_process("build", "paraphrases", "--model", "mockllm/model", "--out", "my sheet.csv",
-                                    cwd=tmp_path)
+        result = figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "my sheet.csv",
+                         cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # shlex.quote of "paraphrases=my sheet.csv": one shell word when pasted back
     assert result.stdout.rstrip().endswith("-T meaning=paraphrased -T 'paraphrases=my sheet.csv'")

@@ -13,7 +13,7 @@ from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
-from figeval.annotation import judge_labels
+from figeval.annotation.agreement import judge_labels
 from figeval.judge import ask_judge
 from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream

@@ -186,10 +186,10 @@ def test_selection_reads_every_split_and_refuses_an_id_twice(tmp_path: Path):
 
 def phe(tmp_path: Path, *args: str):
     """`figeval build perhallueval --task qa` in this process, models that are never reached (refused first)."""
-    from tests.test_bad_inputs import figeval_in_process
+    from tests.cli import figeval
 
-    return figeval_in_process("build", "perhallueval", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
-                              "--verifier", "mockllm/v", *args, cwd=tmp_path)
+    return figeval("build", "perhallueval", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
+                   "--verifier", "mockllm/v", *args, cwd=tmp_path)
 
 
 @pytest.mark.parametrize("option, name", [
@@ -200,7 +200,7 @@ def phe(tmp_path: Path, *args: str):
 ])
 def test_an_input_under_the_name_of_a_file_the_build_writes_is_refused_not_replaced(option: str, name: str,
                                                                                      tmp_path: Path):
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error
 
     out = tmp_path / "build"
     out.mkdir()
@@ -270,7 +270,7 @@ def test_the_filled_category_sheet_given_back_is_read_and_never_written(tmp_path
     (lambda qa, paragraph: paragraph.update(qas=[1, 2]), ("article 2, paragraph 1 has 'qas' that is not a list",)),
 ])
 def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragments, tmp_path: Path):
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error
 
     source = pquad_file(tmp_path / "pquad.json")
     data = json.loads(source.read_text(encoding="utf-8"))
@@ -288,15 +288,14 @@ def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragmen
     (("--n", "0"), ("--n must be 1 or more, not 0",)),
 ])
 def test_a_build_given_what_it_cannot_use_is_refused_before_writing(args, fragments, tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     (tmp_path / "file.txt").write_text("notes\n", encoding="utf-8")
     options = {"--generator": "mockllm/a", "--verifier": "mockllm/v", "--out": str(tmp_path / "build"),
                "--source": str(pquad_file(tmp_path / "pquad.json")), "--n": "3"}
     options[args[0]] = args[1].replace("{tmp}", str(tmp_path))
-    result = figeval_in_process("build", "perhallueval", "--task", "qa",
-                                *[part for pair in options.items() for part in pair], cwd=tmp_path)
+    result = figeval("build", "perhallueval", "--task", "qa",
+                     *[part for pair in options.items() for part in pair], cwd=tmp_path)
     assert_one_line_error(result, *fragments)
     assert not (tmp_path / "build").exists() and (tmp_path / "file.txt").read_text(encoding="utf-8") == "notes\n"
 
@@ -318,15 +317,14 @@ def test_a_build_folder_resumed_with_other_settings_is_refused(tmp_path: Path):
 
 
 def test_final_refuses_an_out_that_is_a_file(tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     (tmp_path / "notes.txt").write_text("notes\n", encoding="utf-8")
     sheets = []
     for n in (1, 2, 3):
         sheets.append(tmp_path / f"a{n}.csv")
         sheets[-1].write_text(f"id,hallucination_label,annotator\nq1,hallucinated,a{n}\n", encoding="utf-8")
-    result = figeval_in_process("build", "perhallueval-final", "--task", "qa", "--out", "notes.txt",
-                                *map(str, sheets), cwd=tmp_path)
+    result = figeval("build", "perhallueval-final", "--task", "qa", "--out", "notes.txt",
+                     *map(str, sheets), cwd=tmp_path)
     assert_one_line_error(result, "--out notes.txt is a file; give the build folder")
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "notes\n"

@@ -118,13 +118,12 @@ def test_a_sheet_that_is_not_a_copy_of_kept_csv_is_refused(edit, expected, built
 
 
 def test_final_without_kept_csv_says_to_build_first(built: Path, tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     sheets = write_sheets(tmp_path, kept_rows(built))
     (built / "kept.csv").unlink()
-    result = figeval_in_process("build", "perhallueval-final", "--task", "qa", "--out", str(built),
-                                *map(str, sheets), cwd=tmp_path)
+    result = figeval("build", "perhallueval-final", "--task", "qa", "--out", str(built),
+                     *map(str, sheets), cwd=tmp_path)
     # the folder's name has a space: the command is printed with it quoted, ready to paste
     assert_one_line_error(result, f"{built / 'kept.csv'} does not exist", "run `figeval build perhallueval --task qa "
                           f"--out '{built}' ...` first")
@@ -142,16 +141,15 @@ def test_the_build_sheet_given_as_the_benchmark_is_refused(built: Path):
 
 
 def test_an_annotator_sheet_given_as_the_benchmark_is_one_line(tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error, figeval
 
     # the published-layout fixture with a label column added: a filled annotator's sheet, outside any build folder
     lines = FIXTURE.read_text(encoding="utf-8").splitlines()
     sheet = tmp_path / "annotator0.csv"
     sheet.write_text("\n".join([lines[0] + ",hallucination_label"] + [line + ",hallucinated" for line in lines[1:]])
                      + "\n", encoding="utf-8")
-    result = figeval_in_process("run", "perhallueval_qa", "--model", "mockllm/m", "-T", f"data={sheet}",
-                                "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    result = figeval("run", "perhallueval_qa", "--model", "mockllm/m", "-T", f"data={sheet}",
+                     "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
     assert_one_line_error(result, "annotator0.csv: has a 'hallucination_label' column: it is the sheet annotators "
                           "label, not a benchmark file; run `figeval build perhallueval-final --task qa --out DIR "
                           "SHEET1 SHEET2 SHEET3` and give -T data=DIR/final.csv.")
@@ -216,7 +214,7 @@ def test_generator_order_does_not_matter_and_an_older_record_resumes(tmp_path: P
     (("--generator", "mockllm/a"), "--generator mockllm/a is given twice; give each generator once."),
 ])
 def test_a_refused_build_leaves_no_folder(args, expected, tmp_path: Path):
-    from tests.test_cli import assert_one_line_error
+    from tests.cli import assert_one_line_error
 
     out = tmp_path / "build"
     assert_one_line_error(phe(tmp_path, "--out", str(out), "--source", str(pquad_file(tmp_path / "pquad.json")),

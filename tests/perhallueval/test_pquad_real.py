@@ -13,15 +13,11 @@ from figeval.benchmarks.perhallueval.build import CATEGORY_SHEET, select
 from figeval.benchmarks.perhallueval.selection import MAX_SHARE_GAP, load_category_map, load_pquad, title_key
 from figeval.errors import DataError
 
-SHARED_PQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "pquad"
 
 
 @pytest.fixture
-def splits() -> list[Path]:
-    paths = [SHARED_PQUAD / "Validation.json", SHARED_PQUAD / "Test.json"]
-    if not all(path.is_file() for path in paths):
-        pytest.skip(f"PQuAD validation/test files not found at {SHARED_PQUAD} (they are never committed)")
-    return paths
+def splits(shared_pquad: Path) -> list[Path]:
+    return [shared_pquad / "Validation.json", shared_pquad / "Test.json"]
 
 
 def test_every_answerable_question_is_read(splits: list[Path]):

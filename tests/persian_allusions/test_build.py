@@ -9,9 +9,8 @@ from inspect_ai.model import get_model
 
 from figeval.benchmarks.persian_allusions.build import build_allusive_texts
 from figeval.errors import FigevalError
+from tests.cli import assert_one_line_error, figeval
 from tests.persian_allusions.test_pool import ANT, RING, Writer, sheet_rows
-from tests.test_bad_inputs import figeval_in_process
-from tests.test_cli import assert_one_line_error
 
 LIST = f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n"
 
@@ -21,7 +20,7 @@ def command(tmp_path: Path, *args: str, writer: Writer | None = None):
     (tmp_path / "allusions.csv").write_text(LIST, encoding="utf-8")
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer or Writer(), **args)):
-        return figeval_in_process("build", "allusive-texts", "--allusions", "allusions.csv", *args, cwd=tmp_path)
+        return figeval("build", "allusive-texts", "--allusions", "allusions.csv", *args, cwd=tmp_path)
 
 
 def test_the_command_writes_the_sheet(tmp_path: Path):

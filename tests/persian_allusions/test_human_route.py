@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_open
+from tests.cli import figeval
 from tests.persian_allusions.test_tasks import run
-from tests.test_annotation import figeval, fill
+from tests.test_annotation import fill
 
 OPEN_SAMPLES = ["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011", "perspoems-012"]
 

@@ -136,7 +136,7 @@ def test_pool_mistakes_are_one_line(tmp_path: Path):
 
 
 def test_the_command_takes_the_pool_size(tmp_path: Path):
-    from tests.test_bad_inputs import figeval_in_process
+    from tests.cli import figeval
 
     listed = tmp_path / "allusions.csv"
     listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",
@@ -144,8 +144,8 @@ def test_the_command_takes_the_pool_size(tmp_path: Path):
     writer = Writer()
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer, **args)):
-        result = figeval_in_process("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
-                                    "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
+        result = figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
+                         "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "4 passages written, 0 kept from an earlier run (2 per allusion for 2 allusions)" in result.stdout
     assert [row["id"] for row in sheet_rows(tmp_path / "pool.csv")] == [

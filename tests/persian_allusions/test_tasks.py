@@ -13,6 +13,7 @@ from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.dataset import knowledge_list, load_poems
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
 from figeval.errors import DataError, FigevalError
+from tests.cli import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.persian_allusions.conftest import FIXTURES
 from tests.metric_values import run_metrics
@@ -201,9 +202,6 @@ def test_mc_on_the_embedded_model(prompt_lang: str, allusions_imported: Path, tm
 
 
 def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: Path, tmp_path: Path):
-    import subprocess
-    import sys
-
     logs = tmp_path / "logs"
     mc_task = allusion_mc()
     targets = {s.id: s.target for s in mc_task.dataset}
@@ -232,7 +230,7 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
         if log.eval.task.endswith("allusion_open"):
             log.eval.model = f"replay/{model}"
             write_eval_log(log, info.name)
-    report = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True, text=True)
+    report = figeval("report", str(logs))
     assert report.returncode == 0, report.stderr
     # the model is named by its replay file's stem ("outputs")
     gap_line = next(line for line in report.stdout.splitlines() if line.startswith("outputs ") and "perspoems" in line)
@@ -240,8 +238,7 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     # centre 0.5, half-width 1.959964 / 5.841459 * sqrt(0.5 + 0.960365) = 0.405472), the gap, then figeval's
     # unparsed and judge-unreadable shares (none of the 2 answers)
     assert "100.0 [34.2, 100.0] 50.0 [9.5, 90.5] 50.0 0.0 [0.0, 65.8]" in " ".join(gap_line.split())
-    as_json = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), "--format", "json"],
-                             capture_output=True, text=True)
+    as_json = figeval("report", str(logs), "--format", "json")
     tables = {table["key"]: table for table in json.loads(as_json.stdout)["tables"]}
     cross = {row["identity"]["task"]: row["cells"] for row in tables["persian-allusions/knowledge-x-recognition"]["rows"]}
     assert (cross["allusion_open"]["knows/recognized"]["value"], cross["allusion_open"]["knows/recognized"]["label"]) == (

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
 from figeval.reporting.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
+from tests.cli import figeval
 from tests.metric_values import logged_outcomes
 
 SONNET_4 = "anthropic/claude-sonnet-4-20250514"  # Claude Sonnet 4 (Anthropic)
@@ -110,11 +108,6 @@ def test_the_papers_rows_sit_under_the_same_labels(logs: Path):
     papers = {row.label for row in table.rows if row.reference}
     assert papers == {"Anthropic", "Gemini", "Fine-tuned on Persian", "Open-Source Multilingual models"}
     assert papers <= ours
-
-
-def figeval(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figeval", *args], capture_output=True, text=True,
-                          env=os.environ.copy())
 
 
 def test_family_option_of_figeval_report(logs: Path):

@@ -28,6 +28,7 @@ from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, KNOWLE
 from figeval.reporting.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
+from tests.cli import figeval
 from tests.metric_values import logged_outcomes
 
 A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"
@@ -199,7 +200,7 @@ def test_newest_run_wins_and_unfinished_runs_are_listed(logs: Path):
     assert replaced.by.metrics["halluc_rate_fake_q"] == 0.215
     [cancelled] = report.not_successful
     assert (cancelled.task, cancelled.model, cancelled.status) == ("ffe_detection", C, "cancelled")
-    text = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True, text=True).stdout
+    text = figeval("report", str(logs)).stdout
     assert f"replaced by a newer run with the same settings: {replaced.run.log}" in text
     assert f"not used (cancelled): ffe_detection {C}" in text
 
@@ -209,8 +210,7 @@ def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: P
     alone = tmp_path / "unfinished"
     alone.mkdir()
     shutil.copy(cancelled.log.removeprefix("file://"), alone)
-    result = subprocess.run([sys.executable, "-m", "figeval", "report", str(alone), "--format", "html", "--out",
-                             str(tmp_path / "site")], capture_output=True, text=True)
+    result = figeval("report", str(alone), "--format", "html", "--out", str(tmp_path / "site"))
     assert result.returncode == 2 and result.stdout == ""
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: no finished run in {alone}, only 1 that did not finish: ffe_detection on {C} "
@@ -316,8 +316,7 @@ def test_paper_numbers_match_the_papers_text():
 
 def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     def report(*args):
-        result = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), *args], capture_output=True,
-                                text=True)
+        result = figeval("report", str(logs), *args)
         assert result.returncode == 0, result.stderr
         return result.stdout
 
@@ -373,8 +372,8 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
 
 
 def test_figures_and_html(logs: Path, tmp_path: Path):
-    result = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs), "--figures", str(tmp_path / "fig"),
-                             "--format", "html", "--out", str(tmp_path / "html")], capture_output=True, text=True)
+    result = figeval("report", str(logs), "--figures", str(tmp_path / "fig"), "--format", "html", "--out",
+                     str(tmp_path / "html"))
     assert result.returncode == 0, result.stderr
     files = {path.name: path for path in (tmp_path / "fig").iterdir()}
     for path in files.values():
@@ -421,8 +420,10 @@ def test_figures_and_html(logs: Path, tmp_path: Path):
 
 def test_a_report_killed_while_drawing_leaves_only_whole_files_and_a_rerun_completes(logs: Path, tmp_path: Path):
     figures = tmp_path / "fig"
-    command = [sys.executable, "-m", "figeval", "report", str(logs), "--figures", str(figures), "--out", str(tmp_path)]
-    drawing = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    args = ["report", str(logs), "--figures", str(figures), "--out", str(tmp_path)]
+    # a process of its own: the test kills it
+    drawing = subprocess.Popen([sys.executable, "-m", "figeval", *args], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
     try:
         while drawing.poll() is None and not any(figures.glob("*.png")):
             time.sleep(0.01)
@@ -437,7 +438,7 @@ def test_a_report_killed_while_drawing_leaves_only_whole_files_and_a_rerun_compl
     # the kill came after the first figure was renamed into place: every file under its own name is whole (a file
     # being written was still under a hidden temporary name)
     assert all(whole(path) for path in figures.glob("*.*") if not path.name.startswith("."))
-    rerun = subprocess.run(command, capture_output=True, text=True)
+    rerun = figeval(*args)
     assert rerun.returncode == 0, rerun.stderr
     drawn = sorted(path for path in figures.iterdir() if not path.name.startswith("."))
     assert len(drawn) == 3 * 9 and all(whole(path) for path in drawn)  # 9 figures, each as PNG, SVG and PDF

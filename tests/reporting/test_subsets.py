@@ -8,8 +8,6 @@ dataset size, the `--limit` and the metrics each case needs, so every expected v
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from figeval.reporting.render import render_json, render_text
 from figeval.reporting.report import build_report
 from figeval.reporting.runs import RunSummary, format_table, summarize
 from figeval.scoring.outcome import DecidedBy, Outcome
+from tests.cli import figeval
 from tests.metric_values import logged_outcomes
 
 A, B = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet"
@@ -164,8 +163,7 @@ def test_the_summary_shows_each_rates_n_beside_it():
 
 
 def test_figeval_report_command_lists_the_subset(logs: Path):
-    text = subprocess.run([sys.executable, "-m", "figeval", "report", str(logs)], capture_output=True,
-                          text=True).stdout
+    text = figeval("report", str(logs)).stdout
     assert "subset runs not used (a complete run with the same settings is used):" in text
 
 

@@ -1,14 +1,13 @@
 """Both Turkish idiom tasks end to end with replayed outputs; hand labels for unparsed answers; the embedded model."""
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
 from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
+from tests.cli import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 
@@ -52,10 +51,6 @@ def test_detection_end_to_end(idioms_imported: Path, tmp_path: Path):
     assert log.eval.metadata["idioms_without_literal"] == 1
     assert log.eval.metadata["dataset_pin"].endswith("(unpinned: sha256 recorded on first import)")
     assert len(log.eval.metadata["dataset_sha256"]["idioms.tsv"]) == 64
-
-
-def figeval(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figeval", *args], capture_output=True, text=True)
 
 
 def test_unparsed_answers_are_labelled_by_hand_and_used(idioms_imported: Path, tmp_path: Path):
