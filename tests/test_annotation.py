@@ -203,7 +203,9 @@ def test_unknown_label_is_named(tmp_path: Path):
 
 
 def test_empty_label_and_duplicate_row_are_named(tmp_path: Path):
-    with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001/human' of m\) has no label"):
+    # the codes named in the error: a sheet's instructions are in a file beside it
+    with pytest.raises(DataError, match=r"row 3 \(sample 'ffe-gen-001/human' of m\) has no label; label every row "
+                                        r"with one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)\.$"):
         one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,\n"))
     with pytest.raises(DataError, match=r"row 4 repeats sample 'ffe-gen-001/human' of m"):
         one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-001/human,x,y,z,2\n"))

@@ -201,12 +201,13 @@ def parse_label(path: Path, number: int, key: tuple[str, str], value: str, schem
     """The label a cell gives (a code or a label's name, as `scheme.read` reads them), or a DataError naming the
     file, the row and the sample (`where`, when given, names them instead)."""
     where = where or f"{path.name}: row {number} (sample '{key[1]}' of {key[0]})"
+    allowed = ", ".join(f"{code} ({label.value})" for code, label in scheme.codes.items())
     if not isinstance(value, str) or not value.strip():
-        raise DataError(f"{where} has no label; label every row (see the instructions on top).")
+        # the sheet's instructions are in a file beside it, which a labels file does not have: the codes are named
+        raise DataError(f"{where} has no label; label every row with one of {allowed}.")
     # "-1" is no code ("1" with a sign would otherwise read as label 1)
     label = None if value.strip().startswith(("-", "+")) else scheme.read(value)
     if label is None:
-        allowed = ", ".join(f"{code} ({label.value})" for code, label in scheme.codes.items())
         raise DataError(f"{where} has label {value!r}; use one of {allowed}.")
     return label
 

@@ -1,13 +1,10 @@
-"""What several commands parse the same way: `name=value` arguments (-T, -M) and the default log dir."""
+"""What several commands parse the same way: `name=value` arguments (-T, -M)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from figeval.errors import FigevalError
-
-DEFAULT_LOG_DIR = "logs"
-
 
 def parse_value(text: str) -> Any:
     lowered = text.lower()

@@ -32,8 +32,6 @@ from figeval.text import expression_key, has_arabic_script
 WORD_PERTURBATION, SEMANTIC_INVERSION, MIMICRY, CULTURAL = FAKE_CATEGORIES
 DERIVED = (WORD_PERTURBATION, SEMANTIC_INVERSION)
 """Built from an authentic FFE, whose text the candidate records as its source (Section 3.4 (1)-(2))."""
-SYNTHETIC = (MIMICRY, CULTURAL)
-"""Fully synthetic: "do not originate from any real FFE" (Section 3.4 (3)-(4))."""
 
 # Ours: two keys (spaces removed, letters unified) at most this many letters apart are "near": a variant spelling,
 # a dialect ending, one letter changed. A perturbed word usually changes more than that.
