@@ -8,8 +8,6 @@ load llama.cpp.
 from __future__ import annotations
 
 from collections.abc import Callable
-from inspect import signature
-from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import ModelAPI, modelapi
@@ -42,44 +40,6 @@ def annotation_spec(task: str) -> AnnotationSpec:
     if task not in ANNOTATED:
         raise FigevalError(f"task '{task}' has no human-label scheme; tasks with one: {', '.join(ANNOTATED)}.")
     return ANNOTATED[task]
-
-
-def make_task(name: str, args: dict[str, Any]) -> Task:
-    """The task `name` with arguments given on the command line, checked against its signature first.
-
-    Raises:
-        FigevalError: unknown task or argument, or a word given for a bool or int argument.
-    """
-    if name not in TASKS:
-        raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(TASKS))}.")
-    parameters = signature(TASKS[name]).parameters
-    unknown = sorted(set(args) - set(parameters))
-    if unknown:
-        raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
-    typed = {arg: _typed(name, arg, value, parameters[arg].default) for arg, value in args.items()}
-    return TASKS[name](**typed)
-
-
-def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
-    """A task argument as its parameter takes it: text from the command line is read as a bool or a number only
-    where the parameter is one (`-T pairs=2024` is a file name, `-T seed=7` a number).
-
-    Raises:
-        FigevalError: a word for a bool or a number parameter ("controls=maybe" must not run the controls).
-    """
-    from figeval.cli.options import parse_value
-
-    expected = "true or false" if isinstance(default, bool) else "a whole number" if isinstance(default, int) else None
-    if expected is None:
-        return value
-    read = parse_value(value.strip()) if isinstance(value, str) else value
-    if type(read) is type(default):
-        return read
-    raise FigevalError(f"{task}: -T {arg}={value!r} must be {expected}.")
-
-
-def takes_answer_mode(name: str) -> bool:
-    return name in TASKS and "answer_mode" in signature(TASKS[name]).parameters
 
 
 @modelapi(name="gguf")

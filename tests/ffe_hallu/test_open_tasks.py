@@ -14,7 +14,7 @@ from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
 from figeval.annotation.agreement import judge_labels
-from figeval.judge import ask_judge
+from figeval.scoring.judge import ask_judge
 from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream
 from tests.ffe_hallu.test_tasks import write_replay

@@ -20,7 +20,7 @@ pytest.importorskip("openai")  # Inspect's openai-api provider needs it
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import Model, get_model  # noqa: E402
 
-from figeval._registry import make_task  # noqa: E402
+from figeval.cli.options import make_task  # noqa: E402
 from figeval.cli.run import eval_options  # noqa: E402
 from figeval.models.local_server import (  # noqa: E402
     LOCAL_MAX_RETRIES,

@@ -1,8 +1,11 @@
-"""What several commands parse the same way: `name=value` arguments (-T, -M)."""
+"""What several commands parse the same way: `name=value` arguments (-T, -M), and a task built from them."""
 
 from __future__ import annotations
 
+from inspect import signature
 from typing import Any
+
+from inspect_ai import Task
 
 from figeval.errors import FigevalError
 
@@ -28,3 +31,43 @@ def parse_pairs(pairs: tuple[str, ...], flag: str, typed: bool = True) -> dict[s
             raise FigevalError(f"{flag} takes name=value, got {pair!r} (e.g. {flag} controls=false).")
         parsed[name.strip()] = parse_value(value.strip()) if typed else value.strip()
     return parsed
+
+
+def make_task(name: str, args: dict[str, Any]) -> Task:
+    """The task `name` with arguments given on the command line, checked against its signature first.
+
+    Raises:
+        FigevalError: unknown task or argument, or a word given for a bool or int argument.
+    """
+    from figeval._registry import TASKS
+
+    if name not in TASKS:
+        raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(TASKS))}.")
+    parameters = signature(TASKS[name]).parameters
+    unknown = sorted(set(args) - set(parameters))
+    if unknown:
+        raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
+    typed = {arg: _typed(name, arg, value, parameters[arg].default) for arg, value in args.items()}
+    return TASKS[name](**typed)
+
+
+def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
+    """A task argument as its parameter takes it: text from the command line is read as a bool or a number only
+    where the parameter is one (`-T pairs=2024` is a file name, `-T seed=7` a number).
+
+    Raises:
+        FigevalError: a word for a bool or a number parameter ("controls=maybe" must not run the controls).
+    """
+    expected = "true or false" if isinstance(default, bool) else "a whole number" if isinstance(default, int) else None
+    if expected is None:
+        return value
+    read = parse_value(value.strip()) if isinstance(value, str) else value
+    if type(read) is type(default):
+        return read
+    raise FigevalError(f"{task}: -T {arg}={value!r} must be {expected}.")
+
+
+def takes_answer_mode(name: str) -> bool:
+    from figeval._registry import TASKS
+
+    return name in TASKS and "answer_mode" in signature(TASKS[name]).parameters

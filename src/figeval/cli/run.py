@@ -456,8 +456,9 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
         quiet_inspect_results,
         run_inspect_eval_command,
     )
-    from figeval._registry import TASKS, make_task, takes_answer_mode
-    from figeval.judge import NO_JUDGE
+    from figeval._registry import TASKS
+    from figeval.cli.options import make_task, takes_answer_mode
+    from figeval.scoring.judge import NO_JUDGE
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
     from figeval.models.local_server import answers_of_log, echo_warning, local_server_settings

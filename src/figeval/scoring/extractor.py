@@ -18,7 +18,7 @@ from enum import Enum
 from inspect_ai.model import Model, get_model
 from inspect_ai.solver import TaskState
 
-from figeval.judge import ask_judge, quote_as_data
+from figeval.scoring.judge import ask_judge, quote_as_data
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status
 

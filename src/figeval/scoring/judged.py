@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from inspect_ai.model import ModelOutput
 
-from figeval.judge import JudgeVerdict, ask_judge, quote_as_data, resolve_judge
+from figeval.scoring.judge import JudgeVerdict, ask_judge, quote_as_data, resolve_judge
 from figeval.parsing import strip_reasoning
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.outcome import DecidedBy, Outcome, Status

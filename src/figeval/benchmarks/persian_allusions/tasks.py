@@ -12,7 +12,7 @@ from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from figeval.answering import AnswerMode, answer_mode_of, answer_solver, resolved_answer_mode
-from figeval.judge import require_judge
+from figeval.scoring.judge import require_judge
 from figeval.benchmarks.persian_allusions.dataset import (
     DATASET_NAME,
     AllusionData,

@@ -8,7 +8,7 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.errors import FigevalError
-from figeval.judge import ask_judge, parse_judge_answer, quote_as_data, resolve_judge
+from figeval.scoring.judge import ask_judge, parse_judge_answer, quote_as_data, resolve_judge
 
 H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
 
