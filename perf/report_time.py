@@ -14,9 +14,11 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log, write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.reporting.figures import close, figures
 from figeval.reporting.html import render_html
-from figeval.reporting.render import render_json, render_text
+from figeval.reporting.data_formats import render_json
+from figeval.reporting.render import render_text
 from figeval.reporting.report import build_report
 
 COPIES = 100
@@ -33,8 +35,8 @@ def copies(source: Path, folder: Path) -> None:
 
 
 def html_with_figures(folder: Path) -> str:
-    report = build_report(folder, paper=True)
-    found = figures(report)
+    report = build_report(folder, BENCHMARKS, paper=True)
+    found = figures(report, BENCHMARKS)
     try:
         return render_html(report, found)
     finally:
@@ -55,9 +57,9 @@ def main() -> None:
         print(f"writing {COPIES} copies of {source} ({source.stat().st_size / 1e6:.1f} MB each) ...")
         copies(source, folder)
         steps = {
-            "read + tables (build_report)": lambda: build_report(folder),
-            "... + text": lambda: render_text(build_report(folder)),
-            "... + json": lambda: render_json(build_report(folder)),
+            "read + tables (build_report)": lambda: build_report(folder, BENCHMARKS),
+            "... + text": lambda: render_text(build_report(folder, BENCHMARKS)),
+            "... + json": lambda: render_json(build_report(folder, BENCHMARKS)),
             "... + html with figures": lambda: html_with_figures(folder),
         }
         for name, step in steps.items():

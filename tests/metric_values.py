@@ -36,7 +36,8 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
     from inspect_ai.scorer import scorer
     from inspect_ai.solver import generate
 
-    from figeval.scoring.metrics import named, status_rate
+    from figeval.scoring.metrics import named
+    from figeval.scoring.reading_metrics import status_rate
 
     by_id = {f"s{i}": outcome for i, outcome in enumerate(outcomes, start=1)}
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from figeval.data.registry import DatasetSource
-from figeval.data.store import DATA_DIR_ENV, FileState, dataset_dir, fetch, file_statuses, store_command
+from figeval.data.store import fetch
+from figeval.data.stored import DATA_DIR_ENV, FileState, dataset_dir, file_statuses, store_command
 from figeval.errors import DataError
 
 SHARED_ENV = "FIGEVAL_TEST_SHARED"

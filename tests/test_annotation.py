@@ -9,7 +9,9 @@ from inspect_ai import eval as inspect_eval
 
 from figeval.annotation.labels import Resolution, combine, read_labels, resolve
 from figeval.annotation.sheets import SHEET_COLUMNS, AnnotationItem, read_annotators, write_sheet
-from figeval._registry import ANNOTATED, annotation_spec
+from figeval._registry import BENCHMARKS, annotation_spec
+
+ANNOTATED = {task: spec for benchmark in BENCHMARKS for task, spec in benchmark.annotated.items()}
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError

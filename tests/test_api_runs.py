@@ -83,16 +83,3 @@ def test_a_failed_call_is_asked_again_and_the_run_finishes(tmp_path: Path, monke
     assert all(sample.error is None for sample in log.samples) and log.results.completed_samples == 10
     # the retries are visible in the log
     assert sum(len(sample.error_retries or []) for sample in log.samples) == 2
-
-
-@pytest.mark.parametrize("model, warned", [
-    ("openai/gpt-4.1", False), ("openai/o3-mini", False), ("openai/ft:gpt-4o-mini:org::id", False),
-    ("openai/Qwen/Qwen3-8B", True), ("openai/llama-3.3-70b", True), ("vllm/Qwen/Qwen3-8B", False),
-])
-def test_an_openai_compatible_server_under_openai_is_warned_about(model, warned):
-    from figeval.cli.run import openai_name_warning
-
-    warning = openai_name_warning(model)
-    assert (warning is not None) == warned
-    if warned:
-        assert "openai-api/<service>/" in warning and "_BASE_URL" in warning

@@ -82,23 +82,6 @@ def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu
     assert_one_line_error(result, "no output for sample id 'ffe-fake-002/fake-q'", "inspect eval-retry")
 
 
-def test_an_unfinished_run_says_why_only_when_inspect_recorded_why():
-    """Ctrl-C leaves a cancelled log with no error: the line used to read 'run cancelled: cancelled'."""
-    from inspect_ai.log import EvalError, EvalLog
-
-    from figeval.cli.run import unfinished_run_message
-
-    resume = "completed samples are kept in logs/x.eval; resume with `inspect eval-retry --log-dir logs logs/x.eval`."
-    cancelled = EvalLog.model_construct(status="cancelled", error=None)
-    assert unfinished_run_message(cancelled, "logs/x.eval", "logs") == f"run cancelled | {resume}"
-    # an error as Inspect records it: the exception's repr, after a traceback
-    error = EvalError(message='FigevalError("replay file r.jsonl has no output for sample id \'a\'")',
-                      traceback="Traceback ...", traceback_ansi="Traceback ...")
-    failed = EvalLog.model_construct(status="error", error=error)
-    assert unfinished_run_message(failed, "logs/x.eval", "logs") == (
-        f"run error: replay file r.jsonl has no output for sample id 'a' | {resume}")
-
-
 def test_boolean_task_arguments_read_yes_and_no():
     from figeval.cli.options import parse_value as _parse_value
 

@@ -149,20 +149,13 @@ def test_run_refuses_a_grader_beside_a_judge_argument(ffe_hallu_imported: Path, 
     assert_one_line_error(result, "--model-role grader= is not used: -T judge=mockllm/j is ffe_generation's judge")
 
 
-def test_used_roles_follow_the_scorers():
-    from figeval.cli.run import used_roles
-
-    assert used_roles(["answer_mode"], {}) == {"extractor"}  # every non-judged scorer calls with_extractor
-    assert used_roles(["judge"], {}) == {"grader"}
-    assert used_roles(["judge"], {"judge": "openai/gpt-4.1"}) == set()
-
-
 # --- 4. printed commands quote paths -------------------------------------------------------------------------
 
 
 def test_printed_commands_quote_paths_with_spaces():
-    from figeval.cli.run import unfinished_run_message
-    from figeval.reporting.runs import RunSummary, unread_warning
+    from figeval.cli.run_summary import unfinished_run_message
+    from figeval.reporting.runs import RunSummary
+    from figeval.reporting.summary import unread_warning
 
     message = unfinished_run_message(SimpleNamespace(status="cancelled", error=None), "my logs/x.eval", "my logs")
     assert message.endswith("resume with `inspect eval-retry --log-dir 'my logs' 'my logs/x.eval'`.")

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from figeval._registry import BENCHMARKS, TASKS, make_task
-from figeval.cli.list import _citation, task_infos
+from figeval._registry import BENCHMARKS, tasks
+from figeval.cli.list import task_infos
+from figeval.cli.options import make_task
 from figeval.errors import FigevalError
 from tests.cli import assert_one_line_error, figeval
 
@@ -16,8 +17,8 @@ def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):
     listed = figeval("list")
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == list(TASKS)
-    line = dict(zip(TASKS, lines))
+    assert [line.split()[0] for line in lines] == list(tasks())
+    line = dict(zip(tasks(), lines))
     assert "FFE-HALLU (Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026)" in line["ffe_detection"]
     assert "n/a: data missing (figeval data fetch ffe-hallu)" in line["ffe_detection"]
     assert "data: ffe-hallu missing" in line["ffe_detection"]
@@ -33,16 +34,16 @@ def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):
 def test_json_has_every_task_and_its_arguments():
     listed = figeval("list", "--json")
     assert listed.returncode == 0, listed.stderr
-    tasks = {task["name"]: task for task in json.loads(listed.stdout)["tasks"]}
-    assert list(tasks) == list(TASKS)
-    for name, function in TASKS.items():
+    listed_tasks = {task["name"]: task for task in json.loads(listed.stdout)["tasks"]}
+    assert list(listed_tasks) == list(tasks())
+    for name, function in tasks().items():
         parameters = signature(function).parameters
-        assert [argument["name"] for argument in tasks[name]["arguments"]] == list(parameters)
-        for argument in tasks[name]["arguments"]:
+        assert [argument["name"] for argument in listed_tasks[name]["arguments"]] == list(parameters)
+        for argument in listed_tasks[name]["arguments"]:
             assert argument["default"] == parameters[argument["name"]].default
-        assert tasks[name]["paper"] and tasks[name]["benchmark"] and tasks[name]["description"]
-    assert tasks["ffe_detection"]["samples"] is None and tasks["ffe_detection"]["data"] == "missing"
-    assert tasks["perhallueval_qa"]["needs"] == ["data"] and tasks["perhallueval_qa"]["dataset"] is None
+        assert listed_tasks[name]["paper"] and listed_tasks[name]["benchmark"] and listed_tasks[name]["description"]
+    assert listed_tasks["ffe_detection"]["samples"] is None and listed_tasks["ffe_detection"]["data"] == "missing"
+    assert listed_tasks["perhallueval_qa"]["needs"] == ["data"] and listed_tasks["perhallueval_qa"]["dataset"] is None
 
 
 def test_sample_counts_where_the_data_is_stored():
@@ -95,9 +96,8 @@ def test_choices_are_what_the_tasks_accept():
 
 
 def test_every_benchmark_names_its_paper():
-    for package in BENCHMARKS:
-        name, paper = _citation(package)
-        assert name and paper, package.__name__
+    for benchmark in BENCHMARKS:
+        assert benchmark.title and benchmark.citation, benchmark.name
 
 
 def test_named_tasks_and_an_unknown_one():

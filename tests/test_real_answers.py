@@ -8,7 +8,7 @@ from figeval.benchmarks.ffe_hallu.scorer import detection_scorer, ffe_judged_sco
 from figeval.benchmarks.perhallueval.scorer import perhallueval_scorer
 from figeval.benchmarks.persian_allusions.scorer import knowledge_scorer, mc_scorer, open_scorer
 from figeval.benchmarks.turkish_idioms.scorer import idiom_scorer
-from figeval.scoring.metrics import read_layer
+from figeval.scoring.reading_metrics import read_layer
 from figeval.scoring.outcome import ReadBy, outcome_of
 from tests.real_answers.corpus import load, outcomes_of, score_all, scripted_judge
 

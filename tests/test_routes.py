@@ -40,9 +40,9 @@ def three_routes(task: str, model: str, sample_ids: list[str], tmp_path: Path, *
                                   "--log-dir", str(tmp_path / "inspect"), "--display", "none"],
                                  capture_output=True, text=True, env=env)
     assert inspect_cli.returncode == 0, inspect_cli.stderr
-    from figeval._registry import TASKS
+    from figeval._registry import tasks
 
-    [python] = inspect_eval(TASKS[task](**task_args), model=model, sample_id=sample_ids, log_dir=str(tmp_path / "python"),
+    [python] = inspect_eval(tasks()[task](**task_args), model=model, sample_id=sample_ids, log_dir=str(tmp_path / "python"),
                             display="none")
     return [only_log(tmp_path / "figeval"), only_log(tmp_path / "inspect"), python]
 
@@ -145,13 +145,13 @@ def test_the_papers_headline_is_the_first_metric(task: str, args: dict, ffe_hall
     headline table uses (each benchmark's HEADLINES)."""
     from tests.persian_allusions.conftest import FIXTURES as ALLUSIONS
     from tests.turkish_idioms.conftest import FIXTURES as IDIOMS
-    from figeval._registry import HEADLINES, TASKS
+    from figeval._registry import BENCHMARKS, tasks
     from figeval.data.registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), IDIOMS)
     import_folder(get_source("persian-allusions"), ALLUSIONS)
-    built = TASKS[task](**{name: str(Path(__file__).parents[1] / value) if name == "data" else value
+    built = tasks()[task](**{name: str(Path(__file__).parents[1] / value) if name == "data" else value
                            for name, value in args.items()})
     # four samples; for detection one fake under both framings, which its average needs
     chosen = [s.id for s in built.dataset if task != "ffe_detection" or str(s.id).startswith("ffe-fake-001/")][:4]
@@ -161,4 +161,4 @@ def test_the_papers_headline_is_the_first_metric(task: str, args: dict, ffe_hall
                          display="none")
     assert log.status == "success", log.error
     first = next(iter(log.results.scores[0].metrics))
-    assert first in {column.metric for column in HEADLINES if column.task == task}
+    assert first in {column.metric for found in BENCHMARKS for column in found.headlines if column.task == task}

@@ -1,6 +1,7 @@
 """One summary per `figeval run`: figeval's table (each rate with its n), not Inspect's end-of-task panel above it
 too; no hook banner before the run unless --log-level asks for more; the last line is the `figeval report`
-command for the run's log dir."""
+command for the run's log dir. A run that did not succeed ends in one line: why, only when Inspect recorded why,
+and how to resume it (figeval.cli.run_summary)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,21 @@ def test_an_unfinished_run_keeps_inspects_panel():
     quiet_inspect_results()  # twice is once
     for name in _RESULT_DISPLAYS:
         assert getattr(importlib.import_module(name).tasks_results, "figeval_quiet", False), name
+
+
+def test_an_unfinished_run_says_why_only_when_inspect_recorded_why():
+    """Ctrl-C leaves a cancelled log with no error: its status alone says what happened, so no reason follows it
+    (a reason would only repeat 'cancelled')."""
+    from inspect_ai.log import EvalError, EvalLog
+
+    from figeval.cli.run_summary import unfinished_run_message
+
+    resume = "completed samples are kept in logs/x.eval; resume with `inspect eval-retry --log-dir logs logs/x.eval`."
+    cancelled = EvalLog.model_construct(status="cancelled", error=None)
+    assert unfinished_run_message(cancelled, "logs/x.eval", "logs") == f"run cancelled | {resume}"
+    # an error as Inspect records it: the exception's repr, after a traceback
+    error = EvalError(message='FigevalError("replay file r.jsonl has no output for sample id \'a\'")',
+                      traceback="Traceback ...", traceback_ansi="Traceback ...")
+    failed = EvalLog.model_construct(status="error", error=error)
+    assert unfinished_run_message(failed, "logs/x.eval", "logs") == (
+        f"run error: replay file r.jsonl has no output for sample id 'a' | {resume}")

@@ -1,12 +1,12 @@
 """figeval: hallucination and figurative-language benchmarks for low-resource languages, on Inspect AI.
 
-Every task can be imported from here (`from figeval import ffe_detection`). They are looked up on first use, so
+Every task can be imported from here (`from figeval import <task>`). They are looked up on first use, so
 that `import figeval` stays light: the tasks import Inspect AI, which takes seconds to load.
 """
 
 import csv
 
-# The csv module refuses cells over 131,072 characters; PerHalluEval's articles and user contexts of 200,000
+# The csv module refuses cells over 131,072 characters; news articles and user contexts of 200,000
 # characters are legitimate. Raised once here, where every figeval reader (tables, sheets, labels) passes.
 csv.field_size_limit(1 << 30)
 
@@ -28,14 +28,15 @@ def __getattr__(name: str) -> object:
 
     if name.startswith("__") or find_spec(f"{__name__}.{name}") is not None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from figeval._registry import TASKS
+    from figeval._registry import tasks
 
-    if name in TASKS:
-        return TASKS[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}; its tasks: {', '.join(TASKS)}")
+    known = tasks()
+    if name in known:
+        return known[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}; its tasks: {', '.join(known)}")
 
 
 def __dir__() -> list[str]:
-    from figeval._registry import TASKS
+    from figeval._registry import tasks
 
-    return sorted({*globals(), "__version__", *TASKS})
+    return sorted({*globals(), "__version__", *tasks()})

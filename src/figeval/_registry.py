@@ -1,5 +1,8 @@
-"""What the `inspect_ai` entry point imports: each benchmark package's exported tasks, and figeval's model
-providers; and the look-ups by task name that `figeval` commands need.
+"""What the `inspect_ai` entry point imports: every benchmark (its tasks register with Inspect on import) and
+figeval's model providers; and the look-ups that `figeval` commands need.
+
+Adding a benchmark is its folder, which exports one `BENCHMARK` (figeval/benchmark.py), and one line here. The
+look-ups read `BENCHMARKS` when called, never a copy taken at import.
 
 Providers are registered with factories that import their module lazily, so that listing tasks does not
 load llama.cpp.
@@ -12,34 +15,28 @@ from collections.abc import Callable
 from inspect_ai import Task
 from inspect_ai.model import ModelAPI, modelapi
 
+from figeval import benchmark
 from figeval.annotation.spec import AnnotationSpec
+from figeval.benchmark import Benchmark
 from figeval.benchmarks import ffe_hallu, perhallueval, persian_allusions, turkish_idioms
-from figeval.benchmarks.ffe_hallu import ffe_detection, ffe_generation, ffe_translation
-from figeval.benchmarks.perhallueval import perhallueval_qa, perhallueval_summarization
-from figeval.benchmarks.persian_allusions import allusion_knowledge, allusion_mc, allusion_open
-from figeval.benchmarks.turkish_idioms import tr_idiom_detection, tr_idiom_entailment
 from figeval.errors import FigevalError
-from figeval.reporting.tables import Column, TableSpec
 
-BENCHMARKS = (ffe_hallu, turkish_idioms, persian_allusions, perhallueval)
+BENCHMARKS: tuple[Benchmark, ...] = (
+    ffe_hallu.BENCHMARK,
+    turkish_idioms.BENCHMARK,
+    persian_allusions.BENCHMARK,
+    perhallueval.BENCHMARK,
+)
 
-# The tasks, by the name Inspect registers them under (figeval/<name>).
-TASKS: dict[str, Callable[..., Task]] = {task.__name__: task for package in BENCHMARKS for task in package.TASKS}
-# Tasks whose answers people label: what `figeval annotate` and `figeval judge agreement` need.
-ANNOTATED: dict[str, AnnotationSpec] = {
-    task.__name__: spec for package in BENCHMARKS for task, spec in package.ANNOTATED.items()
-}
 
-# The papers' results tables and each task's headline (the leaderboard's columns), for `figeval report`.
-TABLES: tuple[TableSpec, ...] = tuple(spec for package in BENCHMARKS for spec in package.TABLES)
-HEADLINES: tuple[Column, ...] = tuple(column for package in BENCHMARKS for column in package.HEADLINES)
+def tasks() -> dict[str, Callable[..., Task]]:
+    """Every benchmark's tasks, by the name Inspect registers them under (figeval/<name>)."""
+    return {task.__name__: task for found in BENCHMARKS for task in found.tasks}
 
 
 def annotation_spec(task: str) -> AnnotationSpec:
-    """The annotation spec of a task (what annotators see, how their labels read)."""
-    if task not in ANNOTATED:
-        raise FigevalError(f"task '{task}' has no human-label scheme; tasks with one: {', '.join(ANNOTATED)}.")
-    return ANNOTATED[task]
+    """What people label of a task's answers (what annotators see, how their labels read)."""
+    return benchmark.annotation_spec(BENCHMARKS, task)
 
 
 @modelapi(name="gguf")
@@ -63,6 +60,4 @@ def replay() -> type[ModelAPI]:
     return ReplayModelAPI
 
 
-__all__ = ["allusion_knowledge", "allusion_mc", "allusion_open", "ffe_detection", "ffe_generation", "ffe_translation",
-           "gguf", "perhallueval_qa", "perhallueval_summarization", "replay", "tr_idiom_detection",
-           "tr_idiom_entailment"]
+__all__ = ["BENCHMARKS", "annotation_spec", "gguf", "replay", "tasks"]

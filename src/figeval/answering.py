@@ -2,11 +2,13 @@
 
 `generate` lets the model write and parses the text. `logprob` asks for one token with its top
 log-probabilities and compares the probability mass of the allowed answers, as lm-evaluation-harness does
-for base models and PerHalluEval's verifier does; it needs a provider that returns logprobs (figeval's gguf
+for base models and a verifier reading P(yes) does; it needs a provider that returns logprobs (figeval's gguf
 provider does, so do OpenAI-compatible servers such as vLLM).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from enum import Enum
 
@@ -49,6 +51,9 @@ class AnswerMode(str, Enum):
     text instead of answering; `generate` for every other provider. A base model behind an API (vLLM, llama.cpp
     server) needs `answer_mode=logprob`, an instruction-tuned GGUF file `answer_mode=generate`."""
 
+
+# The answer modes as a task parameter's choices (`-T answer_mode=...`), in AnswerMode's order.
+AnswerModeName = Literal["generate", "logprob", "auto"]
 
 # Providers whose models answer by logprob under AnswerMode.AUTO.
 LOGPROB_PROVIDERS = ("gguf/",)

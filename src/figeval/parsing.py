@@ -127,7 +127,7 @@ def label_probabilities(
 
     Each candidate token is lowercased (Turkish-aware), stripped of spaces and punctuation, and counted toward
     the label whose word set contains it; " Yes", "yes" and "YES" all add to the same label, as in
-    lm-evaluation-harness's treatment of base models and PerHalluEval's verifier.
+    lm-evaluation-harness's treatment of base models and verifiers that read P(yes).
 
     Args:
         top_logprobs: (token, log-probability) pairs of the next token.

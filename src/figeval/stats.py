@@ -1,7 +1,7 @@
 """Agreement statistics, bootstrap confidence intervals and the Wilson score interval of a proportion.
 
-Used to check an LLM judge against human labels and human annotators against each other (FFE-HALLU Tables
-6-8, PerHalluEval's Gwet AC1 and Fleiss kappa, the allusions paper's Table 4). Each coefficient is the
+Used to check an LLM judge against human labels and human annotators against each other (percent
+agreement and Cohen's kappa, Gwet's AC1, Fleiss' kappa). Each coefficient is the
 textbook formula; the tests reproduce published worked examples (Wikipedia's Cohen and Fleiss examples;
 Krippendorff 2011's four-observer example, also used in Gwet's handbook and irrCAC). Krippendorff's alpha,
 which none of the four papers reports, is left to Inspect (`inspect_ai.scorer.krippendorff_alpha`).
@@ -173,7 +173,7 @@ def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float,
     return (0.0 if successes == 0 else centre - half), (1.0 if successes == n else centre + half)
 
 
-# --- Two label lists compared: a judge against humans (FFE-HALLU Table 6), annotators among themselves ---------
+# --- Two label lists compared: a judge against humans, annotators among themselves ---------
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def benchmark_task(
     """A benchmark task.
 
     Args:
-        benchmark: what the task is, with the paper's task name ("FFE-HALLU Task 2 (detection ...)").
+        benchmark: what the task is, with the paper's task name ("<paper> Task 2 (detection ...)").
         dataset: the samples.
         solver: how the model is asked.
         scorer: how an answer becomes an outcome.

@@ -4,7 +4,7 @@ Every string comparison in figeval (duplicate detection, matching an answer to a
 goes through these functions, so that spelling variants that are the same text to a reader compare equal:
 
 - Persian text on the web mixes Arabic YEH/KAF with the Persian letters, carries optional diacritics and
-  tatweel, and writes the half-space (ZWNJ) as a ZWNJ, a space or nothing (FFE-HALLU's own files do all three).
+  tatweel, and writes the half-space (ZWNJ) as a ZWNJ, a space or nothing (published Persian datasets do all three).
 - Turkish lowercasing maps I to dotless ı and İ to i; Python's `str.lower` and `str.casefold` do not.
 """
 
@@ -30,7 +30,7 @@ _TATWEEL = "\u0640"
 _INVISIBLES = re.compile("[\u200b\u200d\u200e\u200f\ufeff\u202a-\u202e\u2066-\u2069]")
 _ZWNJ = "\u200c"
 _WHITESPACE = re.compile(r"\s+")
-# Alef with madda or hamza is often written as bare alef ("اب" for "آب" in FFE-HALLU's own file).
+# Alef with madda or hamza is often written as bare alef ("اب" for "آب" in published Persian datasets).
 _ALEF_VARIANTS = str.maketrans({"\u0622": "\u0627", "\u0623": "\u0627", "\u0625": "\u0627", "\u0671": "\u0627"})
 
 # Letters of the Arabic script blocks (basic, supplement, extended-A, presentation forms).

@@ -16,7 +16,7 @@ import figeval.data.store as store
 from figeval.benchmarks.persian_allusions import dataset as allusions
 from figeval.benchmarks.turkish_idioms import dataset as idioms
 from figeval.data.registry import DATASETS, PARAGRAPHS_CHARS, SENTENCE_CHARS, WORDS_CHARS, get_source
-from figeval.data.store import FileState, file_statuses, git_blob_id, recorded_hashes
+from figeval.data.stored import FileState, file_statuses, git_blob_id, recorded_hashes
 from figeval.data.table import Script, read_table, script_damage
 from figeval.errors import DataError
 from tests.cli import figeval

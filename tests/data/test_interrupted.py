@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from figeval.data.registry import DatasetSource, get_source
-from figeval.data.store import FileState, dataset_dir, fetch, file_statuses, import_folder, recorded_hashes
+from figeval.data.store import fetch, import_folder
+from figeval.data.stored import FileState, dataset_dir, file_statuses, recorded_hashes
 from figeval.errors import DataError
 
 SPLITS = ("Validation.json", "Test.json")

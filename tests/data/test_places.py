@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from figeval.data.registry import get_source
-from figeval.data.store import FileState, file_statuses, require
+from figeval.data.store import require
+from figeval.data.stored import FileState, file_statuses
 from figeval.errors import DataError
 from tests.cli import figeval
 

@@ -13,14 +13,8 @@ from pathlib import Path
 import pytest
 
 from figeval.data.registry import get_source
-from figeval.data.store import (
-    FileState,
-    file_statuses,
-    import_folder,
-    record_path,
-    recorded_hashes,
-    require,
-)
+from figeval.data.store import import_folder, require
+from figeval.data.stored import FileState, file_statuses, record_path, recorded_hashes
 from figeval.errors import DataError, FigevalError
 from tests.cli import figeval
 from tests.data.test_sources import pinned_to, pn_summary_zip

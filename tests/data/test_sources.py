@@ -13,16 +13,8 @@ import pytest
 import figeval._registry  # noqa: F401  (registers each dataset's reader with the store)
 from figeval.benchmarks.perhallueval.selection import load_pn_summary
 from figeval.data.registry import DATASETS, Archive, DataFile, get_source
-from figeval.data.store import (
-    FileState,
-    dataset_dir,
-    fetch,
-    file_statuses,
-    git_blob_id,
-    import_folder,
-    recorded_hashes,
-    require,
-)
+from figeval.data.store import fetch, import_folder, require
+from figeval.data.stored import FileState, dataset_dir, file_statuses, git_blob_id, recorded_hashes
 from figeval.errors import DataError
 from tests.cli import figeval
 from tests.data.test_store import http_server, local_copy_of  # noqa: F401  (the fixture)

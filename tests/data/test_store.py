@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from figeval.data.registry import DatasetSource, get_source
-from figeval.data.store import FileState, dataset_dir, fetch, file_statuses, import_folder, require
+from figeval.data.store import fetch, import_folder, require
+from figeval.data.stored import FileState, dataset_dir, file_statuses
 from figeval.errors import DataError
 
 

@@ -9,6 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
@@ -147,7 +148,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     labels.write_text("task,model,sample_id,label,resolution,ann1\n" + "".join(
         f"ffe_generation,{fewer.eval.model},ffe-gen-{number}/human,{label},single,{label}\n"
         for number, label in people.items()), encoding="utf-8")
-    [table] = agreement_tables(labels, [summarize(fewer)])
+    [table] = agreement_tables(labels, [summarize(fewer)], BENCHMARKS)
     assert [(row.identity["judge"], row.cells["agreement"].n) for row in table.rows] == [
         (f"replay/{saving}", 3), ("with figeval's rules", 5)]
     # the run asked 6 samples by --sample-id: a subset, used for want of a complete run, and said so

@@ -22,14 +22,8 @@ from inspect_ai.model import Model, get_model  # noqa: E402
 
 from figeval.cli.options import make_task  # noqa: E402
 from figeval.cli.run import eval_options  # noqa: E402
-from figeval.models.local_server import (  # noqa: E402
-    LOCAL_MAX_RETRIES,
-    Probe,
-    answers_of_log,
-    echo_warning,
-    local_server_settings,
-    probe_server,
-)
+from figeval.models.echo import answers_of_log, echo_warning  # noqa: E402
+from figeval.models.local_server import LOCAL_MAX_RETRIES, Probe, local_server_settings, probe_server  # noqa: E402
 from tests.api_stub import StubServer, _write  # noqa: E402
 
 MODEL = "openai-api/llamacpp/gemma-3-1b"

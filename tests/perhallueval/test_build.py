@@ -12,7 +12,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant, Logprob, Logprobs, ModelOutput, ModelUsage, TopLogprob, get_model
 
-from figeval.benchmarks.perhallueval.build import build, candidate_of, finalize, most_believable
+from figeval.benchmarks.perhallueval.build import build, candidate_of, most_believable
+from figeval.benchmarks.perhallueval.build_final import finalize
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from tests.ffe_hallu.test_tasks import write_replay
 
@@ -160,28 +161,6 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
     assert log.results.scores[0].metrics["hamming_score"].value == 1.0
 
 
-def test_selection_reads_every_split_and_refuses_an_id_twice(tmp_path: Path):
-    # PN-Summary's 93,207 articles (Section 3.1) are its three splits together.
-    from figeval.benchmarks.perhallueval.build import select
-    from figeval.errors import DataError
-
-    header = "id\ttitle\tarticle\tsummary\tcategory\n"
-    train = tmp_path / "train.csv"
-    dev = tmp_path / "dev.csv"
-    train.write_text(header + "".join(f"t{i}\tعنوان\tمتن خبر شماره {i} درباره‌ی ورزش است.\tخلاصه {i}\tورزشی\n"
-                                      for i in range(30)), encoding="utf-8")
-    dev.write_text(header + "".join(f"d{i}\tعنوان\tمتن خبر دیگر {i} " + "بسیار " * i + "طولانی.\tخلاصه\tسیاسی\n"
-                                    for i in range(10)), encoding="utf-8")
-    messages: list[str] = []
-    for out in ("out1", "out2"):
-        (tmp_path / out).mkdir()
-    chosen = select("summarization", [train, dev], 40, 0, tmp_path / "out1", messages.append)
-    assert len(chosen) == 40 and {item.id[0] for item in chosen} == {"t", "d"}
-    assert "step 1: 40 source items from train.csv, dev.csv" in messages
-    with pytest.raises(DataError, match=r"train.csv: item id 't0' is also in train.csv"):
-        select("summarization", [train, train], 10, 0, tmp_path / "out2", messages.append)
-
-
 # --- What a user gives the build is never lost, overwritten or silently trusted (issue 24) ---------------------
 
 def phe(tmp_path: Path, *args: str):
@@ -232,7 +211,7 @@ def uncategorized_pquad(path: Path) -> Path:
 
 
 def test_the_filled_category_sheet_given_back_is_read_and_never_written(tmp_path: Path):
-    from figeval.benchmarks.perhallueval.build import CATEGORY_SHEET
+    from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET
     from figeval.errors import DataError
 
     source = uncategorized_pquad(tmp_path / "pquad.json")
@@ -314,17 +293,3 @@ def test_a_build_folder_resumed_with_other_settings_is_refused(tmp_path: Path):
         build("summarization", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
     with pytest.raises(FigevalError, match=r"was built with --seed 0, not --seed 1; give the same to resume it"):
         build("qa", source, 6, generators, verifier, out, seed=1, report=lambda _: None)
-
-
-def test_final_refuses_an_out_that_is_a_file(tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
-
-    (tmp_path / "notes.txt").write_text("notes\n", encoding="utf-8")
-    sheets = []
-    for n in (1, 2, 3):
-        sheets.append(tmp_path / f"a{n}.csv")
-        sheets[-1].write_text(f"id,hallucination_label,annotator\nq1,hallucinated,a{n}\n", encoding="utf-8")
-    result = figeval("build", "perhallueval-final", "--task", "qa", "--out", "notes.txt",
-                     *map(str, sheets), cwd=tmp_path)
-    assert_one_line_error(result, "--out notes.txt is a file; give the build folder")
-    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "notes\n"

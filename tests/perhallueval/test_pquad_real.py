@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from figeval.benchmarks.perhallueval.build import CATEGORY_SHEET, select
+from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, select
 from figeval.benchmarks.perhallueval.selection import MAX_SHARE_GAP, load_category_map, load_pquad, title_key
 from figeval.errors import DataError
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from figeval._registry import BENCHMARKS
 from figeval.benchmarks.perhallueval.scorer import UNPARSED, PairAnswer, pair_rates
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError, FigevalError
@@ -144,7 +145,7 @@ def test_qa_end_to_end(tmp_path: Path):
     # Table 1 from the file's generator column: model-a wrote q1, q3, q6, model-b q2, q5, model-c q4 (of 6)
     from figeval.reporting.report import build_report
 
-    [table_1] = [t for t in build_report(tmp_path / "logs").tables if t.key == "perhallueval/table-1"]
+    [table_1] = [t for t in build_report(tmp_path / "logs", BENCHMARKS).tables if t.key == "perhallueval/table-1"]
     assert {row.label: row.cells["qa/share"].value for row in table_1.rows} == {
         "model-a": 3 / 6, "model-b": 2 / 6, "model-c": 1 / 6}
 

@@ -17,7 +17,7 @@ from inspect_ai.model import ChatMessageUser, ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from figeval.scoring.metrics import read_layer
+from figeval.scoring.reading_metrics import read_layer
 from figeval.scoring.outcome import Outcome, outcome_of
 
 CORPUS = Path(__file__).parent

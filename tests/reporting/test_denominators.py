@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, judged_metrics
 from figeval.benchmarks.ffe_hallu.tables import FIGURE_1, TABLE_3, TABLE_4
-from figeval.reporting.render import cell_text, grid, render_csv
+from figeval.reporting.cells import cell_text, grid
+from figeval.reporting.data_formats import render_csv
 from figeval.reporting.report import Report, build_report
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, build_table, metric_cell
@@ -74,7 +76,7 @@ def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):
     outcomes = [Outcome("correct", DecidedBy.JUDGE)] * 2 + [Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED)] * 8
     log = logged_outcomes(tmp_path, outcomes, FFE_LABELS.values, task_name="ffe_generation",
                           task_metadata={"meaning": "human", "judge": MODEL}, metrics=judged_metrics())
-    report = build_report(Path(log.location.removeprefix("file://")).parent)
+    report = build_report(Path(log.location.removeprefix("file://")).parent, BENCHMARKS)
     table = next(t for t in report.tables if t.key == TABLE_3.key)
     [row] = table.rows
     correct = row.cells["human/correct"]

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval.reporting.logs import read_runs
+from figeval.reporting.model_names import canonical_model, short_name
 from figeval.reporting.render import model_text, run_lines
 from figeval.reporting.report import Report
-from figeval.reporting.runs import RunSummary, canonical_model, read_runs, short_name, summarize, with_display_names
+from figeval.reporting.runs import RunSummary, summarize, with_display_names
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.metric_values import logged_outcomes
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.reporting.figures import close, figures
 from figeval.reporting.render import render_text
 from figeval.reporting.report import build_report
@@ -51,7 +52,7 @@ def logs(tmp_path: Path, monkeypatch) -> Path:
 
 
 def test_two_spellings_of_one_replay_file_are_one_row(logs: Path):
-    report = build_report(logs)
+    report = build_report(logs, BENCHMARKS)
     table_4 = next(table for table in report.tables if table.key == "ffe-hallu/table-4")
     # rows sorted by display name: "GPT-4.1 (June)" before "a"; the file's newer run (12:00) fills its row
     assert [(row.label, round(row.cells["fake_q"].value, 4)) for row in table_4.rows] == [("GPT-4.1 (June)", 0.1),
@@ -63,7 +64,7 @@ def test_two_spellings_of_one_replay_file_are_one_row(logs: Path):
 
 
 def test_figures_name_the_models_as_the_tables_do(logs: Path):
-    found = figures(build_report(logs))
+    found = figures(build_report(logs, BENCHMARKS), BENCHMARKS)
     fake_q = next(f for f in found if f.name == "ffe-hallu-figure-1-fake-q")
     [legend] = fake_q.figure.legends
     assert [text.get_text() for text in legend.get_texts()] == ["GPT-4.1 (June)", "a"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.reporting.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.cli import figeval
@@ -66,7 +67,7 @@ def best(table, family: str) -> dict[str, tuple[float, str]]:
 
 
 def test_best_model_per_family_of_the_paper(logs: Path):
-    table = table_4(build_report(logs))
+    table = table_4(build_report(logs, BENCHMARKS))
     # rows: the paper's families in Table 4's order, then the model with no family
     assert [row.label for row in table.rows] == ["Anthropic", "Gemini", "Fine-tuned on Persian",
                                                  "Open-Source Multilingual models", f"unknown family: {DEEPSEEK}"]
@@ -91,19 +92,19 @@ def test_best_model_per_family_of_the_paper(logs: Path):
 def test_a_family_the_user_names(logs: Path):
     # DeepSeek named into the paper's open-source family: QA Hamming 0.60 > Qwen's 0.47, factual 0.70 > 0.42,
     # hallucinated Qwen's 0.523 > 0.50; no unknown row is left
-    table = table_4(build_report(logs, families={DEEPSEEK: "Open-Source Multilingual models"}))
+    table = table_4(build_report(logs, BENCHMARKS, families={DEEPSEEK: "Open-Source Multilingual models"}))
     assert f"unknown family: {DEEPSEEK}" not in [row.label for row in table.rows]
     assert best(table, "Open-Source Multilingual models") == {
         "qa/hamming_score": (0.60, DEEPSEEK), "qa/factual_recall": (0.70, DEEPSEEK),
         "qa/hallucinated_recall": (0.523, QWEN)}
     assert f"Named with --family: {DEEPSEEK} = Open-Source Multilingual models." in table.notes
     # a family of the user's own is a row of its own, after the paper's families
-    table = table_4(build_report(logs, families={DEEPSEEK: "DeepSeek"}))
+    table = table_4(build_report(logs, BENCHMARKS, families={DEEPSEEK: "DeepSeek"}))
     assert [row.label for row in table.rows][-1] == "DeepSeek"
 
 
 def test_the_papers_rows_sit_under_the_same_labels(logs: Path):
-    table = table_4(build_report(logs, paper=True))
+    table = table_4(build_report(logs, BENCHMARKS, paper=True))
     ours = {row.label for row in table.rows if not row.reference}
     papers = {row.label for row in table.rows if row.reference}
     assert papers == {"Anthropic", "Gemini", "Fine-tuned on Persian", "Open-Source Multilingual models"}
@@ -133,6 +134,6 @@ def test_a_family_named_by_the_runs_display_name(logs: Path, tmp_path: Path):
         if log.eval.model == DEEPSEEK:
             log.eval.metadata = {**log.eval.metadata, "display_name": "DeepSeek V3"}
         write_eval_log(log, str(tmp_path / path.name))
-    table = table_4(build_report(tmp_path, families={"DeepSeek V3": "DeepSeek"}))
+    table = table_4(build_report(tmp_path, BENCHMARKS, families={"DeepSeek V3": "DeepSeek"}))
     assert [row.label for row in table.rows][-1] == "DeepSeek"
     assert best(table, "DeepSeek")["qa/hamming_score"] == (0.60, "DeepSeek V3")

@@ -16,21 +16,25 @@ from pathlib import Path
 
 import pytest
 
+from figeval._registry import BENCHMARKS
+from figeval.benchmarks.ffe_hallu.dataset import category_slug
 from figeval.reporting.figures import PNG_DPI, WIDTH_INCHES, close, draw_figures, figures, svg_text
 from figeval.reporting.html import render_html
-from figeval.reporting.render import latex_parts, latex_table, marks_note
+from figeval.reporting.latex import latex_parts, latex_table, marks_note
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 
 LONG_NAME = "persian-llm-with-a-very-long-experimental-checkpoint-name-v2-q4_k_m"
-CATEGORIES = ("Cultural/Historical Fabrication", "Phonetic / Poetic Mimicry", "Semantic Inversion", "Word Perturbation")
+# FFE-HALLU's categories, the one the paper names longest ("Cultural/Historical Fabrication") first
+CATEGORIES = ("Cultural Fabrication", "Phonetic / Poetic Mimicry", "Semantic Inversion / Contradiction",
+              "Word Perturbation")
 
 
 def figure_1(rows: list[Row]) -> Table:
     """FFE-HALLU Figure 1's table: four categories under each framing, the longest category name first."""
-    columns = [ColumnHead(f"{framing}/c{i}", f"{question} {category}", "higher")
+    columns = [ColumnHead(f"{framing}/{category_slug(category)}", f"{question} {category}", "higher")
                for framing, question in (("fake_q", "Is it fake?"), ("real_q", "Is it real?"))
-               for i, category in enumerate(CATEGORIES)]
+               for category in CATEGORIES]
     table = Table("ffe-hallu/figure-1", "Task 2, detection accuracy", "FFE-HALLU Figure 1", "percent", columns,
                   identity_keys=["prompt_version"])
     table.rows = rows
@@ -39,8 +43,9 @@ def figure_1(rows: list[Row]) -> Table:
 
 def detection_row(label: str, accuracy: list[float | None]) -> Row:
     """A row whose fake-q cells are `accuracy` by category (None: no cell) and whose real-q cells are all 1.0."""
-    cells = {f"fake_q/c{i}": Cell(value) for i, value in enumerate(accuracy) if value is not None}
-    cells |= {f"real_q/c{i}": Cell(1.0) for i in range(4)}
+    cells = {f"fake_q/{category_slug(category)}": Cell(value)
+             for category, value in zip(CATEGORIES, accuracy) if value is not None}
+    cells |= {f"real_q/{category_slug(category)}": Cell(1.0) for category in CATEGORIES}
     return Row(label, {"prompt_version": "ffe-detection-v3"}, cells)
 
 
@@ -51,7 +56,7 @@ def drawn(tmp_path_factory) -> tuple[Path, list]:
     out = tmp_path_factory.mktemp("figures")
     table = figure_1([detection_row(LONG_NAME, [0.9, 0.6, 0.8, 0.7]),
                       detection_row("gemma-3-27b", [0.5, 0.0, None, 0.4])])
-    found = figures(Report([table], []))
+    found = figures(Report([table], []), BENCHMARKS)
     draw_figures(found, out)
     yield out, found
     close(found)
@@ -150,7 +155,7 @@ def test_persian_theme_names_are_drawn_as_text(tmp_path):
     table = Table("persian-allusions/themes", "Accuracy per theme", "Section 4", "percent",
                   [ColumnHead(theme, theme) for theme in themes], identity_keys=["task"], cell_n=True)
     table.rows = [Row("gemma", {"task": "allusion_mc"}, {"religious": Cell(0.5, n=2), "quranic": Cell(0.0, n=1)})]
-    [found] = figures(Report([table], []))
+    [found] = figures(Report([table], []), BENCHMARKS)
     labels = [label.get_text() for label in found.figure.axes[0].get_xticklabels()]
     assert labels == ["religious\nمذهبی", "quranic\nقرآنی"]
     svg = svg_text(found.figure)

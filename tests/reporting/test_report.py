@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, KNOWLEDGE_POLICIES, MC_POLICIES, OPEN_LABELS, OPEN_POLICIES, OPTION_LABELS
 from figeval.reporting.report import build_report
 from figeval.scoring.metrics import policy_metrics
@@ -141,7 +142,7 @@ def cells(table, label, **identity):
 
 
 def test_every_table_from_the_runs(logs: Path):
-    report = build_report(logs)
+    report = build_report(logs, BENCHMARKS)
     tables = by_key(report)
     # Table 4: the newer of A's two runs; B and C as logged
     table_4 = tables["ffe-hallu/table-4"]
@@ -194,7 +195,7 @@ def test_every_table_from_the_runs(logs: Path):
 
 
 def test_newest_run_wins_and_unfinished_runs_are_listed(logs: Path):
-    report = build_report(logs)
+    report = build_report(logs, BENCHMARKS)
     [replaced] = report.superseded
     assert replaced.run.model == A and replaced.run.metrics["halluc_rate_fake_q"] == 0.5
     assert replaced.by.metrics["halluc_rate_fake_q"] == 0.215
@@ -206,7 +207,7 @@ def test_newest_run_wins_and_unfinished_runs_are_listed(logs: Path):
 
 
 def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: Path, tmp_path: Path):
-    [cancelled] = build_report(logs).not_successful
+    [cancelled] = build_report(logs, BENCHMARKS).not_successful
     alone = tmp_path / "unfinished"
     alone.mkdir()
     shutil.copy(cancelled.log.removeprefix("file://"), alone)
@@ -220,10 +221,10 @@ def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: P
 
 
 def test_task_filter_and_leaderboard(logs: Path):
-    only = build_report(logs, tasks=["tr_idiom_entailment"])
+    only = build_report(logs, BENCHMARKS, tasks=["tr_idiom_entailment"])
     assert [t.key for t in only.tables] == ["turkish-idioms/table-2"]
     assert {row.label for row in only.tables[0].rows} == {A, B}
-    [board] = build_report(logs, leaderboard=True).tables
+    [board] = build_report(logs, BENCHMARKS, leaderboard=True).tables
     assert [row.label for row in board.rows] == [B, A, C]
     # one headline per task; missing cells stay missing (A has no allusion runs; C no Turkish)
     assert cells(board, A) == {"ffe_generation": 0.605, "ffe_detection": 0.145, "tr_idiom_detection": 0.594,
@@ -233,7 +234,7 @@ def test_task_filter_and_leaderboard(logs: Path):
 
 
 def test_paper_rows_are_the_papers_numbers(logs: Path):
-    tables = by_key(build_report(logs, paper=True))
+    tables = by_key(build_report(logs, BENCHMARKS, paper=True))
     reference = {row.label: row for row in tables["ffe-hallu/table-4"].rows if row.reference}
     # FFE-HALLU Table 4, GPT-4.1: 21.50 / 7.50 / 14.50 / 86.00 (percent in the paper, stored as rates)
     assert {k: round(c.value, 4) for k, c in reference["GPT-4.1"].cells.items()} == {
@@ -256,9 +257,10 @@ def test_paper_rows_are_the_papers_numbers(logs: Path):
 
 
 def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies(logs: Path):
-    from figeval.reporting.render import render_csv, render_text
+    from figeval.reporting.data_formats import render_csv
+    from figeval.reporting.render import render_text
 
-    report = build_report(logs, paper=True)
+    report = build_report(logs, BENCHMARKS, paper=True)
     tables = by_key(report)
     # FFE-HALLU Table 4, Claude 3.7: avg printed 61.75 (two decimals), not 61.8; Table 3's DeepSeek-V3 paraphrased
     # correct printed "18" (no decimal)
@@ -284,7 +286,7 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     assert said[("perhallueval Section 3.4", "QA annotators", "gwet_ac1")] == "0.89"
     assert said[("persian-allusions Section 4", "QwQ-32B judged without ground truth", "kappa")] == "0.62"
     assert said[("persian-allusions Section 4", "Two annotators on Claude 3.5-Sonnet outputs", "em")] == "91.0%"
-    assert "paper-text" not in by_key(build_report(logs))  # only with --paper
+    assert "paper-text" not in by_key(build_report(logs, BENCHMARKS))  # only with --paper
     # Figure 1 names the categories as the paper does (Section 3.4), not as upstream's file spells them
     headers = [column.header for column in tables["ffe-hallu/figure-1"].columns]
     assert headers[:4] == ["Is it fake? Word Perturbation", "Is it fake? Semantic Inversion",
@@ -293,10 +295,10 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
 
 def test_paper_numbers_match_the_papers_text():
     """A sample of the entered numbers, each found in its paper's table line."""
-    from figeval.reporting.paper import paper_numbers
     from tests.conftest import paper_text
 
-    lines = {(n["paper"], n["table"], n["row"], n["column"]): n["value"] for n in paper_numbers()}
+    lines = {(n["paper"], n["table"], n["row"], n["column"]): n["value"]
+             for benchmark in BENCHMARKS for n in benchmark.numbers()}
     checks = [
         ("ffe-hallu.md", ("ffe-hallu", "Table 3", "Qwen3-235B", "human/hallucinated"), "Qwen3-235B\t"),
         ("ffe-hallu.md", ("ffe-hallu", "Table 6", "Claude 3.7", "translation/gemini-2.5-pro/kappa"), "Claude 3.7\t71.5"),
@@ -410,7 +412,7 @@ def test_figures_and_html(logs: Path, tmp_path: Path):
 
     parser = Collect()
     parser.feed(page)
-    tables = by_key(build_report(logs))
+    tables = by_key(build_report(logs, BENCHMARKS))
     assert set(tables) <= parser.ids  # every table, by its key
     assert set(svg) <= parser.ids  # every figure, inline
     # nothing fetched when it opens: no remote src/href, stylesheet import or url() (XML namespaces are names)
@@ -488,7 +490,7 @@ def test_markdown_prints_data_strings_literally():
 
 def test_latex_prints_data_strings_literally():
     """A model name with TeX specials or a line break stays inside its cell; a note stays inside its comment."""
-    from figeval.reporting.render import latex_table
+    from figeval.reporting.latex import latex_table
     from figeval.reporting.tables import Cell, ColumnHead, Row, Table
 
     table = Table("t", "Title", "src", "percent", [ColumnHead("a", "A")])

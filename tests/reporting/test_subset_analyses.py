@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.reporting.runs import RunSummary, summarize
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.metric_values import logged_outcomes
@@ -102,7 +103,7 @@ def test_agreement_uses_the_complete_run_over_a_newer_subset(tmp_path: Path):
     # s1-s2 (0/2): both runs' answers are labelled, the same model and settings
     complete = generation_run(tmp_path, "complete", "correct", 4, MORNING)
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
-    [table] = agreement_tables(people_labels(tmp_path, complete.model), [complete, smoke])
+    [table] = agreement_tables(people_labels(tmp_path, complete.model), [complete, smoke], BENCHMARKS)
     # one run's rows: its judge's and its final labels', each 4 of 4 and its Wilson interval: centre
     # (4 + 1.920730) / 7.841459 = 0.755055, half-width 1.959964 / 7.841459 * sqrt(0 + 0.960365) = 0.244946:
     # [0.510109, 1]
@@ -117,7 +118,7 @@ def test_agreement_notes_a_subset_used_for_want_of_a_complete_run(tmp_path: Path
     from figeval.reporting.agreement import agreement_tables
 
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
-    [table] = agreement_tables(people_labels(tmp_path, smoke.model), [smoke])
+    [table] = agreement_tables(people_labels(tmp_path, smoke.model), [smoke], BENCHMARKS)
     assert {row.cells["agreement"].value for row in table.rows} == {0.0}  # hallucinated vs people's correct
     assert table.notes == [f"{smoke.model} agreement: from a subset run ({SUBSET}; no complete run of ffe_generation "
                            f"with these settings): {smoke.log}."]
@@ -131,7 +132,8 @@ def allusion_log(tmp_path: Path, name: str, task: str, outcomes: list[Outcome], 
     """An allusion run (accuracy and unparsed rate logged); with `limit`, a subset: the log records the limit and a
     dataset of 10 samples."""
     from figeval.benchmarks.persian_allusions.scorer import MC_POLICIES, OPEN_POLICIES
-    from figeval.scoring.metrics import policy_metrics, reading_metrics
+    from figeval.scoring.metrics import policy_metrics
+    from figeval.scoring.reading_metrics import reading_metrics
 
     policies = MC_POLICIES if task == "allusion_mc" else OPEN_POLICIES
     texts = [{"allusion": "A", "themes": ["religious"]}] * len(outcomes)

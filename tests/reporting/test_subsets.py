@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
+from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.tables import TABLE_4
-from figeval.reporting.render import render_json, render_text
+from figeval.reporting.data_formats import render_json
+from figeval.reporting.render import render_text
 from figeval.reporting.report import build_report
-from figeval.reporting.runs import RunSummary, format_table, summarize
+from figeval.reporting.runs import RunSummary, summarize
+from figeval.reporting.summary import format_table
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.cli import figeval
 from tests.metric_values import logged_outcomes
@@ -68,7 +71,7 @@ def table_4(report):
 
 
 def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
-    report = build_report(logs)
+    report = build_report(logs, BENCHMARKS)
     table = table_4(report)
     rows = {row.label: row for row in table.rows}
     # A's cell: the 09:00 complete run's 0.215 over its 200 fake-q answers (800 / 4), not the 12:00 subset's 0.9
@@ -88,7 +91,7 @@ def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
 
 
 def test_the_runs_list_shows_subsets_apart(logs: Path):
-    text = render_text(build_report(logs))
+    text = render_text(build_report(logs, BENCHMARKS))
     runs = text[text.index("runs used:"):].splitlines()
     used_at = runs.index("subset runs used (no complete run with the same settings; see the tables' notes):")
     left_at = runs.index("subset runs not used (a complete run with the same settings is used):")
@@ -98,7 +101,7 @@ def test_the_runs_list_shows_subsets_apart(logs: Path):
     assert runs[left_at + 1].startswith(f"  ffe_detection {A}") and "(subset: limit 40: 40 of 800 samples)" in runs[left_at + 1]
     assert runs[left_at + 1].endswith("a-complete.eval)")
     assert not any(line.startswith("replaced by a newer run") for line in runs)  # the complete run is the older
-    assert '"subset": "limit 40: 40 of 800 samples"' in render_json(build_report(logs))
+    assert '"subset": "limit 40: 40 of 800 samples"' in render_json(build_report(logs, BENCHMARKS))
 
 
 def test_the_newest_complete_run_wins_among_complete_runs(template, tmp_path: Path):
@@ -106,7 +109,7 @@ def test_the_newest_complete_run_wins_among_complete_runs(template, tmp_path: Pa
         write_eval_log(detection_log(template, fake_q=fake_q, samples=samples, eval_id=name,
                                      created=f"2026-11-01T{hour:02d}:00:00+00:00", limit=40 if samples == 40 else None),
                        str(tmp_path / f"{name}.eval"))
-    report = build_report(tmp_path)
+    report = build_report(tmp_path, BENCHMARKS)
     assert table_4(report).rows[0].cells["fake_q"].value == 0.2  # 10:00, complete; the 11:00 smoke test is a subset
     assert {s.run.log.split("/")[-1]: s.by.log.split("/")[-1] for s in report.superseded} == {
         "old.eval": "new.eval", "smoke.eval": "new.eval"}

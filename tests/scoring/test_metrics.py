@@ -1,21 +1,9 @@
-"""Each unparsed policy, the grouped breakdowns and the decided-by counts, on hand-built outcomes."""
+"""Each unparsed policy, and the standard error and denominator each rate records, on hand-built outcomes."""
 
 import pytest
 
 from figeval.errors import FigevalError
-from figeval.scoring.metrics import (
-    AS_WRONG,
-    EXCLUDED,
-    TARGET,
-    as_label,
-    check_policy,
-    decided_by_counts,
-    grouped_by,
-    mean_over_groups,
-    named,
-    rate,
-    status_rate,
-)
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, TARGET, as_label, check_policy, named, rate
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
 from tests.metric_values import metric_values, sample_score
 
@@ -52,39 +40,8 @@ def test_each_policy(of, policy, expected):
     assert metric_values([named(rate(of, policy), "r")], answers()) == {"r": pytest.approx(expected)}
 
 
-def test_status_rates_are_over_all_answers():
-    values = metric_values([named(status_rate("unparsed"), "u"), named(status_rate("judge_unparsed"), "j")], answers())
-    assert values == {"u": 1 / 5, "j": 1 / 5}
-
-
 def test_a_rate_with_nothing_to_count_is_left_out_not_zero():
     assert metric_values([named(rate(TARGET, AS_WRONG, {"group": "c"}), "r")], answers()) == {}
-
-
-def test_grouped_breakdowns():
-    values = metric_values([
-        grouped_by(rate(TARGET, AS_WRONG), "group", "accuracy/{group_name}"),
-        # a sample in several groups counts in each (multi-label themes)
-        grouped_by(rate(TARGET, AS_WRONG), "groups", "accuracy/many_{group_name}", many=True),
-        named(mean_over_groups(rate(TARGET, AS_WRONG), "group", ["a", "b"]), "mean"),
-        named(mean_over_groups(rate(TARGET, AS_WRONG), "group", ["a", "c"]), "needs_c"),
-    ], answers())
-    assert values == pytest.approx({
-        "accuracy/a": 1 / 2,  # 1st right, 2nd wrong
-        "accuracy/b": 1 / 2,  # 3rd unparsed (wrong), 4th not counted, 5th right
-        "accuracy/many_a": 1 / 2,
-        "accuracy/many_b": 1 / 2,
-        "accuracy/many_all": 2 / 4,
-        "mean": 1 / 2,  # (1/2 + 1/2) / 2; "needs_c" is undefined (no group c) and left out
-    })
-
-
-def test_decided_by_counts():
-    assert metric_values([decided_by_counts()], answers()) == {
-        "decided_by/parser": 3.0, "decided_by/logprob": 1.0, "decided_by/rule": 0.0, "decided_by/judge": 1.0,
-        "decided_by/manual": 0.0,
-        "decided_by/extractor": 0.0,
-    }
 
 
 @pytest.mark.parametrize("policy", ["as_wrong", "excluded", "as_label:hallucinated"])
@@ -111,7 +68,9 @@ def test_standard_errors_are_inspects_over_the_counted_answers():
 
 
 def test_each_rate_records_its_own_denominator():
-    from figeval.scoring.metrics import counted_status, grouped_rate, policy_metrics, reading_metrics
+    from figeval.scoring.breakdowns import grouped_rate
+    from figeval.scoring.metrics import policy_metrics
+    from figeval.scoring.reading_metrics import counted_status, reading_metrics
 
     # excluded: the unparsed answer and the judge-unparsed one are out: right, wrong, right -> 2/3 over n = 3
     excluded = metric_values(policy_metrics({"accuracy": (TARGET, EXCLUDED)}), answers())
@@ -129,11 +88,3 @@ def test_each_rate_records_its_own_denominator():
     assert (reading["unparsed_rate"], reading["unparsed_rate/n"], reading["truncated_rate/n"]) == (0.0, 2, 2)
     # no answer selected: no rate and no n (left out, never 0)
     assert metric_values(policy_metrics({"accuracy": (TARGET, AS_WRONG)}, {"group": "none"}), answers()) == {}
-
-
-def test_a_group_named_twice_in_a_sample_counts_once():
-    # "mystical, Mystical" in a couplet's themes: one wrong answer listed twice, one right answer -> 1/2, not 1/3
-    scores = [sample_score(Outcome("no", DecidedBy.PARSER, target="yes"), LABELS, "s1", groups=["m", "m"]),
-              sample_score(Outcome("yes", DecidedBy.PARSER, target="yes"), LABELS, "s2", groups=["m"])]
-    assert metric_values([grouped_by(rate(TARGET, AS_WRONG), "groups", "accuracy/{group_name}", many=True)],
-                         scores) == {"accuracy/m": 0.5}

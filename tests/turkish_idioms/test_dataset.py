@@ -14,7 +14,8 @@ from figeval.benchmarks.turkish_idioms.dataset import (
     load_idioms,
 )
 from figeval.data.registry import get_source
-from figeval.data.store import FileState, file_statuses, import_folder, require
+from figeval.data.store import import_folder, require
+from figeval.data.stored import FileState, file_statuses
 from figeval.errors import DataError
 from tests.turkish_idioms.conftest import FIXTURES
 

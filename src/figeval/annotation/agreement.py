@@ -1,4 +1,4 @@
-"""A judge against the resolved human labels (FFE-HALLU Table 6), annotators among themselves (Tables 7 and 8,
+"""A judge against the resolved human labels, annotators among themselves (Tables 7 and 8,
 Appendix C), and label rates from human labels beside a run's own (Tables 3 and 5)."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def human_rates(humans: Sequence[HumanLabel], scheme: LabelScheme) -> list[Label
 
 def run_rates(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> LabelRates:
     """A run's label rates over the same answers the humans resolved: its final labels (judge and rules), an
-    unparsed answer counted by the run's own unparsed policy (FFE-HALLU: hallucinated); the judge's failures
+    unparsed answer counted by the run's own unparsed policy (e.g. counted as hallucinated); the judge's failures
     are left out."""
     policy = counting_policy(log, scheme)
     resolved = {(h.model, h.sample_id) for h in humans if h.label is not None}

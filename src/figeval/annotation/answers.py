@@ -11,7 +11,7 @@ from figeval.scoring.outcome import Outcome
 
 
 def task_name(log: EvalLog) -> str:
-    return log.eval.task.split("/")[-1]  # "figeval/ffe_generation" -> "ffe_generation"
+    return log.eval.task.split("/")[-1]  # "figeval/<task>" -> "<task>"
 
 
 def shown_answer(sample: EvalSample, outcome: Outcome) -> str:

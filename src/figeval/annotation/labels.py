@@ -1,4 +1,4 @@
-"""Resolving annotators' labels (FFE-HALLU Section 3.5), the labels file, and the runs it labels.
+"""Resolving annotators' labels (two, and a third where they disagree), the labels file, and the runs it labels.
 
 Two agreeing annotators decide; otherwise the third annotator's label decides; with no third annotator the answer
 stays unresolved and is listed. Each resolved label keeps the digest of the answer people labelled, so that it is

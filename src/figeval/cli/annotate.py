@@ -34,7 +34,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
         write_label_studio,
         write_sheet,
     )
-    from figeval.reporting.runs import read_logs
+    from figeval.reporting.logs import read_logs
 
     beside, what = ((label_studio_config(out), "labelling config") if sheet_format == "labelstudio"
                     else (instructions_path(out), "instructions"))
@@ -109,14 +109,14 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
 @click.argument("labels", type=click.Path(path_type=Path))
 @click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
 def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
-    """Label rates per generator model from resolved human LABELS (FFE-HALLU Tables 3 and 5; Persian allusions
-    Table 3's knowledge and open-ended columns; in percent), and beside them each run's own rates over the same
+    """Label rates per generator model from resolved human LABELS (the rates the papers print
+    from people's labels; in percent), and beside them each run's own rates over the same
     answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model
     is refused, a log dir's other runs are left out)."""
     from figeval._registry import annotation_spec
     from figeval.annotation.agreement import human_rates
     from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
-    from figeval.reporting.runs import read_named_logs
+    from figeval.reporting.logs import read_named_logs
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
@@ -181,7 +181,8 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
     write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
     from figeval.annotation.hand_labels import apply_hand_labels, check_new_log, read_hand_labels, unread_answers, write_log
-    from figeval.reporting.runs import format_table, summarize
+    from figeval.reporting.runs import summarize
+    from figeval.reporting.summary import format_table
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.stats import agreement_row
@@ -206,7 +207,7 @@ def _note(line: str) -> None:
 
 
 def _one_log(log: Path) -> list:
-    from figeval.reporting.runs import read_logs
+    from figeval.reporting.logs import read_logs
 
     if not log.is_file():
         raise FigevalError(f"{log}: give one .eval log file (a run), not {'a folder' if log.is_dir() else 'a missing path'}.")

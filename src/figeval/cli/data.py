@@ -10,12 +10,12 @@ import click
 from figeval.errors import DataError, FigevalError
 
 if TYPE_CHECKING:
-    from figeval.data.store import FileStatus
+    from figeval.data.stored import FileStatus
 
 
 def _usable_data_dir() -> None:
     """Raises DataError (one line) when the data dir is a file, or cannot be created because a folder above is."""
-    from figeval.data.store import data_dir_problem
+    from figeval.data.stored import data_dir_problem
 
     problem = data_dir_problem()
     if problem:
@@ -31,7 +31,7 @@ def data() -> None:
 def data_list() -> None:
     """What datasets are known, whether they are present, and where."""
     from figeval.data.registry import DATASETS
-    from figeval.data.store import data_dir, dataset_dir, file_statuses
+    from figeval.data.stored import data_dir, dataset_dir, file_statuses
 
     _usable_data_dir()
     click.echo(f"data dir: {data_dir()} (set FIGEVAL_DATA_DIR to change)")
@@ -102,7 +102,7 @@ def data_import(name: str, folder: Path, replace: bool) -> None:
 def data_verify(name: str | None) -> None:
     """Check the stored files of NAME (or of every dataset) against their pinned sha256."""
     from figeval.data.registry import DATASETS, get_source
-    from figeval.data.store import FileState, file_statuses
+    from figeval.data.stored import FileState, file_statuses
 
     sources = [get_source(name)] if name else list(DATASETS.values())
     _usable_data_dir()

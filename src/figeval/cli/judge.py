@@ -34,7 +34,7 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
     from figeval.annotation.agreement import annotator_agreement
     from figeval.annotation.agreement import judge_agreement as agreement_of
     from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
-    from figeval.reporting.runs import read_named_logs
+    from figeval.reporting.logs import read_named_logs
 
     task, humans, annotators = read_task_labels(human, annotation_spec)
     scheme = annotation_spec(task).scheme

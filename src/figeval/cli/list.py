@@ -13,13 +13,12 @@ import json
 import re
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass
-from importlib import import_module
 from inspect import Parameter, signature
-from types import ModuleType
 from typing import Any
 
 import click
 
+from figeval.benchmark import Benchmark, parameter_choices
 from figeval.errors import DataError, FigevalError
 
 
@@ -50,53 +49,17 @@ class TaskInfo:
     arguments: list[Argument]
 
 
-def _choices() -> dict[tuple[str, str], Collection[str]]:
-    """Valid values of the arguments that take one of a few words, by (benchmark package, argument): read from the
-    constants each task validates against, so this list cannot drift from what the tasks accept."""
-    from figeval.answering import AnswerMode
-    from figeval.benchmarks.ffe_hallu.dataset import MEANINGS
-    from figeval.benchmarks.ffe_hallu.prompts import JUDGE_PROMPTS
-    from figeval.benchmarks.perhallueval.scorer import POLICIES
-    from figeval.benchmarks.persian_allusions import dataset as allusion_data
-    from figeval.benchmarks.persian_allusions.prompts import OPEN_JUDGE_PROMPT
-    from figeval.benchmarks.turkish_idioms import dataset as idiom_data
-
-    answer_modes = [mode.value for mode in AnswerMode]
-    return {
-        ("*", "answer_mode"): answer_modes,  # answering.answer_mode_of
-        ("ffe_hallu", "judge_prompt"): JUDGE_PROMPTS,  # ffe_hallu.scorer.check_judge_prompt
-        ("ffe_hallu", "meaning"): MEANINGS,  # ffe_hallu.tasks.ffe_generation
-        ("turkish_idioms", "prompt_lang"): idiom_data.PROMPT_LANGUAGES,  # turkish_idioms.dataset.load_idiom_data
-        ("turkish_idioms", "frequency_bands"): idiom_data.FREQUENCY_BANDS,
-        ("persian_allusions", "prompt_lang"): allusion_data.KNOWLEDGE_PROMPT,  # persian_allusions.dataset
-        ("persian_allusions", "dataset"): allusion_data.DATASETS,
-        ("persian_allusions", "judge_mode"): OPEN_JUDGE_PROMPT,  # persian_allusions.tasks.allusion_open
-        ("perhallueval", "unparsed"): POLICIES,  # perhallueval.scorer
-    }
-
-
-def _citation(package: ModuleType) -> tuple[str, str]:
-    """A benchmark's name and short citation from its package docstring, `Name (Authors, venue): what it is.`"""
-    first = (package.__doc__ or "").strip().splitlines()[0] if package.__doc__ else package.__name__
-    match = re.match(r"(?P<name>.+?) \((?P<paper>[^()]+)\):", first)
-    return (match["name"], match["paper"]) if match else (first, "")
-
-
-def _stored_dataset(package: ModuleType) -> str | None:
-    """The stored dataset a benchmark reads (its dataset module's DATASET_NAME), None if it reads only user files."""
-    try:
-        module = import_module(f"{package.__name__}.dataset")
-    except ImportError:
-        return None
-    return getattr(module, "DATASET_NAME", None)
-
-
-def _arguments(task: Callable[..., Any], benchmark: str, choices: dict[tuple[str, str], Collection[str]]) -> list[Argument]:
+def _arguments(task: Callable[..., Any], benchmark: Benchmark) -> list[Argument]:
+    """The task's parameters; the words one accepts are its `Literal` annotation's, or its benchmark's `choices`,
+    which the task validates against too, so this list cannot drift from what the task accepts."""
+    words = parameter_choices(task)
+    choices = {**benchmark.choices, **words}
     arguments = []
     for parameter in signature(task).parameters.values():
         annotation = parameter.annotation
-        kind = "" if annotation is Parameter.empty else annotation if isinstance(annotation, str) else annotation.__name__
-        allowed = choices.get((benchmark, parameter.name), choices.get(("*", parameter.name)))
+        kind = ("str" if parameter.name in words else "" if annotation is Parameter.empty else
+                annotation if isinstance(annotation, str) else annotation.__name__)
+        allowed = choices.get(parameter.name)
         default = None if parameter.default is Parameter.empty else parameter.default
         arguments.append(Argument(parameter.name, kind, default, list(allowed) if allowed is not None else None))
     return arguments
@@ -132,27 +95,25 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
     Raises:
         FigevalError: an unknown task name.
     """
-    from figeval._registry import BENCHMARKS, TASKS
+    from figeval._registry import BENCHMARKS, tasks
     from figeval.data.registry import get_source
-    from figeval.data.store import FileState, file_statuses
+    from figeval.data.stored import FileState, file_statuses
 
-    unknown = sorted(set(names) - set(TASKS))
+    known = tasks()
+    unknown = sorted(set(names) - set(known))
     if unknown:
-        raise FigevalError(f"unknown task {', '.join(map(repr, unknown))}; known tasks: {', '.join(TASKS)}.")
-    choices = _choices()
+        raise FigevalError(f"unknown task {', '.join(map(repr, unknown))}; known tasks: {', '.join(known)}.")
     data_states: dict[str, str] = {}
     infos = []
-    for package in BENCHMARKS:
-        benchmark = package.__name__.rsplit(".", 1)[-1]
-        name, paper = _citation(package)
-        dataset = _stored_dataset(package)
+    for benchmark in BENCHMARKS:
+        dataset = benchmark.dataset
         if dataset is not None and dataset not in data_states:
             states = {status.state for status in file_statuses(get_source(dataset))}
             others = sorted(state.value for state in states - {FileState.OK, FileState.MISSING})
             data_states[dataset] = ("present" if states == {FileState.OK} else
                                     "missing" if FileState.MISSING in states else others[0])
         state = data_states[dataset] if dataset is not None else "user file"
-        for task in package.TASKS:
+        for task in benchmark.tasks:
             if names and task.__name__ not in names:
                 continue
             if state in ("present", "user file"):
@@ -164,10 +125,10 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
                                               if state == FileState.MISMATCH.value else
                                               f"n/a: stored {dataset} is {state} (figeval data verify)"), []
             infos.append(TaskInfo(
-                name=task.__name__, benchmark=name, paper=paper,
+                name=task.__name__, benchmark=benchmark.title, paper=benchmark.citation,
                 description=(task.__doc__ or "").strip().splitlines()[0] if task.__doc__ else "",
                 samples=samples, samples_note=note, dataset=dataset, data=state, needs=needs,
-                arguments=_arguments(task, benchmark, choices),
+                arguments=_arguments(task, benchmark),
             ))
     return infos
 
@@ -202,8 +163,7 @@ def _arguments_text(info: TaskInfo) -> str:
 def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
     """List the tasks (or the TASKS named): benchmark, paper, sample count with default arguments, arguments with
     defaults and {choices}, and whether their data is stored. Runs no model and downloads nothing."""
-    from figeval.data.store import data_dir
-    from figeval.data.stored import data_dir_problem
+    from figeval.data.stored import data_dir, data_dir_problem
 
     if problem := data_dir_problem():
         # every dataset would be listed as missing, and `figeval data fetch` would fail on the same cause

@@ -39,16 +39,17 @@ def make_task(name: str, args: dict[str, Any]) -> Task:
     Raises:
         FigevalError: unknown task or argument, or a word given for a bool or int argument.
     """
-    from figeval._registry import TASKS
+    from figeval._registry import tasks
 
-    if name not in TASKS:
-        raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(TASKS))}.")
-    parameters = signature(TASKS[name]).parameters
+    known = tasks()
+    if name not in known:
+        raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(known))}.")
+    parameters = signature(known[name]).parameters
     unknown = sorted(set(args) - set(parameters))
     if unknown:
         raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
     typed = {arg: _typed(name, arg, value, parameters[arg].default) for arg, value in args.items()}
-    return TASKS[name](**typed)
+    return known[name](**typed)
 
 
 def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
@@ -68,6 +69,7 @@ def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
 
 
 def takes_answer_mode(name: str) -> bool:
-    from figeval._registry import TASKS
+    from figeval._registry import tasks
 
-    return name in TASKS and "answer_mode" in signature(TASKS[name]).parameters
+    known = tasks()
+    return name in known and "answer_mode" in signature(known[name]).parameters

@@ -37,9 +37,10 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
+    from figeval._registry import BENCHMARKS
     from figeval.reporting.render import RENDERERS
     from figeval.reporting.report import build_report
-    from figeval.reporting.runs import log_files
+    from figeval.reporting.logs import log_files
 
     refuse_repeated_labels(human)
     fmt = "json" if as_json else fmt
@@ -53,7 +54,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     if report_file is not None:
         check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
-    result = build_report(log_dir, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
+    result = build_report(log_dir, BENCHMARKS, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
                           families=named_families(families),
                           note=lambda line: click.echo(f"note: {line}", err=True))  # stderr: --json stays valid
     if not result.runs:
@@ -67,7 +68,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
         from figeval.reporting.figures import figures as figures_of
         from figeval.reporting.html import render_html
 
-        found = figures_of(result)
+        found = figures_of(result, BENCHMARKS)
         if figures is not None:
             check_outputs(figure_files(found, figures), inputs, "--figures")
             figures.mkdir(parents=True, exist_ok=True)

@@ -1,15 +1,14 @@
-"""OpenAI-compatible servers on this machine or this network (llama.cpp's llama-server, llama-cpp-python's server,
-Ollama, vLLM, SGLang): how many requests to send at once and how long to wait for one; and a check, after a run,
-that the answers are not the prompt coming back (a base model behind a chat template).
+"""How many requests to send at once, and how long to wait for one, to an OpenAI-compatible server on this machine
+or this network (llama.cpp's llama-server, llama-cpp-python's server, Ollama, vLLM, SGLang), chosen from what the
+server says about itself.
 
 Why the settings differ from an API's. A local server runs a fixed number of generations at once (llama-server's
 slots, `-np`); a request beyond them waits in the server's queue. figeval's API defaults (each attempt abandoned
-after 120 s; connections: 10 in the run of issue 25, Inspect 0.3.285's adaptive count, 20 at first and 10-100, when
-none is given) send ten or more requests to a one-slot server: the k-th waits k-1 generations before its own
-starts. At the ~11 s a generation took in that run (17 min for 94 generations), the tenth is answered after ~110 s,
-and any longer answer before it pushes the tail of the queue past 120 s: those requests are abandoned and sent
-again, to the back of a queue in which the server still runs the abandoned ones (94 generations for 11 finished
-samples). So:
+after 120 s; Inspect 0.3.285's adaptive connection count, 20 at first and 10-100, when none is given) send ten or
+more requests to a one-slot server: the k-th waits k-1 generations before its own starts. With generations of ten
+seconds or more (a small model on a CPU), the tail of the queue passes 120 s: those requests are abandoned and
+sent again, to the back of a queue in which the server still runs the abandoned ones, so one sample's generation
+is paid for several times (perf/local_server_queue.py shows it at a small scale). So:
 
 - connections = the server's slots (read from llama-server's `/props`); a request is then sent only when a slot
   is free, and the queue is on figeval's side, where waiting costs nothing. Inspect's attempt timeout starts only
@@ -22,11 +21,11 @@ samples). So:
   timeout (Inspect: 600 s, INSPECT_HTTP_REQUEST_TIMEOUT);
 - LOCAL_MAX_RETRIES retries of a failed request, not figeval's 10 for APIs: a stopped local server refuses at once,
   there is no rate limit to wait out, and Inspect's backoff (3 s doubling, plus up to 3 s jitter) makes 10 retries
-  51 minutes (3 x (2^10 - 1) = 3,069 s) for each request, holding its connection; 5 make 93-108 s (measured with
-  perf/local_server_queue.py --dead: a request to a stopped server failed after 115 s), long enough for a server
-  that is restarting to load its model.
+  51 minutes (3 x (2^10 - 1) = 3,069 s) for each request, holding its connection; 5 make 93-108 s, long enough for
+  a server that is restarting to load its model.
 
 A user's `--max-connections`, `--attempt-timeout` and `--max-retries` always win (`local_server_settings`' `given`).
+After a run, `figeval.models.echo` checks that the answers are not the prompt coming back.
 """
 
 from __future__ import annotations
@@ -34,15 +33,12 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-import re
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
-
-from figeval.parsing import answer_words, strip_reasoning
 
 LOCAL_MAX_RETRIES = 5
 # Requests at once to a server that batches every request it holds (vLLM, SGLang: continuous batching, up to
@@ -242,116 +238,3 @@ def local_server_settings(model: str, given: Mapping[str, Any] | None = None, ba
         note += f"; nothing answers there yet ({server.error}): start the server first"
     return LocalSettings(options={name: value for name, value in chosen.items() if name not in given},
                          note=note + ".")
-
-
-# --- Answers that are the prompt coming back -------------------------------------------------------------------
-
-# Turn markers of the common chat templates (ChatML, Gemma, Llama 3, Llama 2/Mistral, Phi/Zephyr): text a chat
-# model never writes in an answer; a base model continuing a template writes the next turn's.
-CHAT_MARKERS = re.compile(r"<\|im_start\|>|<\|im_end\|>|<start_of_turn>|<end_of_turn>|<\|start_header_id\|>|"
-                          r"<\|end_header_id\|>|<\|eot_id\|>|\[/?INST\]|<\|(?:user|assistant|system)\|>")
-# A line that is only a role name: what is left of a turn marker when the server drops special tokens from the
-# text ("<|im_start|>user" -> "user").
-ROLE_LINE = re.compile(r"^[ \t]*(?:user|assistant|model|system)[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
-# An answer repeats a prompt text of at least ECHO_MIN_WORDS words when it holds the text's first ECHO_MIN_WORDS
-# words in a row (the prompts open with their instruction, which an answer has no reason to copy; an echo cut off
-# by the token limit holds at least that), or ECHO_SHARE of the text's word trigrams. Quoting the expression,
-# sentence or answer a question is about holds a part of the text and not its opening; an echo holds most of it.
-ECHO_MIN_WORDS = 8
-ECHO_SHARE = 0.5
-# A run whose answers are echoes in at least this share is warned about.
-ECHO_RUN_SHARE = 0.5
-
-
-def _trigrams(words: Sequence[str]) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + 3]) for i in range(len(words) - 2)}
-
-
-def _holds_run(words: Sequence[str], run: Sequence[str]) -> bool:
-    size = len(run)
-    return any(list(words[i:i + size]) == list(run) for i in range(len(words) - size + 1))
-
-
-def repeats(answer: str, text: str) -> bool:
-    """Whether `answer` repeats `text`: its opening words in a row, or most of its word trigrams (see ECHO_SHARE;
-    texts under ECHO_MIN_WORDS words never count: an honest answer may quote a short prompt whole)."""
-    words = answer_words(text)
-    if len(words) < ECHO_MIN_WORDS:
-        return False
-    said = answer_words(answer)
-    if _holds_run(said, words[:ECHO_MIN_WORDS]):
-        return True
-    wanted = _trigrams(words)
-    return len(wanted & _trigrams(said)) >= ECHO_SHARE * len(wanted)
-
-
-def echoes(answer: str, prompts: Iterable[str]) -> bool:
-    """Whether an answer is a chat template's remnant or a prompt coming back: a turn marker, a line that is only
-    a role name, or most of one of the prompt's messages (see `repeats`). A reasoning block is left out: a
-    reasoning model may restate the question in it before it answers."""
-    answer = strip_reasoning(answer)
-    if CHAT_MARKERS.search(answer) or ROLE_LINE.search(answer):
-        return True
-    return any(repeats(answer, prompt) for prompt in prompts)
-
-
-@dataclass(frozen=True)
-class Answered:
-    """One sample's prompt messages (system and user texts) and the model's answer."""
-
-    prompts: tuple[str, ...]
-    answer: str
-    has_system: bool = False
-
-
-def completions_model(model: str) -> str | None:
-    """The same model on the completions endpoint (the prompt sent as raw text, no chat template), where Inspect
-    has such a provider."""
-    provider, _, rest = model.partition("/")
-    return {"openai-api": f"openai-api-completions/{rest}", "vllm": f"vllm-completions/{rest}"}.get(provider)
-
-
-def echo_warning(answered: Sequence[Answered], model: str, takes_answer_mode: bool) -> str | None:
-    """The one-line warning for a run whose answers are mostly the prompt coming back (ECHO_RUN_SHARE or more), or
-    None.
-
-    Args:
-        answered: the run's generated answers (not logprob ones: one token is not an echo).
-        model: the run's model, for the completions endpoint's name.
-        takes_answer_mode: whether the task can ask by log-probabilities (`-T answer_mode=logprob`).
-    """
-    given = [one for one in answered if one.answer.strip()]
-    echoed = [one for one in given if echoes(one.answer, one.prompts)]
-    if not given or len(echoed) < ECHO_RUN_SHARE * len(given):
-        return None
-    marker = next((m.group(0) for one in echoed if (m := CHAT_MARKERS.search(one.answer))), None)
-    how = []
-    if takes_answer_mode:
-        how.append("-T answer_mode=logprob (its answer read from the next token's log-probabilities)")
-    completions = completions_model(model)
-    if completions and not any(one.has_system for one in given):
-        how.append(f"--model {completions} (the prompt sent as raw text, without a chat template)")
-    advice = ("ask it with " + " or ".join(how) + ", or use an instruction-tuned model" if how
-              else "this task needs written answers: use an instruction-tuned model, or serve this one with its own "
-                   "chat template")
-    return (f"warning: {len(echoed)} of {len(given)} answers repeat the prompt"
-            + (f" or chat-template markers ({marker})" if marker else "")
-            + f": {model} looks like a base model behind a chat template; {advice}.")
-
-
-def answers_of_log(log: Any) -> list[Answered]:
-    """A finished run's generated answers, from its EvalLog (samples read): each sample's input messages and its
-    output text. Empty when the run asked by log-probabilities (its outputs are one token)."""
-    from figeval.answering import AnswerMode, resolved_answer_mode
-
-    mode = (log.eval.metadata or {}).get("answer_mode")
-    if mode and resolved_answer_mode(AnswerMode(mode), log.eval.model) is AnswerMode.LOGPROB:
-        return []
-    answered = []
-    for sample in log.samples or []:
-        if sample.output is None or not sample.output.choices:
-            continue
-        inputs = [message for message in sample.messages if message.role in ("system", "user")]
-        answered.append(Answered(prompts=tuple(message.text for message in inputs), answer=sample.output.completion,
-                                 has_system=any(message.role == "system" for message in inputs)))
-    return answered

@@ -1,7 +1,7 @@
 """Judge-vs-human and annotator agreement as report tables, from the label files `figeval annotate import` writes:
-FFE-HALLU Table 6 (each judge against the resolved human labels, per generator model) and Tables 7-8 (the
-annotators against each other), Persian allusions Table 4 (the judge against people: exact match and Cohen's kappa).
-The numbers are those `figeval judge agreement` prints."""
+each judge against the resolved human labels, per generator model, and the annotators against each other, with
+the paper's rows where its benchmark declares the paper's tables (`Benchmark.agreement`). The numbers are those
+`figeval judge agreement` prints."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from figeval.reporting.paper import paper_notes, paper_rows
-from figeval.reporting.runs import RunSummary, distinguishing_settings, read_log
+from figeval.benchmark import AgreementTables, Benchmark, annotation_spec
+from figeval.reporting.logs import read_log
+from figeval.reporting.paper import Lines, paper_notes, paper_rows
+from figeval.reporting.runs import RunSummary, distinguishing_settings
 from figeval.reporting.tables import (
     Cell,
     ColumnHead,
@@ -24,22 +26,8 @@ from figeval.reporting.tables import (
 )
 from figeval.stats import AgreementRow
 
-# task -> (source of the judge table, source of the annotators' table, the agreement column's unit)
-SOURCES = {
-    "ffe_generation": ("FFE-HALLU Table 6 (Task 1)", "FFE-HALLU Table 7", "percent"),
-    "ffe_translation": ("FFE-HALLU Table 6 (Task 3)", "FFE-HALLU Table 8", "percent"),
-    "allusion_open": ("Persian allusions Table 4", "", "fraction"),
-}
-# The papers' rows that share these tables' columns: (paper, table) per source.
-PAPER_TABLES = {"FFE-HALLU Table 7": ("ffe-hallu", "Table 7"), "FFE-HALLU Table 8": ("ffe-hallu", "Table 8"),
-                "Persian allusions Table 4": ("persian-allusions", "Table 4")}
-# Table 6 prints one column pair per judge ("generation/gpt-4.1/agreement"): a row per model and judge here.
-TABLE_6_TASKS = {"FFE-HALLU Table 6 (Task 1)": "generation", "FFE-HALLU Table 6 (Task 3)": "translation"}
-TABLE_6_JUDGES = ("gpt-4.1", "gemini-2.5-pro")
-
-
 def _columns(unit: str) -> list[ColumnHead]:
-    # allusions Table 4 calls percent agreement "EM", as a fraction; FFE-HALLU Tables 6-8 "Agr." in percent
+    # a paper printing agreement as a fraction calls it "EM" (exact match); in percent, "Agr."
     agreement = ColumnHead("em", "EM", "higher") if unit == "fraction" else ColumnHead("agreement", "Agreement(%)", "higher")
     return [agreement, ColumnHead("kappa", "Cohen's kappa", "higher", unit="fraction")]
 
@@ -52,7 +40,8 @@ def _cells(row: AgreementRow, agreement_key: str) -> dict[str, Cell]:
     return cells
 
 
-def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = False) -> list[Table]:
+def agreement_tables(labels: Path, runs: Sequence[RunSummary], benchmarks: Sequence[Benchmark],
+                     paper: bool = False) -> list[Table]:
     """The judge table for the runs of the task `labels` labels (only their logs are read in full), and the
     annotators' table when two or more people labelled.
 
@@ -60,12 +49,15 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
         FigevalError: the labels file is unreadable or of a task with no annotation scheme, or no run of the
             report is one whose answers it labels.
     """
-    from figeval._registry import annotation_spec
     from figeval.annotation.agreement import judge_agreement
     from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
 
-    task, humans, annotators = read_task_labels(labels, annotation_spec)
-    judge_source, annotator_source, unit = SOURCES.get(task, ("", "", "percent"))
+    task, humans, annotators = read_task_labels(labels, lambda name: annotation_spec(benchmarks, name))
+    benchmark = next(b for b in benchmarks if task in b.annotated)
+    printed = benchmark.agreement.get(task)
+    unit = printed.unit if printed else "percent"
+    judge_source = f"{benchmark.title} {printed.judge_source}" if printed else ""
+    annotator_source = f"{benchmark.title} {printed.annotator_table}" if printed and printed.annotator_table else ""
     columns = _columns(unit)
     key = columns[0].key
     # the runs whose answers the labels label; the log dir's other runs of the task are left out, and said so
@@ -82,7 +74,7 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
                    identity_keys=["judge", *settings], intervals=True)
     judged.notes += [unlabelled_note(log, labels) for log in unlabelled] + preferred_notes
     for run, log in mine:
-        found = judge_agreement(log, humans, annotation_spec(task).scheme)
+        found = judge_agreement(log, humans, benchmark.annotated[task].scheme)
         setting = {name: str((run.identity or {}).get(name, "")) for name in settings}
         for agreement in found[:-1]:
             judge = agreement.row.group.partition(" | ")[2].removeprefix("judge ")
@@ -93,13 +85,16 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], paper: bool = Fal
         judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
     tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
-    if paper:
-        for table in tables:
-            if table.source in PAPER_TABLES:
-                table.rows += paper_rows(*PAPER_TABLES[table.source], {c.key for c in table.columns}, table.source)
-                table.notes += paper_notes(*PAPER_TABLES[table.source])
-            elif table.source in TABLE_6_TASKS:
-                table.rows += _table_6_rows(TABLE_6_TASKS[table.source], table.source)
+    if paper and printed:
+        numbers, notes = benchmark.numbers(), benchmark.inconsistencies()
+        if judged.rows and printed.judges:
+            judged.rows += _per_judge_rows(numbers, printed, judged.source)
+        elif judged.rows:
+            judged.rows += paper_rows(numbers, printed.judge_table, {c.key for c in columns}, judged.source)
+            judged.notes += paper_notes(notes, printed.judge_table)
+        if people is not None and printed.annotator_table:
+            people.rows += paper_rows(numbers, printed.annotator_table, {c.key for c in columns}, people.source)
+            people.notes += paper_notes(notes, printed.annotator_table)
     return tables
 
 
@@ -133,12 +128,13 @@ def _partial_judge_notes(run: RunSummary, found: Sequence) -> list[str]:
             "default)" for agreement in found[:-1] if agreement.row.n < everything]
 
 
-def _table_6_rows(kind: str, source: str) -> list[Row]:
-    """FFE-HALLU Table 6's numbers for one task, one row per generator model and judge."""
+def _per_judge_rows(numbers: Lines, printed: AgreementTables, source: str) -> list[Row]:
+    """A judge table's numbers for one task where the paper prints a column pair per judge: one row per generator
+    model and judge."""
     rows = []
-    for judge in TABLE_6_JUDGES:
-        keys = {f"{kind}/{judge}/agreement", f"{kind}/{judge}/kappa"}
-        for row in paper_rows("ffe-hallu", "Table 6", keys, source):
+    for judge in printed.judges:
+        keys = {f"{printed.judge_columns}/{judge}/agreement", f"{printed.judge_columns}/{judge}/kappa"}
+        for row in paper_rows(numbers, printed.judge_table, keys, source):
             cells = {key.rsplit("/", 1)[1]: cell for key, cell in row.cells.items()}
             rows.append(Row(row.label, {"judge": judge}, cells, reference=source))
     return rows

@@ -1,6 +1,6 @@
-"""The papers' figures from a report's tables (matplotlib, no display needed): FFE-HALLU Figure 1, the Turkish
-label preference, allusion accuracy per theme and the MC-vs-open gap, PerHalluEval Figures 3-5 (with 95%
-interval error bars) and Figure 8 (precision-recall with iso-F1 curves).
+"""The papers' figures from a report's tables (matplotlib, no display needed), as each benchmark declares them
+(`Benchmark.figures`): grouped bars (one group per column, one bar per model, with 95% interval error bars where
+the paper draws them) and precision-recall maps with iso-F1 curves.
 
 Only the user's runs are drawn (the papers' numbers are in the tables). Every bar and point carries an SVG id
 (`bar-...`, `point-...`; a bar of 0, drawn as a stroke on the axis and a printed 0: `zero-...`, `label-zero-...`)
@@ -25,8 +25,9 @@ from itertools import product
 from io import BytesIO, StringIO
 from pathlib import Path
 
+from figeval.benchmark import Benchmark, FigureSpec
 from figeval.output import write_bytes
-from figeval.reporting.render import wrapped_lines
+from figeval.reporting.cells import wrapped_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Row, Table
 
@@ -39,8 +40,8 @@ WIDTH_INCHES = 6.5
 TEXT_PT, SMALL_PT = 9, 8
 # Noto Sans Arabic's mean advance at SMALL_PT, in inches (about 0.5 em): how many characters a label's room holds.
 CHAR_INCHES = SMALL_PT * 0.5 / 72
-PERSIAN_THEME = {"religious": "مذهبی", "quranic": "قرآنی", "mythical-historical": "اساطیری-تاریخی",
-                 "romantic": "عاشقانه", "mystical": "عرفانی", "other": "سایر"}
+# A precision-recall map's markers, one per column prefix (task), in order.
+POINT_MARKERS = ("o", "s", "^", "D", "v")
 
 
 @dataclass
@@ -96,7 +97,7 @@ def _varying_keys(table: Table, rows: Sequence[Row]) -> list[str]:
 
 def _series_names(table: Table, rows: Sequence[Row]) -> list[str]:
     """Each row's legend name: the model's display name (the row label), with the settings that differ between
-    the rows ("gemma (allusion_open, gt)"); settings every row shares are in the caption (`_shared_settings`)."""
+    the rows ("gemma (open, gt)"); settings every row shares are in the caption (`_shared_settings`)."""
     keys = _varying_keys(table, rows)
     names = []
     for row in rows:
@@ -228,61 +229,35 @@ def _bars_by_row(table: Table, columns: Iterable[str], caption: str, name: str, 
     return Figure(name, caption + _shared_settings(table, rows) + ".", fig)
 
 
-def figures(report: Report) -> list[Figure]:
-    """The figures the report's tables can draw, with the papers' captions where they have them."""
+def figures(report: Report, benchmarks: Sequence[Benchmark]) -> list[Figure]:
+    """The figures the benchmarks declare that the report's tables can draw (a table with rows of runs)."""
     by_key = {table.key: table for table in report.tables}
     found: list[Figure] = []
-    if (table := by_key.get("ffe-hallu/figure-1")) and _user_rows(table):
-        # FFE-HALLU Figure 1's caption: "Fake FFE Detection accuracy by model and category for two prompt settings"
-        for framing, question in (("fake_q", "Is this FFE fake?"), ("real_q", "Is this FFE real?")):
-            columns = [c for c in table.columns if c.key.startswith(f"{framing}/")]
-            # the headers repeat the prompt ("Is it fake? Word Perturbation"): the caption names it once
-            categories = [c.header.split("? ", 1)[-1] for c in columns]
-            found.append(_bars_by_row(table, [c.key for c in columns], f"FFE-HALLU Figure 1: fake FFE detection "
-                                      f"accuracy by model and category, prompt '{question}'",
-                                      f"ffe-hallu-figure-1-{framing.replace('_', '-')}", "accuracy (%)",
-                                      groups=categories))
-    if (table := by_key.get("turkish-idioms/table-2")) and _user_rows(table):
-        found.append(_bars_by_row(table, ["yes_rate", "entailment_rate"], "Turkish idioms: label preference (share of "
-                                  "parsed answers)", "turkish-idioms-label-preference", "share"))
-    if (table := by_key.get("persian-allusions/themes")) and _user_rows(table):
-        # two lines, the English name first: a line mixing scripts is laid out right to left, its parts reversed
-        themes = [f"{c.key}\n{PERSIAN_THEME[c.key]}" for c in table.columns]
-        found.append(_bars_by_row(table, [c.key for c in table.columns], "Persian allusions: accuracy per theme "
-                                  "(Section 4; no bar: no text with the theme)", "persian-allusions-themes",
-                                  "accuracy (%)", groups=themes))
-    if (table := by_key.get("persian-allusions/gap")) and _user_rows(table):
-        found.append(_bars_by_row(table, ["mc", "open"], "Persian allusions: MC vs open-ended accuracy (Section 4)",
-                                  "persian-allusions-gap", "accuracy (%)"))
-    # PerHalluEval Figures 3-4's captions: "Comparison of evaluated LLMs' performances on the QA [summarization]
-    # task. Error bars show 95% confidence intervals across evaluation samples."
-    for key, task in (("perhallueval/figure-3", "QA"), ("perhallueval/figure-4", "summarization")):
-        if (table := by_key.get(key)) and _user_rows(table):
-            found.append(_bars_by_row(table, ["factual_recall", "hallucinated_recall", "hamming_score"],
-                                      f"{table.source}: comparison of the models' performances on the {task} task; "
-                                      "error bars: 95% confidence intervals", key.replace("/", "-"), "%", errors=True))
-    if (table := by_key.get("perhallueval/figure-5")) and _user_rows(table):
-        # Figure 5's caption: "Comparison of LLM performance on Persian-specific vs. non-Persian content in the QA
-        # task (Hamming Score)."
-        found.append(_bars_by_row(table, ["persian_specific", "generic"], "PerHalluEval Figure 5: QA Hamming score, "
-                                  "Persian-specific vs generic content; error bars: 95% confidence intervals",
-                                  "perhallueval-figure-5", "Hamming score", errors=True))
-    if (table := by_key.get("perhallueval/figure-8")) and _user_rows(table):
-        found.append(_precision_recall(table))
+    for spec in (spec for benchmark in benchmarks for spec in benchmark.figures):
+        if (table := by_key.get(spec.table)) is None or not _user_rows(table):
+            continue
+        if spec.kind == "precision_recall":
+            found.append(_precision_recall(table, spec))
+            continue
+        # the spec's columns that the table has, in the table's order, each named by its group label
+        named = dict(zip(spec.columns, spec.groups or spec.columns))
+        keys = [c.key for c in table.columns if not spec.columns or c.key in named]
+        found.append(_bars_by_row(table, keys, spec.caption, spec.name, spec.axis, spec.errors,
+                                  [named[key] for key in keys] if spec.groups else None))
     return found
 
 
-def _precision_recall(table: Table) -> Figure:
-    """Figure 8: one point per model and task, bubble size by F1, with iso-F1 curves; the legend names the models
-    by colour and the tasks by marker."""
+def _precision_recall(table: Table, spec: FigureSpec) -> Figure:
+    """One point per model and column prefix (a task: its precision, recall and f1 columns), bubble size by F1,
+    with iso-F1 curves; the legend names the models by colour and the prefixes by marker."""
     import numpy as np
     from matplotlib.lines import Line2D
 
     plt = _pyplot()
     rows = _user_rows(table)
-    tasks = (("qa", "o", "QA"), ("summarization", "s", "summarization (TS)"))
-    shown = [kind for kind, _, _ in tasks if any(f"{kind}/precision" in row.cells for row in rows)]
-    layout = legend_layout(_series_names(table, rows) + [name for kind, _, name in tasks if kind in shown])
+    points = [(prefix, marker, name) for prefix, marker, name in zip(spec.columns, POINT_MARKERS, spec.groups)]
+    shown = [prefix for prefix, _, _ in points if any(f"{prefix}/precision" in row.cells for row in rows)]
+    layout = legend_layout(_series_names(table, rows) + [name for prefix, _, name in points if prefix in shown])
     fig, ax = plt.subplots(figsize=(WIDTH_INCHES, _height(3.4, layout)), layout="constrained")
     recall = np.linspace(0.01, 1, 200)
     for f1 in (0.2, 0.4, 0.6, 0.8):
@@ -292,8 +267,8 @@ def _precision_recall(table: Table) -> Figure:
         ax.annotate(f"F1={f1}", (recall[visible][-1], precision[visible][-1]), xytext=(2, 0),
                     textcoords="offset points", va="center", fontsize=SMALL_PT, color="dimgray")
     for r, row in enumerate(rows):
-        for t, (kind, marker, _) in enumerate(tasks):
-            p, q, f = (row.cells.get(f"{kind}/{m}") for m in ("precision", "recall", "f1"))
+        for t, (prefix, marker, _) in enumerate(points):
+            p, q, f = (row.cells.get(f"{prefix}/{m}") for m in ("precision", "recall", "f1"))
             if p is None or q is None:
                 continue
             size = 40 + 300 * (f.value if f is not None else 0)
@@ -301,16 +276,13 @@ def _precision_recall(table: Table) -> Figure:
             point.set_gid(f"point-{r}-{t}")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("recall (factual)")
-    ax.set_ylabel("precision")
+    ax.set_xlabel(spec.x_axis or "recall")
+    ax.set_ylabel(spec.axis)
     models = [Line2D([], [], linestyle="", marker="o", markersize=7, color=f"C{r % 10}") for r in range(len(rows))]
-    markers = [Line2D([], [], linestyle="", marker=marker, markersize=7, color="gray") for kind, marker, _ in tasks
-               if kind in shown]
+    markers = [Line2D([], [], linestyle="", marker=marker, markersize=7, color="gray") for prefix, marker, _ in points
+               if prefix in shown]
     _legend(fig, models + markers, layout)
-    # Figure 8's caption: "Precision-Recall maps with iso-F1 curves. Each point is a model, bubble size reflects
-    # its F1 score, and iso-F1 curves (gray) provide guidance on the precision-recall trade-off."
-    return Figure("perhallueval-figure-8", "PerHalluEval Figure 8: precision-recall map with iso-F1 curves (gray); "
-                  "each point is a model on a task, its size its F1" + _shared_settings(table, rows) + ".", fig)
+    return Figure(spec.name, spec.caption + _shared_settings(table, rows) + ".", fig)
 
 
 def svg_text(figure) -> str:

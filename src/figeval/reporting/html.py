@@ -8,7 +8,8 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from figeval import __version__
-from figeval.reporting.render import MISSING, grid, run_lines, title_line
+from figeval.reporting.cells import MISSING, grid, title_line
+from figeval.reporting.render import run_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Table
 

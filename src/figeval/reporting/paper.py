@@ -1,45 +1,31 @@
-"""The papers' own numbers (paper_numbers.csv, entered from the four papers' results tables and text, one line per
-number with its paper, table or section, row and column) as reference rows beside a user's models, shown at the
-precision the paper prints them; and where a paper is inconsistent with itself (paper_notes.csv: a row that does
-not sum to 100, two tables over different counts), a note on the table that shows it."""
+"""The papers' own numbers (each benchmark's paper_numbers.csv, entered from its paper's results tables and text,
+one line per number with its table or section, row and column) as reference rows beside a user's models, shown at
+the precision the paper prints them; and where a paper is inconsistent with itself (its paper_notes.csv: a row that
+does not sum to 100, two tables over different counts), a note on the table that shows it.
+
+Every function takes the lines it reads (`Benchmark.numbers()`, `Benchmark.inconsistencies()`: dicts with the
+paper's id under `paper`), so that this module knows no paper."""
 
 from __future__ import annotations
 
-import csv
-from functools import cache
-from importlib.resources import files
+from collections.abc import Mapping, Sequence
 
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec
 
 CI_SUFFIXES = ("/ci_low", "/ci_high")
+Lines = Sequence[Mapping[str, str]]
 
 
-@cache
-def _packaged_rows(name: str) -> tuple[dict[str, str], ...]:
-    text = files("figeval.reporting").joinpath(name).read_text(encoding="utf-8")
-    return tuple(csv.DictReader(text.splitlines()))
-
-
-def paper_numbers() -> tuple[dict[str, str], ...]:
-    """Every line of paper_numbers.csv (paper, table, row, column, value, unit, note)."""
-    return _packaged_rows("paper_numbers.csv")
-
-
-def _paper_notes() -> tuple[dict[str, str], ...]:
-    """Every line of paper_notes.csv (paper, table, row, note; no row: the whole table)."""
-    return _packaged_rows("paper_notes.csv")
-
-
-def paper_notes(paper: str, source: str) -> list[str]:
+def paper_notes(notes: Lines, source: str) -> list[str]:
     """Where the paper's own table is inconsistent with itself or another of its tables, one note per row."""
     return [f"the paper's {source}" + (f", {line['row']}" if line["row"] else "") + f": {line['note']}"
-            for line in _paper_notes() if (line["paper"], line["table"]) == (paper, source)]
+            for line in notes if line["table"] == source]
 
 
-def text_numbers(papers: set[str]) -> Table | None:
-    """The numbers a paper reports in its text rather than a table (a share, an agreement, a count), as printed;
+def text_numbers(numbers: Lines) -> Table | None:
+    """The numbers papers report in their text rather than a table (a share, an agreement, a count), as printed;
     None when the papers have none."""
-    lines = [line for line in paper_numbers() if line["paper"] in papers and line["table"].startswith("Section")]
+    lines = [line for line in numbers if line["table"].startswith("Section")]
     if not lines:
         return None
     table = Table("paper-text", "Numbers the papers report in their text", "the papers' text", "count",
@@ -63,18 +49,18 @@ def _decimals(value: str) -> int:
     return len(value.partition(".")[2])
 
 
-def reference_rows(spec: TableSpec, table: Table) -> list[Row]:
+def reference_rows(numbers: Lines, spec: TableSpec, table: Table) -> list[Row]:
     """The paper's rows of the spec's table, in the paper's order, with the columns the table shows."""
-    return paper_rows(spec.paper, spec.source, {column.key for column in spec.columns}, table.source, spec.cell_labels)
+    return paper_rows(numbers, spec.source, {column.key for column in spec.columns}, table.source, spec.cell_labels)
 
 
-def paper_rows(paper: str, source: str, keys: set[str], shown_as: str, cell_labels: bool = False) -> list[Row]:
+def paper_rows(numbers: Lines, source: str, keys: set[str], shown_as: str, cell_labels: bool = False) -> list[Row]:
     """A paper's rows of one table ("Table 4") for the column keys given; `shown_as` names the source on each."""
     rows: dict[str, dict[str, dict[str, float]]] = {}
     labels: dict[tuple[str, str], str] = {}
     decimals: dict[tuple[str, str], int] = {}
-    for line in paper_numbers():
-        if line["paper"] != paper or line["table"] != source:
+    for line in numbers:
+        if line["table"] != source:
             continue
         column, part = line["column"], "value"
         for suffix in CI_SUFFIXES:
@@ -89,8 +75,8 @@ def paper_rows(paper: str, source: str, keys: set[str], shown_as: str, cell_labe
                            for key, parts in cells.items()}, reference=shown_as) for name, cells in rows.items()]
 
 
-def count_row(paper: str, source: str, row: str) -> Row:
-    """A paper's row of counts (Persian allusions Table 2: texts per theme) as cells with n only."""
-    cells = {line["column"]: Cell(None, n=int(line["value"])) for line in paper_numbers()
-             if (line["paper"], line["table"], line["row"]) == (paper, source, row)}
-    return Row(row, {}, cells, reference=f"{paper} {source}")
+def count_row(numbers: Lines, source: str, row: str) -> Row:
+    """A paper's row of counts (texts per theme) as cells with n only."""
+    lines = [line for line in numbers if (line["table"], line["row"]) == (source, row)]
+    cells = {line["column"]: Cell(None, n=int(line["value"])) for line in lines}
+    return Row(row, {}, cells, reference=f"{lines[0]['paper']} {source}" if lines else source)

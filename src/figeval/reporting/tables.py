@@ -50,7 +50,7 @@ class Cell:
     """The value's own denominator (the answers a rate counted); None when the log does not record it."""
     log: str | None = None
     label: str = ""
-    """Text shown with the value (the best model of a family in PerHalluEval's Table 4)."""
+    """Text shown with the value (the best model of a family in a table of families)."""
     decimals: int | None = None
     """A paper's number: the decimals it is printed with (33.25, not 33.2); None: the unit's usual precision."""
     samples: int | None = None
@@ -76,7 +76,7 @@ class Row:
     identity: dict[str, str]
     cells: dict[str, Cell]
     reference: str = ""
-    """For the papers' own numbers: their source ("FFE-HALLU Table 4"); empty for the user's runs."""
+    """For the papers' own numbers: their source ("<paper> Table 4"); empty for the user's runs."""
 
 
 @dataclass
@@ -112,10 +112,22 @@ class Column:
 
 
 @dataclass(frozen=True)
+class TableContext:
+    """What a table's own build function may use beyond the runs."""
+
+    paper: bool = False
+    """The papers' own numbers are asked for (`figeval report --paper`)."""
+    numbers: Sequence[Mapping[str, str]] = ()
+    """The benchmark's paper numbers (`Benchmark.numbers()`)."""
+    families: Mapping[str, str] = field(default_factory=dict)
+    """Families the user named for models (`--family MODEL=FAMILY`), for a table grouped by family."""
+
+
+@dataclass(frozen=True)
 class TableSpec:
     key: str
     paper: str
-    """The paper's id in paper_numbers.csv (ffe-hallu, turkish-idioms, persian-allusions, perhallueval)."""
+    """How the report names the paper (its benchmark's title)."""
     source: str
     """"Table 4", "Figure 1"."""
     title: str
@@ -125,13 +137,19 @@ class TableSpec:
     """Run settings that make separate rows (run identity keys)."""
     intervals: bool = False
     cell_labels: bool = False
-    """The paper's cells carry a name (paper_numbers.csv's note: PerHalluEval Table 4's best variant)."""
+    """The paper's cells carry a name (the paper numbers' note: the best model of a family)."""
     notes: tuple[str, ...] = ()
     """What the table says of itself under every report of it: what figeval's own columns (`ours`) count."""
+    build: Callable[[TableSpec, Sequence[RunSummary], TableContext], list[Table]] | None = None
+    """The table's own way from runs to tables, where the newest run per cell (`build_table`) is not the paper's
+    (a best model per family, shares of a data file's column, a fresh set beside the published one); a returned
+    table with the spec's key gets the paper's reference rows."""
+    reads: frozenset[str] = frozenset()
+    """Tasks whose runs a `build` reads that no column names."""
 
     @property
     def tasks(self) -> set[str]:
-        return {column.task for column in self.columns}
+        return {column.task for column in self.columns} | set(self.reads)
 
 
 UNPARSED_RATE = "unparsed_rate"
@@ -231,7 +249,7 @@ def _matches(run: RunSummary, column: Column) -> bool:
 
 def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
     """The spec's table from runs (already one per task, model and identity). Rows are sorted by model."""
-    table = Table(spec.key, spec.title, f"{_PAPER_NAMES.get(spec.paper, spec.paper)} {spec.source}".strip(), spec.unit,
+    table = Table(spec.key, spec.title, f"{spec.paper} {spec.source}".strip(), spec.unit,
                   [ColumnHead(c.key, c.header, c.better, c.ours) for c in spec.columns], intervals=spec.intervals)
     used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
     for run in {run.log: run for _, run in used if scored_before_denominators(run)}.values():
@@ -289,6 +307,3 @@ def subset_note(run: RunSummary, headers: Sequence[str]) -> str:
     return (f"{run.display_name} {', '.join(headers)}: from a subset run ({run.subset}; no complete run of "
             f"{run.task} with these settings): {run.log}.")
 
-
-_PAPER_NAMES = {"ffe-hallu": "FFE-HALLU", "turkish-idioms": "Turkish idioms", "persian-allusions": "Persian allusions",
-                "perhallueval": "PerHalluEval", "": ""}

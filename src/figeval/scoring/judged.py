@@ -1,7 +1,7 @@
 """The judged-scorer skeleton shared by every open-answer task: read the answer (the paper's form, else figeval's
 reader; a truncated output is never decided by a judge) -> rule shortcuts -> judge (one retry) -> override -> `Outcome`.
 
-Where a paper's judge labelled every output (FFE-HALLU Section 5, Table 6), `judge_every_output` also asks the
+Where a paper's judge labelled every output (to compare it with people's labels), `judge_every_output` also asks the
 judge about the outputs a rule decided or that could not be read: its label is recorded beside the outcome
 (`JUDGE_LABEL`) for judge-vs-people agreement, and the outcome itself stays the rule's or the unread one.
 

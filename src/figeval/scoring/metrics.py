@@ -1,10 +1,10 @@
-"""Metrics over outcomes, each with an explicit unparsed policy, and per-group breakdowns.
+"""Rates over outcomes, each with an explicit unparsed policy and its own denominator.
 
 An unparsed answer (the model's answer could not be read) counts in a rate by the rate's **unparsed policy**:
 
 - `as_wrong`: in the denominator, and never the label or target being counted (accuracy: wrong);
-- `as_label:<x>`: as if the model had answered label <x> (FFE-HALLU: a response that does not reject a fake
-  is a hallucination, so an unparsed one counts as accepting it);
+- `as_label:<x>`: as if the model had answered label <x> (where a paper counts every response that does not
+  reject a fabricated item as a hallucination, an unparsed one counts as accepting it);
 - `excluded`: left out of the denominator (used only where a paper does so, and reported beside
   `unparsed_rate`, which every task has).
 
@@ -17,22 +17,20 @@ its policy and selection; for a group, `<group's name>/n`), so that a report's n
 not the run's sample count.
 
 Each task records its policies in its metadata (`unparsed_policies`) and each metric's parameters are in the
-log. Breakdowns use Inspect's `grouped()`; `grouped_by` adds what it lacks: samples that belong to several
-groups (an allusion with two themes counts in both).
+log. Per-group breakdowns are in `breakdowns`; what every task reports about how its answers were read
+(`unparsed_rate`, the reading layers, decided-by counts, label mass) is in `reading_metrics`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Score, grouped, metric, stderr
+from inspect_ai.scorer import Metric, SampleScore, Score, metric, stderr
 from inspect_ai.scorer._metric import MetricProtocol
 
 from figeval.errors import FigevalError
-from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status, outcome_of
-from figeval.scoring.readers import LABEL_MASS
+from figeval.scoring.outcome import Outcome, outcome_of
 
 AS_WRONG = "as_wrong"
 EXCLUDED = "excluded"
@@ -66,7 +64,7 @@ def counted_label(outcome: Outcome, policy: str) -> tuple[bool, str | None]:
     return True, None
 
 
-# Inspect calls every metric of a task (about 50 for FFE-HALLU detection) with the same Score objects, and again
+# Inspect calls every metric of a task (about 50 for the largest) with the same Score objects, and again
 # for each display refresh: each score is read back into its Outcome once, not once per metric. The cache holds
 # the score itself, so its id cannot be reused by another object while the entry lives.
 _OUTCOMES: dict[int, tuple[Score, Outcome]] = {}
@@ -89,7 +87,8 @@ def outcomes(scores: Sequence[SampleScore]) -> list[Outcome]:
     return [sample_outcome(s.score) for s in scores]
 
 
-def _matches(where: Mapping[str, Any] | None, metadata: Mapping[str, Any] | None) -> bool:
+def matches_where(where: Mapping[str, Any] | None, metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a sample's metadata has every value of the selection `where` (None or empty: every sample)."""
     return not where or all((metadata or {}).get(key) == value for key, value in where.items())
 
 
@@ -99,7 +98,7 @@ def counted_values(scores: Sequence[SampleScore], of: str, unparsed: str,
     target) under the unparsed policy; answers the policy leaves out are not listed."""
     found = []
     for s in scores:
-        if not _matches(where, s.sample_metadata):
+        if not matches_where(where, s.sample_metadata):
             continue
         outcome = sample_outcome(s.score)
         included, label = counted_label(outcome, unparsed)
@@ -166,80 +165,9 @@ def rate_stderr(of: str = TARGET, unparsed: str = AS_WRONG, where: dict[str, Any
 
     def compute(scores: list[SampleScore]) -> float | None:
         counted = indicators(scores, of, unparsed, where)
-        return float(_call(inspect_stderr, counted)) if len(counted) >= 2 else None
+        return float(apply_metric(inspect_stderr, counted)) if len(counted) >= 2 else None
 
     return compute  # type: ignore[return-value]
-
-
-def _has_status(outcome: Outcome, status: str) -> bool:
-    # a truncated answer is also an unparsed one (it was not read)
-    return outcome.is_unparsed if status == Status.UNPARSED.value else outcome.status.value == status
-
-
-@metric
-def status_rate(status: str = "unparsed", where: dict[str, Any] | None = None) -> Metric:
-    """The share of all answers with a status: `unparsed` (not read, truncated ones included), `truncated` or
-    `judge_unparsed`."""
-
-    def compute(scores: list[SampleScore]) -> float | None:
-        chosen = [sample_outcome(s.score) for s in scores if _matches(where, s.sample_metadata)]
-        return sum(_has_status(o, status) for o in chosen) / len(chosen) if chosen else None
-
-    return compute  # type: ignore[return-value]
-
-
-@metric
-def answer_count(where: dict[str, Any] | None = None) -> Metric:
-    """How many answers `where` selects (judge-unparsed ones included): `status_rate`'s denominator; undefined
-    (left out) with none."""
-
-    def compute(scores: list[SampleScore]) -> float | None:
-        return sum(_matches(where, s.sample_metadata) for s in scores) or None
-
-    return compute  # type: ignore[return-value]
-
-
-def counted_status(status: str, name: str, where: dict[str, Any] | None = None) -> list[Metric]:
-    """`status_rate` named `name`, with its denominator (`<name>/n`)."""
-    return [named(status_rate(status, where), name), named(answer_count(where), denominator_name(name))]
-
-
-UNREAD = "unread"
-"""`read/unread`: the share of answers no layer read (unparsed and truncated)."""
-
-
-def read_layer(outcome: Outcome) -> str:
-    """How an answer was read, as the run summary and the report count it: a `ReadBy` value, `unread`, or
-    `rule` (nothing to read: a rule decided on an answer that names nothing)."""
-    if outcome.is_unparsed:
-        return UNREAD
-    return outcome.read_by.value if outcome.read_by is not None else DecidedBy.RULE.value
-
-
-@metric
-def reading_shares(where: dict[str, Any] | None = None) -> Metric:
-    """The share of answers each layer read (`read/paper_rule`, `read/figeval_reader`, `read/logprob`,
-    `read/extractor`, `read/manual`) and `read/unread`, over the answers `where` selects, whose number is `read/n`:
-    how a task's numbers were read."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        chosen = [sample_outcome(s.score) for s in scores if _matches(where, s.sample_metadata)]
-        if not chosen:
-            return {}
-        counts = Counter(read_layer(o) for o in chosen)
-        shares = {f"read/{layer.value}": 0.0 for layer in ReadBy} | {f"read/{UNREAD}": 0.0}
-        return shares | {f"read/{layer}": n / len(chosen) for layer, n in counts.items()} | {"read/n": len(chosen)}
-
-    return compute
-
-
-def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> list[Metric]:
-    """What every task reports about reading its answers: `unparsed_rate` (truncated included),
-    `truncated_rate` (each with its `/n`) and the shares of each reading layer (`reading_shares`); with a prefix for a subset
-    (`control_unparsed_rate`)."""
-    return [*counted_status(Status.UNPARSED.value, f"{prefix}unparsed_rate", where),
-            *counted_status(Status.TRUNCATED.value, f"{prefix}truncated_rate", where),
-            *([reading_shares(where)] if not prefix else [])]
 
 
 @metric
@@ -250,92 +178,17 @@ def named(inner: Metric, name: str) -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        value = _call(inner, scores)
+        value = apply_metric(inner, scores)
         values = value if isinstance(value, dict) else {name: value}
         return {key: v for key, v in values.items() if v is not None}
 
     return compute
 
 
-def _call(inner: Metric, scores: list[SampleScore]) -> Any:
+def apply_metric(inner: Metric, scores: list[SampleScore]) -> Any:
+    """`inner`'s value on the scores (Inspect's `Metric` type does not declare the call its metrics take)."""
     protocol: MetricProtocol = inner  # type: ignore[assignment]
     return protocol(scores)
-
-
-@metric
-def grouped_by(inner: Metric, key: str, name_template: str, many: bool = False) -> Metric:
-    """`inner` per value of the sample metadata `key`, through Inspect's `grouped()`, named by `name_template`
-    ("accuracy/freq_{group_name}"); groups where `inner` is undefined are left out.
-
-    Args:
-        many: the key holds a list and a sample counts in each of its groups (multi-label themes).
-    """
-    per_group = grouped(inner, key, all=False, name_template=name_template)
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        if many:
-            # once per distinct group: a list that repeats a theme does not count the sample twice
-            scores = [s.model_copy(update={"sample_metadata": {**(s.sample_metadata or {}), key: group}})
-                      for s in scores for group in dict.fromkeys((s.sample_metadata or {}).get(key) or [])]
-        present = [s for s in scores if (s.sample_metadata or {}).get(key) is not None]
-        if not present:
-            return {}
-        return {name: v for name, v in _call(per_group, present).items() if v is not None}
-
-    return compute
-
-
-def grouped_rate(of: str, unparsed: str, key: str, name_template: str, where: dict[str, Any] | None = None,
-                 many: bool = False) -> list[Metric]:
-    """`rate` per group of the sample metadata `key` (`grouped_by`), each group's with its denominator named
-    `<group's name>/n` ("accuracy/freq_high/n")."""
-    return [grouped_by(rate(of, unparsed, where), key, name_template, many),
-            grouped_by(rate_n(of, unparsed, where), key, denominator_name(name_template), many)]
-
-
-@metric
-def mean_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
-    """The mean of `inner` over the `groups` of sample metadata `key` (as Inspect's `grouped(all="groups")`),
-    a scalar; undefined unless `inner` is defined in every one of them (FFE-HALLU's average of two framings
-    needs both)."""
-    per_group = grouped(inner, key, all=False)
-
-    def compute(scores: list[SampleScore]) -> float | None:
-        if not scores:
-            return None
-        found = _call(per_group, scores)
-        values = [found.get(group) for group in groups]
-        return None if any(v is None for v in values) else sum(values) / len(values)
-
-    return compute  # type: ignore[return-value]
-
-
-@metric
-def total_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
-    """The sum of `inner` (a count: `rate_n`) over the `groups` of sample metadata `key`, undefined unless it is
-    defined in every one of them: the n of a `mean_over_groups` over the same groups, present exactly when it is."""
-    per_group = grouped(inner, key, all=False)
-
-    def compute(scores: list[SampleScore]) -> float | None:
-        found = _call(per_group, scores) if scores else {}
-        values = [found.get(group) for group in groups]
-        return None if any(v is None for v in values) else sum(values)
-
-    return compute  # type: ignore[return-value]
-
-
-@metric
-def decided_by_counts() -> Metric:
-    """How many answers each way decided (`decided_by/<parser|logprob|rule|judge|manual>`), and each named
-    rule (`rule/<name>`)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        found = outcomes(scores)
-        counts = Counter(f"decided_by/{o.decided_by.value}" for o in found)
-        counts.update(f"rule/{o.rule}" for o in found if o.rule)
-        return {**{f"decided_by/{d.value}": 0.0 for d in DecidedBy}, **{k: float(v) for k, v in counts.items()}}
-
-    return compute
 
 
 def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any] | None = None) -> list[Metric]:
@@ -349,21 +202,3 @@ def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any
 def recorded_policies(policies: Mapping[str, tuple[str, str]]) -> dict[str, str]:
     """What a task writes in its metadata: each metric's unparsed policy."""
     return {name: policy for name, (_, policy) in policies.items()}
-
-
-@metric
-def label_mass() -> Metric:
-    """Logprob answers: the mean probability mass the next token puts on all the labels' words together
-    (`label_mass`), and the share of answers where it is under one half (`label_mass/under_half`), each over the
-    answers read from log-probabilities (its `/n`; a generated answer has no mass). A small mass says the model
-    barely answered with a label: its answers rest on the tail of its distribution."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        masses = [o.details[LABEL_MASS] for o in outcomes(scores) if LABEL_MASS in o.details]
-        if not masses:
-            return {}
-        return {"label_mass": sum(masses) / len(masses), denominator_name("label_mass"): len(masses),
-                "label_mass/under_half": sum(m < 0.5 for m in masses) / len(masses),
-                denominator_name("label_mass/under_half"): len(masses)}
-
-    return compute

@@ -36,7 +36,7 @@ def next_token_top_logprobs(output: ModelOutput) -> TopLogprobs:
     """
     if not output.choices or output.choices[0].logprobs is None or not output.choices[0].logprobs.content:
         raise FigevalError(
-            f"model {output.model} returned no logprobs; logprob answers (and the PerHalluEval verifier) need a "
+            f"model {output.model} returned no logprobs; logprob answers (and verifiers reading P(yes)) need a "
             "provider that returns top_logprobs, or use answer_mode=generate."
         )
     first = output.choices[0].logprobs.content[0]

@@ -1,7 +1,7 @@
 """Reducing a sample's epochs to one outcome: the most frequent answer, kept whole.
 
 Inspect's default reducer averages each value key, which turns a label into fractions and keeps the first
-epoch's metadata: metrics that count labels or pair samples (framing agreement, PerHalluEval's pairs) would
+epoch's metadata: metrics that count labels or pair samples (agreement across framings, paired versions) would
 then read nonsense. `outcome_mode` keeps one epoch's whole score instead: the epoch whose outcome (label, or
 unparsed / judge-unparsed) is most frequent; on a tie, the earliest such epoch. Every epoch's outcome is kept
 in the metadata (`epoch_outcomes`), so ties are visible.

@@ -8,6 +8,8 @@ legacy 8-bit encoding that turned every Persian letter into "_"); the Persian-sc
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -24,7 +26,8 @@ from figeval.benchmarks.ffe_hallu.prompts import (
 )
 from figeval.building import review_answer
 from figeval.data.registry import get_source
-from figeval.data.store import provenance, register_check, require, sha256_of
+from figeval.data.store import provenance, register_check, require
+from figeval.data.stored import sha256_of
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 
@@ -207,7 +210,8 @@ def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
 
 
 # Where Task 1's meanings come from (Section 3.1): the dictionary's, or paraphrases a person verified.
-MEANINGS = ("human", "paraphrased")
+Meaning = Literal["human", "paraphrased"]
+MEANINGS = get_args(Meaning)
 
 
 def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tuple[dict[int, str], int]:

@@ -28,6 +28,8 @@ How the printed texts are sent, and what fills the paper's gaps (each a choice o
   `human` variant follows the human annotation scheme (literal or word-for-word output: label 0).
 """
 
+from typing import Literal, get_args
+
 PROMPT_VERSION = "ffe-detection-v4"
 
 # --- Task 2, detection of fabricated FFEs (Section 3.2, Appendix A 1.2) ---------------------------------------
@@ -79,7 +81,8 @@ TRANSLATION_USER_PROMPT = "English_FFE: {english}"
 
 # --- The judges (Section 5, Table 6, Appendix D) ----------------------------------------------------------------
 JUDGE_PROMPT_VERSION = "ffe-judge-v2"
-JUDGE_PROMPTS = ("paper", "human")
+JudgePrompt = Literal["paper", "human"]
+JUDGE_PROMPTS = get_args(JudgePrompt)
 """`paper`: Appendix D as printed; `human`: literal output is label 0, as in the human scheme (3.1(c), 3.3)."""
 
 GENERATION_JUDGE_SYSTEM_PROMPT = (

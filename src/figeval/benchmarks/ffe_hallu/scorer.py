@@ -40,23 +40,9 @@ from figeval.benchmarks.ffe_hallu.readers import bare_expression, chosen_equival
 from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
-from figeval.scoring.metrics import (
-    as_label,
-    counted_status,
-    decided_by_counts,
-    denominator_name,
-    grouped_by,
-    grouped_rate,
-    label_mass,
-    mean_over_groups,
-    named,
-    outcomes,
-    policy_metrics,
-    rate,
-    rate_n,
-    reading_metrics,
-    total_over_groups,
-)
+from figeval.scoring.breakdowns import grouped_by, grouped_rate, mean_over_groups, total_over_groups
+from figeval.scoring.metrics import as_label, denominator_name, named, outcomes, policy_metrics, rate, rate_n
+from figeval.scoring.reading_metrics import counted_status, decided_by_counts, label_mass, reading_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome, outcome_key, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer

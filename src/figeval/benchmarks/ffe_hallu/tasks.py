@@ -10,8 +10,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate, system_message
 
-from figeval.answering import answer_mode_of, answer_solver
+from figeval.answering import AnswerModeName, answer_mode_of, answer_solver
 from figeval.benchmarks.ffe_hallu.dataset import (
+    Meaning,
     DATASET_NAME,
     authentic_dataset,
     generation_samples,
@@ -22,6 +23,7 @@ from figeval.benchmarks.ffe_hallu.dataset import (
     translation_samples,
 )
 from figeval.benchmarks.ffe_hallu.prompts import (
+    JudgePrompt,
     GENERATION_PROMPT_VERSION,
     GENERATION_SYSTEM_PROMPT,
     JUDGE_PROMPT_VERSION,
@@ -37,7 +39,7 @@ from figeval.benchmarks.ffe_hallu.scorer import (
     detection_scorer,
     ffe_judged_scorer,
 )
-from figeval.data.store import sha256_of
+from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import PLAIN, Design
@@ -52,7 +54,7 @@ OPEN_DESIGN = PLAIN
 
 
 @task
-def ffe_detection(controls: bool = True, answer_mode: str = "auto", fakes: str | None = None) -> Task:
+def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", fakes: str | None = None) -> Task:
     """FFE-HALLU Task 2: does the model accept fabricated Persian idioms and proverbs as real?
 
     Each of the 200 fabricated FFEs is asked under two framings: "is it a fake idiom or proverb?" (fake-q)
@@ -88,8 +90,8 @@ def ffe_detection(controls: bool = True, answer_mode: str = "auto", fakes: str |
 
 
 @task
-def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge: str | None = None,
-                   judge_prompt: str = "paper", judge_every_output: bool = True) -> Task:
+def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, judge: str | None = None,
+                   judge_prompt: JudgePrompt = "paper", judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 1: give a Persian idiom or proverb for a meaning; a judge labels the answer.
 
     All 200 authentic FFEs (the prompt's two examples are from outside the benchmark). An answer equal to the
@@ -148,7 +150,7 @@ def ffe_generation(meaning: str = "human", paraphrases: str | None = None, judge
 
 
 @task
-def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: str = "paper",
+def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: JudgePrompt = "paper",
                     judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 3: give the Persian equivalent of an English idiom or proverb; a judge labels the final choice.
 

@@ -1,16 +1,17 @@
 """Building PerHalluEval (paper Section 3): select -> generate hallucinated candidates -> keep the one the verifier
-finds most believable -> human validation -> the final file.
+finds most believable -> human validation -> the final file. This module runs steps 1-4 (`build`; step 1 is
+`build_selection`'s) and holds the folder's layout; step 5 is `build_final`'s.
 
 Every step writes to the build folder as it goes and skips what is already there, so an interrupted build
 resumes where it stopped; model calls also go through Inspect's response cache, so nothing is paid twice.
 
-  DIR/selected.jsonl     the chosen source items (step 1)
+  DIR/selected.jsonl     the chosen source items (step 1; for QA, DIR/pquad_categories.csv to fill)
   DIR/candidates.jsonl   one hallucinated candidate per item and generator (step 2)
   DIR/verified.jsonl     the verifier's P(Y), P(N) for each candidate (step 3)
   DIR/kept.csv           the most believable candidate per item; the sheet annotators label (step 4)
   DIR/build_record.json  the settings a resume must keep (from step 1 on), then what steps 2-4 found
-  DIR/final.csv          validated items, the benchmark file the tasks read (step 5, `finalize`): their cells
-                         from kept.csv, the labels from three annotators' copies of it
+  DIR/final.csv          validated items, the benchmark file the tasks read (step 5, `build_final.finalize`):
+                         their cells from kept.csv, the labels from three annotators' copies of it
 """
 
 from __future__ import annotations
@@ -21,42 +22,22 @@ import re
 import shlex
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, fields
 from pathlib import Path
 
 from inspect_ai.model import Model
 
-from figeval.annotation.answers import normalized_answer
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
-from figeval.building import (
-    Report,
-    check_build_outputs,
-    model_files,
-    open_model,
-    read_build_record,
-    read_jsonl,
-    resumable_step,
-)
-from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN, check_item
+from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, SELECTED_FILE, select
+from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
-from figeval.benchmarks.perhallueval.selection import (
-    SourceItem,
-    check_shares,
-    length_stratified_sample,
-    load_pn_summary,
-    load_category_map,
-    load_pquad,
-    share_table,
-    stratified_sample,
-)
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.data.table import Column, Row, affirmative, negative, read_table, refuse_same_content
-from figeval.errors import DataError, FigevalError
+from figeval.building import check_build_outputs, model_files, open_model, read_build_record
+from figeval.errors import FigevalError
 from figeval.output import atomic_open, write_text
 from figeval.parsing import strip_reasoning
+from figeval.resumable import Report, resumable_step
 from figeval.scoring.readers import next_token_top_logprobs
 from figeval.spreadsheet import SheetWriter
-from figeval.stats import UndefinedStatistic, fleiss_kappa, gwet_ac1
 
 VERIFIER_CONFIG = DETERMINISTIC.merge(ONE_TOKEN_LOGPROBS)
 LENGTH_TOLERANCE = 5  # words (Section 3.2)
@@ -64,102 +45,11 @@ LENGTH_TOLERANCE = 5  # words (Section 3.2)
 ITEM_COLUMNS = ("id", "source", "context", "question", "correct", "hallucinated", "generator", "verifier_score")
 ANNOTATOR_COLUMNS = (LABEL_COLUMN, "persian_specific")
 KEPT_HEADER = [*ITEM_COLUMNS, *ANNOTATOR_COLUMNS]
-SELECTED_FILE, CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE, FINAL_FILE = (
-    "selected.jsonl", "candidates.jsonl", "verified.jsonl", "kept.csv", "build_record.json", "final.csv")
-CATEGORY_SHEET = "pquad_categories.csv"
+CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE, FINAL_FILE = (
+    "candidates.jsonl", "verified.jsonl", "kept.csv", "build_record.json", "final.csv")
 # What every record of a step file holds (a record without one was edited: `read_jsonl` names its line).
-SELECTED_FIELDS = tuple(field.name for field in fields(SourceItem))
 CANDIDATE_FIELDS = ("item", "generator", "text", "length_ok")
 VERIFIED_FIELDS = ("p_yes", "p_no", "score", "has_answer")
-
-
-def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, report: Report,
-           categories: Path | None = None) -> list[SourceItem]:
-    """Step 1 (written once; a re-run reads the same selection back): items of every source file together (for
-    PQuAD, its three splits make the paper's "about 80,000 questions"; for PN-Summary, its three splits the
-    93,207 articles). `categories` maps PQuAD article titles to categories, which the published files lack.
-
-    Raises:
-        DataError: an item id appears in two source files, or PQuAD questions have no category (DIR/
-            pquad_categories.csv is then written for a person to fill, unless it is `categories` itself).
-        FigevalError: the folder holds another build's selection (another task or number of items).
-    """
-    path = out / SELECTED_FILE
-    if path.is_file():
-        return _stored_selection(path, task, n)
-    category_map = load_category_map(categories) if categories else None
-    items, seen = [], {}
-    for source in sources:
-        found = load_pquad(source, category_map, need_categories=False) if task == "qa" else load_pn_summary(source)
-        for item in found:
-            if item.id in seen:
-                raise DataError(f"{source.name}: item id {item.id!r} is also in {seen[item.id]}; give each source once.")
-            seen[item.id] = source.name
-        items += found
-    report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")
-    if task == "qa":
-        require_categories(items, out / CATEGORY_SHEET, categories)
-        chosen = stratified_sample(items, lambda item: item.category, n, seed)
-        table = share_table(items, chosen, lambda item: item.category)
-        report("category                          source   sample")
-        for category, in_source, in_sample in table:
-            report(f"{category[:32]:<32} {in_source:>7.2%} {in_sample:>8.2%}")
-        check_shares(table)
-    else:
-        chosen = length_stratified_sample(items, n, seed)
-    out.mkdir(parents=True, exist_ok=True)  # only now: a build refused before here leaves no empty folder behind
-    with atomic_open(path) as handle:
-        for item in chosen:
-            handle.write(json.dumps({"key": item.id, **asdict(item)}, ensure_ascii=False) + "\n")
-    return chosen
-
-
-def _stored_selection(path: Path, task: str, n: int) -> list[SourceItem]:
-    """The selection an earlier run of this build stored.
-
-    Raises:
-        FigevalError: it is another build's (QA items have a question, summarization items none; or another n).
-    """
-    chosen = [SourceItem(**{name: record[name] for name in SELECTED_FIELDS})
-              for record in read_jsonl(path, SELECTED_FIELDS).values()]
-    stored_task = "qa" if all(item.question for item in chosen) else "summarization"
-    if chosen and (stored_task, len(chosen)) != (task, n):
-        raise FigevalError(f"{path.parent} holds a {stored_task} build of {len(chosen)} items, not --task {task} "
-                           f"--n {n}: give --task {stored_task} --n {len(chosen)} to resume it, or build into a new "
-                           "--out folder.")
-    return chosen
-
-
-def require_categories(items: Sequence[SourceItem], sheet: Path, given: Path | None = None) -> None:
-    """Stop before sampling when some questions have no topical category. PQuAD's published files carry none
-    (Section 3.1 stratifies by its 19), so the build writes `sheet`: one row per article title, with its
-    category where one is known and its number of answerable questions, for a person to fill and pass back as
-    --categories. When the categories `given` are that sheet, filled, it is the person's and is not written
-    again: the titles still without a category are named instead.
-
-    Raises:
-        DataError: naming the sheet and the command that continues.
-    """
-    missing = {item.title for item in items if not item.category}
-    if not missing:
-        return
-    questions = Counter(item.title for item in items)
-    if given is not None and given.resolve() == sheet.resolve():
-        first = next(title for title in questions if title in missing)
-        raise DataError(f"{len(missing)} of {len(questions)} PQuAD articles have no row in {given} (first: "
-                        f"{first!r}); add a row (title, category) for each and run again.")
-    known = {item.title: item.category for item in items if item.category}
-    sheet.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_open(sheet, "utf-8", newline="") as handle:
-        writer = SheetWriter(handle)
-        writer.writerow(["title", "category", "questions"])
-        for title, count in questions.items():
-            writer.writerow([title, known.get(title, ""), count])
-    raise DataError(
-        f"{len(missing)} of {len(questions)} PQuAD articles have no topical category (the published files carry "
-        f"none; Section 3.1 stratifies by PQuAD's 19): fill the 'category' column of {sheet} (one row per article "
-        f"title) and run again with --categories {shlex.quote(str(sheet))}."
-    )
 
 
 # A label a generator echoes before its text ("پاسخ نادرست:", "خلاصه‌ی نادرست:", "#Hallucinated Answer#:" of
@@ -344,132 +234,3 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
             writer.writerow([item.id, source_names, item.context, item.question, item.correct,
                              candidates[key]["text"], candidates[key]["generator"], f"{score:.4f}", "", ""])
     return sheet
-
-
-# --- Step 5: human validation (Section 3.4, Appendix C) ------------------------------------------------------
-
-SHEET_COLUMNS = tuple(Column(name, required=False) for name in KEPT_HEADER)
-HALLUCINATION_LABELS = {"hallucinated": "hallucinated", "h": "hallucinated", "1": "hallucinated",
-                        "factual": "factual", "f": "factual", "0": "factual"}
-
-
-def _majority(labels: Sequence[str]) -> str | None:
-    (label, count), *_ = Counter(labels).most_common(1)
-    return label if count * 2 > len(labels) else None
-
-
-def _item_key(item_id: str) -> str:
-    return normalized_answer(item_id)
-
-
-def _same_cell(column: str, sheet_cell: str, kept_cell: str) -> bool:
-    """Whether an item cell of an annotator's sheet is kept.csv's, up to what a spreadsheet changes on saving
-    (`normalized_answer`: line endings, Unicode composition, surrounding spaces). The verifier score is compared
-    as a number: spreadsheets save "0.5000" as "0.5"."""
-    if normalized_answer(sheet_cell) == normalized_answer(kept_cell):
-        return True
-    if column == "verifier_score":
-        try:
-            return float(sheet_cell) == float(kept_cell)
-        except ValueError:
-            return False
-    return False
-
-
-def read_kept(out: Path, task: str) -> dict[str, Row]:
-    """The rows of the build's own DIR/kept.csv by item id: what the annotators were given to label.
-
-    Raises:
-        FigevalError: the folder has no kept.csv (the build has not reached step 4).
-        DataError: a row of it is not an item of `task`.
-    """
-    path = out / KEPT_FILE
-    if not path.is_file():
-        raise FigevalError(f"{path} does not exist: the sheets are checked against the build's kept.csv; run "
-                           f"`figeval build perhallueval --task {task} --out {shlex.quote(str(out))} ...` first, or "
-                           "give the --out folder of that build.")
-    rows = read_table(path, SHEET_COLUMNS, unique="id", key=str.strip)
-    for row in rows:
-        check_item(path, row, task)
-    return {_item_key(row.cells["id"]): row for row in rows}
-
-
-def check_against_kept(sheet: Path, rows: Sequence[Row], kept: dict[str, Row], kept_path: Path) -> None:
-    """Refuses an annotator's sheet that is not a copy of kept.csv with only the annotators' columns filled:
-    an item missing or added, or an item cell (ITEM_COLUMNS) changed. The final file is written from kept.csv,
-    so a changed cell would be labelled on one text and published with another.
-
-    Raises:
-        DataError: naming the sheet, row, id and column, and the fix.
-    """
-    fix = f"annotators fill only {' and '.join(ANNOTATOR_COLUMNS)}: copy the cell back from {kept_path}"
-    for row in rows:
-        item_id = row.cells["id"]
-        item = kept.get(_item_key(item_id))
-        if item is None:
-            raise DataError(f"{sheet.name}: row {row.number}, column 'id': item {item_id!r} is not in {kept_path}; "
-                            "remove the row, or give a copy of this build's kept.csv.")
-        for column in ITEM_COLUMNS[1:]:
-            if not _same_cell(column, row.cells[column], item.cells[column]):
-                raise DataError(f"{sheet.name}: row {row.number} (id {item_id!r}), column {column!r} differs from "
-                                f"{KEPT_FILE} row {item.number}; {fix}.")
-    missing = sorted(kept.keys() - {_item_key(row.cells["id"]) for row in rows}, key=lambda key: kept[key].number)
-    if missing:
-        first = kept[missing[0]]
-        raise DataError(f"{sheet.name}: {len(missing)} of the {len(kept)} items of {kept_path} have no row (first: "
-                        f"id {first.cells['id']!r}, {KEPT_FILE} row {first.number}, column 'id'); every annotator "
-                        "labels every row of kept.csv: copy the missing rows back and label them.")
-
-
-def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Path:
-    """Majority vote of three annotators' copies of kept.csv (each fills hallucination_label: hallucinated or
-    factual, and for QA persian_specific: 1 or 0); reports Gwet's AC1 on the hallucination labels and Fleiss'
-    kappa on persian_specific; writes the items the majority calls hallucinated to DIR/final.csv, their item
-    cells from the build's own DIR/kept.csv (each sheet is checked to be a copy of it, labels aside)."""
-    if len(sheets) != 3:
-        raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
-    folder = "the build folder (the --out of `figeval build perhallueval`)"
-    if out.exists() and not out.is_dir():
-        raise FigevalError(f"--out {out} is a file; give {folder}.")
-    if not out.is_dir():
-        raise FigevalError(f"--out {out}: the folder does not exist; give {folder}.")
-    kept_path = out / KEPT_FILE
-    check_build_outputs(out, [*sheets, kept_path], files=[FINAL_FILE])
-    refuse_same_content(sheets)
-    kept = read_kept(out, task)
-    per_sheet = []
-    for sheet in sheets:
-        sheet_rows = read_table(sheet, SHEET_COLUMNS, unique="id", key=str.strip)
-        check_against_kept(sheet, sheet_rows, kept, kept_path)
-        rows = {}
-        for row in sheet_rows:
-            label = HALLUCINATION_LABELS.get(row.cells[LABEL_COLUMN].strip().lower())
-            if label is None:
-                raise DataError(f"{sheet.name}: row {row.number}, column '{LABEL_COLUMN}' is "
-                                f"{row.cells[LABEL_COLUMN]!r}; use hallucinated or factual.")
-            flag = row.cells["persian_specific"].strip().lower()
-            if task == "qa" and not (affirmative(flag) or negative(flag)):
-                raise DataError(f"{sheet.name}: row {row.number}, column 'persian_specific' is {flag!r}; use 1 or 0.")
-            rows[_item_key(row.cells["id"])] = (label, affirmative(flag))
-        per_sheet.append(rows)
-    ordered = sorted(kept)
-    hallucination = [[rows[i][0] for rows in per_sheet] for i in ordered]
-    try:
-        report(f"Gwet's AC1, hallucination labels: {gwet_ac1(hallucination, ['hallucinated', 'factual']):.3f}")
-        if task == "qa":
-            report(f"Fleiss' kappa, persian_specific: {fleiss_kappa([[rows[i][1] for rows in per_sheet] for i in ordered]):.3f}")
-    except UndefinedStatistic as error:
-        report(f"agreement: n/a ({error})")
-    final = out / FINAL_FILE
-    validated = 0
-    with atomic_open(final, "utf-8", newline="") as handle:
-        writer = SheetWriter(handle)
-        writer.writerow([*ITEM_COLUMNS, "persian_specific"])
-        for item_id, labels in zip(ordered, hallucination):
-            if _majority(labels) != "hallucinated":
-                continue  # the annotators found the "hallucinated" text factual: not a valid item
-            specific = _majority([str(int(rows[item_id][1])) for rows in per_sheet]) if task == "qa" else ""
-            writer.writerow([*(kept[item_id].cells[column] for column in ITEM_COLUMNS), specific])
-            validated += 1
-    report(f"{validated} of {len(ordered)} items validated as hallucinated: {final}")
-    return final

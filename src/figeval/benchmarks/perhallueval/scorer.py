@@ -31,6 +31,8 @@ leaves the appendix (it drops the pair).
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,7 +47,8 @@ from figeval.errors import FigevalError
 from figeval.benchmarks.perhallueval.readers import NO, YES, bare_letter, read_faithfulness
 from figeval.parsing import YES_NO_WORDS, YesNo, label_probabilities
 from figeval.benchmarks.perhallueval.dataset import SUBSETS
-from figeval.scoring.metrics import AS_WRONG, EXCLUDED, denominator_name, label_mass, outcomes, reading_metrics
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, denominator_name, outcomes
+from figeval.scoring.reading_metrics import label_mass, reading_metrics
 from figeval.scoring.outcome import to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import TopLogprobs, read_answer
@@ -64,7 +67,9 @@ def answer_mass(candidates: TopLogprobs) -> dict[str, float]:
     return {YES: letters.p_yes + words[YES], NO: letters.p_no + words[NO]}
 # Hamming first: Table 2 compares the models by it; the log viewer shows a task's first metric as its score.
 STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
-POLICIES = (AS_WRONG, EXCLUDED)
+# The unparsed policies a run may choose (`-T unparsed=...`): as_wrong and excluded, scoring.metrics' names.
+UnparsedPolicy = Literal["as_wrong", "excluded"]
+POLICIES = get_args(UnparsedPolicy)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from figeval.answering import AnswerMode, answer_mode_of, answer_solver
+from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
 from figeval.benchmarks.perhallueval.dataset import item_samples, load_items
 from figeval.benchmarks.perhallueval.prompts import PROMPT_VERSION
-from figeval.benchmarks.perhallueval.scorer import STATISTICS, perhallueval_metrics, perhallueval_scorer
-from figeval.data.store import sha256_of
+from figeval.benchmarks.perhallueval.scorer import STATISTICS, UnparsedPolicy, perhallueval_metrics, perhallueval_scorer
+from figeval.data.stored import sha256_of
 from figeval.scoring.metrics import AS_WRONG
 from figeval.subset import Design
 from figeval.task import benchmark_task
@@ -42,7 +42,7 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
 
 
 @task
-def perhallueval_qa(data: str | None = None, answer_mode: str = "auto", unparsed: str = AS_WRONG) -> Task:
+def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the answer to the Persian question faithful (Y) or hallucinated (N)? Each item is asked with its correct
     and its hallucinated answer.
 
@@ -57,7 +57,7 @@ def perhallueval_qa(data: str | None = None, answer_mode: str = "auto", unparsed
 
 
 @task
-def perhallueval_summarization(data: str | None = None, answer_mode: str = "auto", unparsed: str = AS_WRONG) -> Task:
+def perhallueval_summarization(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the summary faithful to the Persian news article (Y) or hallucinated (N)?
 
     Args:

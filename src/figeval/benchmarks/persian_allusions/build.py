@@ -17,22 +17,21 @@ from figeval.answering import DETERMINISTIC, response_cache
 from figeval.building import (
     check_build_outputs,
     file_setting,
-    fill_sheet,
     grown_list,
     model_files,
     open_model,
     read_build_record,
     refuse_other_settings,
-    resumed_rows,
     sheet_record,
     text_sha256,
 )
+from figeval.resumable import fill_sheet, resumed_rows
 from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME, Allusion, load_allusion_data, texts_of
 from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER, passage_id, passage_number
 from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
 from figeval.benchmarks.persian_allusions.titles import allusion_key
 from figeval.data.registry import get_source
-from figeval.data.store import dataset_dir
+from figeval.data.stored import dataset_dir
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.output import write_text

@@ -8,6 +8,8 @@ layout is refused with the columns found and expected.
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import random
 import re
 from dataclasses import dataclass
@@ -74,7 +76,8 @@ def theme_of(label: str) -> str | None:
     """The theme a label names, in English ("Mythical-Historical", "mythical historical") or Persian ("مذهبی")."""
     return _THEME_OF.get(_theme_key(label))
 N_OPTIONS = 5
-DATASETS = ("perspoems", "generated")
+DatasetName = Literal["perspoems", "generated"]
+DATASETS = get_args(DatasetName)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,14 @@ PROMPT_VERSION with any change to a prompt or to what the tasks ask (it is the t
 it. Literal braces are doubled for str.format.
 """
 
+from typing import Literal
+
 PROMPT_VERSION = "allusions-v6"
 
 # Table 6: the knowledge test.
+# The languages every prompt is written in (`-T prompt_lang=...`), the keys of each prompt table.
+PromptLanguage = Literal["en", "fa"]
+
 KNOWLEDGE_PROMPT = {
     "en": (
         "I intend to present a literary allusion to you. Your task is to demonstrate whether you are truly familiar "
@@ -144,6 +149,7 @@ KNOWLEDGE_JUDGE_PROMPT = (
 
 # Ours, for Section 4's two scenarios: `gt` gives the judge the allusion and its description (Table 4's setting;
 # the judge of figeval's Table 3 open-ended columns), `no_gt` only the text and the answer.
+JudgeMode = Literal["gt", "no_gt"]
 OPEN_JUDGE_PROMPT = {
     "gt": (
         "The system was asked which allusion this Persian text contains:\n{text}\n\n"

@@ -36,16 +36,9 @@ from figeval.benchmarks.persian_allusions.readers import json_answer_text, paper
 from figeval.parsing import strip_reasoning
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
 from figeval.scoring.labels import LabelScheme
-from figeval.scoring.metrics import (
-    AS_WRONG,
-    TARGET,
-    as_label,
-    counted_status,
-    grouped_rate,
-    label_mass,
-    policy_metrics,
-    reading_metrics,
-)
+from figeval.scoring.breakdowns import grouped_rate
+from figeval.scoring.metrics import AS_WRONG, TARGET, as_label, policy_metrics
+from figeval.scoring.reading_metrics import counted_status, label_mass, reading_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer

@@ -9,7 +9,27 @@ far the judge agrees with them. The open-ended columns are the judge with the gr
 the columns without it are figeval's addition. Multiple choice is read by rule: no judge.
 """
 
-from figeval.reporting.tables import Column, TableSpec, judge_unreadable_column, unparsed_column, unread_note
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.log import read_eval_log
+
+from figeval.benchmarks.persian_allusions.analysis import allusion_tables
+from figeval.reporting.paper import count_row
+from figeval.reporting.runs import RunSummary
+from figeval.reporting.tables import (
+    Column,
+    Table,
+    TableContext,
+    TableSpec,
+    judge_unreadable_column,
+    unparsed_column,
+    unread_note,
+)
+
+# How the report names the paper (the benchmark's title).
+PAPER = "Persian allusions"
 
 JUDGED = "(judge)"
 
@@ -39,7 +59,7 @@ def _recognition(dataset: str) -> tuple[Column, ...]:
 # Knowledge: "We only considered responses in the first category as demonstrating true knowledge" (Section 3.1), so
 # an unreadable answer shows none; recognition: an unreadable answer names no allusion (scorer.py).
 TABLE_3 = TableSpec(
-    "persian-allusions/table-3", "persian-allusions", "Table 3",
+    "persian-allusions/table-3", PAPER, "Table 3",
     "Allusion knowledge and recognition accuracy (judge labels where marked; the paper's are people's)", "percent",
     (Column("knowledge", f"Knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate", better="higher"),
      *_unread("knowledge", "Knowledge", "allusion_knowledge"),
@@ -49,7 +69,6 @@ TABLE_3 = TableSpec(
                        "as wrong (recognition)", judged=True),),
 )
 
-TABLES = (TABLE_3,)
 
 HEADLINES = (
     Column("allusion_knowledge", f"Allusion knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate",
@@ -59,3 +78,22 @@ HEADLINES = (
     Column("allusion_open", "Allusion open (PersPoems, GT judge)", "allusion_open", "accuracy",
            {"dataset_variant": "perspoems", "judge_mode": "gt"}, "higher"),
 )
+
+
+def _analyses(spec: TableSpec, runs: Sequence[RunSummary], context: TableContext) -> list[Table]:
+    """Section 4's analyses (analysis.py) over the allusion runs; with the paper's numbers, the themes table ends
+    with Table 2's count of PersPoems texts per theme."""
+    mine = [run for run in runs if run.task in spec.tasks]
+    tables = allusion_tables([read_eval_log(run.log) for run in mine], {run.log: run.display_name for run in mine})
+    for table in tables:
+        if context.paper and table.key == "persian-allusions/themes":
+            table.rows.append(count_row(context.numbers, "Table 2", "PersPoems"))
+    return tables
+
+
+ANALYSES = TableSpec(
+    "persian-allusions/section-4", PAPER, "Section 4", "Analyses across the allusion tasks", "percent", (), (),
+    reads=frozenset({"allusion_knowledge", "allusion_mc", "allusion_open"}), build=_analyses,
+)
+
+TABLES = (TABLE_3, ANALYSES)

@@ -11,9 +11,10 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
-from figeval.answering import AnswerMode, answer_mode_of, answer_solver, resolved_answer_mode
+from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver, resolved_answer_mode
 from figeval.scoring.judge import require_judge
 from figeval.benchmarks.persian_allusions.dataset import (
+    DatasetName,
     DATASET_NAME,
     AllusionData,
     knowledge_samples,
@@ -22,7 +23,13 @@ from figeval.benchmarks.persian_allusions.dataset import (
     open_samples,
     texts_of,
 )
-from figeval.benchmarks.persian_allusions.prompts import MC_LOGPROB_CUE, OPEN_JUDGE_PROMPT, PROMPT_VERSION
+from figeval.benchmarks.persian_allusions.prompts import (
+    MC_LOGPROB_CUE,
+    OPEN_JUDGE_PROMPT,
+    PROMPT_VERSION,
+    JudgeMode,
+    PromptLanguage,
+)
 from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.scorer import (
     KNOWLEDGE_POLICIES,
@@ -87,7 +94,7 @@ def logprob_cue(mode: AnswerMode, cue: str) -> Solver:
 
 
 @task
-def allusion_knowledge(prompt_lang: str = "en", judge: str | None = None) -> Task:
+def allusion_knowledge(prompt_lang: PromptLanguage = "en", judge: str | None = None) -> Task:
     """Does the model know each of the allusions of PersPoems? (Table 6; judged against the description)
 
     Args:
@@ -101,8 +108,8 @@ def allusion_knowledge(prompt_lang: str = "en", judge: str | None = None) -> Tas
 
 
 @task
-def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int = 0, generated: str | None = None,
-                answer_mode: str = "auto") -> Task:
+def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", seed: int = 0, generated: str | None = None,
+                answer_mode: AnswerModeName = "auto") -> Task:
     """Which of five allusions does the text refer to (or none)? (Table 7)
 
     Args:
@@ -125,7 +132,7 @@ def allusion_mc(dataset: str = "perspoems", prompt_lang: str = "en", seed: int =
 
 @task
 def allusion_open(
-    dataset: str = "perspoems", prompt_lang: str = "en", judge_mode: str = "gt", judge: str | None = None,
+    dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", judge_mode: JudgeMode = "gt", judge: str | None = None,
     generated: str | None = None,
 ) -> Task:
     """Name the allusion in the text, open-ended (Table 8); a judge labels the answer correct or incorrect.

@@ -1,11 +1,34 @@
 """An Idiom Benchmark for Turkish (Cavusoglu and Coltekin): idiom detection and entailment."""
 
+from pathlib import Path
+
+from figeval.benchmark import Benchmark
+from figeval.benchmarks.turkish_idioms.dataset import DATASET_NAME, FREQUENCY_BANDS
+from figeval.benchmarks.turkish_idioms.figures import FIGURES
+from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION
 from figeval.benchmarks.turkish_idioms.scorer import annotation_spec
+from figeval.benchmarks.turkish_idioms.tables import HEADLINES, PAPER, TABLES
 from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
-from figeval.benchmarks.turkish_idioms.tables import HEADLINES, TABLES
+from figeval.data.registry import get_source
 
-TASKS = (tr_idiom_detection, tr_idiom_entailment)
-# Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
-ANNOTATED = {tr_idiom_detection: annotation_spec("detection"), tr_idiom_entailment: annotation_spec("entailment")}
+_HERE = Path(__file__).parent
 
-__all__ = ["ANNOTATED", "HEADLINES", "TABLES", "TASKS", "tr_idiom_detection", "tr_idiom_entailment"]
+BENCHMARK = Benchmark(
+    name="turkish-idioms",
+    title=PAPER,
+    citation="Cavusoglu and Coltekin",
+    summary="idiom detection and entailment",
+    versions=(PROMPT_VERSION,),
+    tasks=(tr_idiom_detection, tr_idiom_entailment),
+    dataset=DATASET_NAME,
+    datasets=(get_source(DATASET_NAME),),
+    # Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
+    annotated={"tr_idiom_detection": annotation_spec("detection"), "tr_idiom_entailment": annotation_spec("entailment")},
+    tables=TABLES,
+    headlines=HEADLINES,
+    figures=FIGURES,
+    choices={"frequency_bands": tuple(FREQUENCY_BANDS)},
+    paper_numbers=_HERE / "paper_numbers.csv",
+)
+
+__all__ = ["BENCHMARK", "tr_idiom_detection", "tr_idiom_entailment"]

@@ -7,9 +7,14 @@ PROJECT (the paper does not print its Turkish ones), kept as a named option. Bum
 to a prompt or to how answers are read: every log records it.
 """
 
+from typing import Literal
+
 PROMPT_VERSION = "tr-idioms-v3"
 
 # Appendix A, second prompt (idiom detection).
+# The languages every prompt is written in (`-T prompt_lang=...`), the keys of each prompt table.
+PromptLanguage = Literal["en", "tr"]
+
 DETECTION_PROMPT = {
     "en": (
         'Does the following Turkish sentence contain an idiom which is used figuratively? Answer only with "yes" '

@@ -27,21 +27,9 @@ from figeval.errors import FigevalError
 from figeval.benchmarks.turkish_idioms.readers import read_label
 from figeval.parsing import first_or_last_label
 from figeval.scoring.labels import LabelScheme, word_scheme
-from figeval.scoring.metrics import (
-    AS_WRONG,
-    EXCLUDED,
-    TARGET,
-    denominator_name,
-    grouped_rate,
-    label_mass,
-    mean_over_groups,
-    named,
-    policy_metrics,
-    rate,
-    rate_n,
-    reading_metrics,
-    total_over_groups,
-)
+from figeval.scoring.breakdowns import grouped_rate, mean_over_groups, total_over_groups
+from figeval.scoring.metrics import AS_WRONG, EXCLUDED, TARGET, denominator_name, named, policy_metrics, rate, rate_n
+from figeval.scoring.reading_metrics import label_mass, reading_metrics
 from figeval.scoring.outcome import Outcome, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer

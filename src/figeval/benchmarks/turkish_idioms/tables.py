@@ -3,8 +3,11 @@ remarks on, and the leaderboard headlines, for `figeval report`."""
 
 from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
 
+# How the report names the paper (the benchmark's title).
+PAPER = "Turkish idioms"
+
 TABLE_2 = TableSpec(
-    "turkish-idioms/table-2", "turkish-idioms", "Table 2", "Idiom detection and entailment accuracy, with the label "
+    "turkish-idioms/table-2", PAPER, "Table 2", "Idiom detection and entailment accuracy, with the label "
     "preference", "fraction",
     (Column("detection", "Detection", "tr_idiom_detection", "accuracy", better="higher"),
      Column("entailment", "Entailment", "tr_idiom_entailment", "accuracy", better="higher"),

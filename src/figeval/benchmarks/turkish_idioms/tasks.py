@@ -8,14 +8,14 @@ from collections import Counter
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from figeval.answering import AnswerMode, answer_mode_of, answer_solver
+from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
 from figeval.benchmarks.turkish_idioms.dataset import (
     DATASET_NAME,
     detection_samples,
     entailment_samples,
     load_idiom_data,
 )
-from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION
+from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION, PromptLanguage
 from figeval.benchmarks.turkish_idioms.scorer import idiom_metrics, idiom_scorer, unparsed_policies
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import Design
@@ -54,7 +54,7 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
 
 
 @task
-def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
+def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
                        balanced: bool = False, frequency_bands: str = "seen") -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
 
@@ -81,7 +81,7 @@ def tr_idiom_detection(prompt_lang: str = "en", answer_mode: str = "auto", manua
 
 
 @task
-def tr_idiom_entailment(prompt_lang: str = "en", answer_mode: str = "auto", manual_labels: str | None = None,
+def tr_idiom_entailment(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
                         frequency_bands: str = "seen", yes_no_entailment: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
     contradiction)

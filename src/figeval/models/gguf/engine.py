@@ -16,7 +16,7 @@ logits or more), and Gemma 3 270M turns that rounding into log-probability diffe
 have alone), is evaluated from a multiple of 4 in blocks of 4 rows padded after its last real token (no real
 row attends to padding); a decode holds sequences of equal block size only (waiting requests are started by
 groups of equal size), at most 7 of them, and at least 8 rows. perf/gguf_batch_exactness.py checks it on
-ffe_detection's 800 samples.
+a detection task's 800 samples.
 """
 
 from __future__ import annotations

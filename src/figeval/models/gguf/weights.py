@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from figeval.data.store import sha256_of
+from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 
 

@@ -1,13 +1,13 @@
-"""Building paraphrased meanings: resumable, no model call paid twice, the sheet the task reads; and what both
-FFE-HALLU builders refuse before they write or ask anything."""
+"""Building paraphrased meanings: resumable, no model call paid twice, the sheet the task reads; and what the
+builder refuses before it writes or asks anything."""
 
 from pathlib import Path
 
 import pytest
 from inspect_ai.model import ModelOutput, ModelUsage
 
-from figeval.benchmarks.ffe_hallu.build import build_paraphrases, paraphrase_of
 from figeval.benchmarks.ffe_hallu.dataset import load_verified_paraphrases
+from figeval.benchmarks.ffe_hallu.paraphrases import build_paraphrases, paraphrase_of
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
 
@@ -66,8 +66,6 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
     assert [s.id for s in task.dataset] == ["ffe-gen-001/paraphrased", "ffe-gen-005/paraphrased"]
     assert task.metadata["paraphrases_dropped"] == 198  # 200 rows, 2 verified
 
-
-# --- What a user gives the builders is never lost, overwritten or silently trusted (issue 24) ------------------
 
 def test_a_sheet_cut_in_half_a_row_asks_only_that_row_again(ffe_hallu_imported: Path, tmp_path: Path):
     sheet = tmp_path / "paraphrases.csv"
@@ -131,76 +129,6 @@ def test_paraphrase_outputs_and_model_are_refused_before_any_call(case: str, ffe
     assert asked.calls == 0 and precious.read_bytes() == before
     assert not (tmp_path / "sheet.csv").is_file() or (tmp_path / "sheet.csv").is_symlink()
 
-
-# --- Fakes ---------------------------------------------------------------------------------------------------
-
-def test_a_fakes_build_killed_mid_line_asks_only_that_candidate_again(ffe_hallu_imported: Path, tmp_path: Path):
-    import json
-
-    from figeval.benchmarks.ffe_hallu.build import CANDIDATES_FILE, build_fakes
-    from tests.ffe_hallu.test_fakes import ScriptedFaker
-
-    out = tmp_path / "fakes"
-    build_fakes(out, 2, "mockllm/model", 0, {"custom_outputs": ScriptedFaker()}, report=lambda _: None)
-    step = out / CANDIDATES_FILE
-    lines = step.read_text(encoding="utf-8").splitlines()
-    last = json.loads(lines[-1])
-    assert last["method"].startswith("model")  # a candidate the model wrote, the last to arrive
-    step.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:40], encoding="utf-8")  # killed while writing it
-    again = ScriptedFaker()
-    summary = build_fakes(out, 2, "mockllm/model", 0, {"custom_outputs": again}, report=lambda _: None)
-    # asked again (one call of this run), and answered by the response cache: the model saw no prompt
-    assert summary.candidates == 8 and summary.asked == 1 and again.prompts == []
-    records = [json.loads(line) for line in step.read_text(encoding="utf-8").splitlines()]
-    assert len(records) == 8 and records[-1]["key"] == last["key"] and records[-1]["text"] == last["text"]
-
-    # a line damaged anywhere else is named, before anything is asked or written
-    lines = step.read_text(encoding="utf-8").splitlines()
-    step.write_text("\n".join([lines[0], '{"key": "x"}', *lines[1:]]) + "\n", encoding="utf-8")
-    record = (out / "build_record.json").read_bytes()
-    untouched = ScriptedFaker()
-    with pytest.raises(DataError, match=r"candidates\.jsonl: line 2 is not a record this step wrote; delete that line"):
-        build_fakes(out, 2, "mockllm/model", 0, {"custom_outputs": untouched}, report=lambda _: None)
-    assert untouched.prompts == [] and (out / "build_record.json").read_bytes() == record
-
-
-@pytest.mark.parametrize("args, fragments", [
-    (("--checker", "nosuch/x"), ("--checker nosuch/x: unknown provider 'nosuch'",)),
-    (("--model", "nosuch/x"), ("--model nosuch/x: unknown provider 'nosuch'",)),
-    (("--authentic-extra", "{out}/review.csv"), ("review.csv is one of the command's inputs",)),
-])
-def test_fakes_refuses_before_writing_anything(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
-
-    out = tmp_path / "fakes"
-    if "--authentic-extra" in args:
-        out.mkdir()
-        (out / "review.csv").write_text("farsi_idiom\nبه بار اوردن\n", encoding="utf-8")
-    given = [arg.replace("{out}", str(out)) for arg in args]
-    assert_one_line_error(figeval("build", "fakes", "--out", str(out), "--model", "mockllm/model",
-                                  "--per-category", "1", *given, cwd=tmp_path), *fragments)
-    # nothing written: no folder made, or the given file alone in it
-    written = sorted(path.name for path in out.iterdir()) if out.exists() else []
-    assert written == (["review.csv"] if "--authentic-extra" in args else [])
-
-
-def test_fakes_final_never_writes_over_the_recorded_extra_list(ffe_hallu_imported: Path, tmp_path: Path):
-    from figeval.benchmarks.ffe_hallu.build import SHEET_FILE, build_fakes, finalize_fakes
-    from figeval.errors import FigevalError
-    from tests.ffe_hallu.test_fakes import ScriptedFaker
-
-    out = tmp_path / "fakes"
-    extra = out / "extra.csv"  # the build's own folder holds the list it was given
-    out.mkdir()
-    extra.write_text("farsi_idiom\nدست بالای دست بسیار است\n", encoding="utf-8")
-    build_fakes(out, 1, "mockllm/model", 0, {"custom_outputs": ScriptedFaker()}, report=lambda _: None, extra=extra)
-    before = extra.read_bytes()
-    with pytest.raises(FigevalError, match=r"extra\.csv is one of the command's inputs"):
-        finalize_fakes(out / SHEET_FILE, extra, keep_passing=True, report=lambda _: None)
-    assert extra.read_bytes() == before
-
-
-# --- A resumed sheet keeps the model that wrote it; a person's marks are read strictly (issue 24) ---------------
 
 def test_a_paraphrase_sheet_resumes_only_with_the_model_that_wrote_it(ffe_hallu_imported: Path, tmp_path: Path):
     import json

@@ -1,0 +1,160 @@
+"""What a benchmark declares, so that every `figeval` command can serve it without naming it.
+
+Each folder `benchmarks/<name>/` exports one `BENCHMARK`; `_registry.py` lists them, and `figeval list`, `run`,
+`report`, `annotate`, `judge agreement`, `build` and `data`, the figures and the papers' reference rows read
+only these declarations. A benchmark's metadata is data, as inspect_evals' `eval.yaml` files are: its citation,
+tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), datasets,
+annotation schemes, result tables (a table the columns of runs cannot express carries its own build function),
+figures, judge-vs-people tables, builders and the paper's own numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import inspect
+import typing
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai import Task
+
+from figeval.annotation.spec import AnnotationSpec
+from figeval.data.registry import DatasetSource
+from figeval.errors import FigevalError
+from figeval.reporting.tables import Column, TableSpec
+
+FigureKind = Literal["bars", "precision_recall"]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A figure drawn from one of the benchmark's tables (`table`, its key), when the table has rows of runs."""
+
+    table: str
+    name: str
+    """The file name's stem ("ffe-hallu-figure-1-fake-q")."""
+    caption: str
+    """The paper's caption where it has one, in figeval's words otherwise (settings every row shares are added)."""
+    axis: str
+    """The value axis's label ("accuracy (%)"; `precision_recall`: the precision axis)."""
+    columns: tuple[str, ...] = ()
+    """`bars`: the table's columns drawn, a group of bars each, in the table's order, those the table has (empty:
+    every column); `precision_recall`: the column key prefixes of the points ("qa" reads qa/precision, qa/recall
+    and qa/f1)."""
+    groups: tuple[str, ...] = ()
+    """The label of each of `columns` (`bars`: under its group; empty: the columns' headers; `precision_recall`:
+    each prefix's name in the legend)."""
+    errors: bool = False
+    """Error bars from the cells' 95% intervals (the paper's figure has them)."""
+    kind: FigureKind = "bars"
+    x_axis: str = ""
+    """`precision_recall`: the recall axis's label ("recall (factual)": which class is the positive)."""
+
+
+@dataclass(frozen=True)
+class AgreementTables:
+    """Where a paper prints one annotated task's judge against people and its annotators among themselves, so that
+    `figeval report --human LABELS` shows the paper's rows beside the user's."""
+
+    judge_table: str
+    """The paper's table of the judge against people ("Table 6")."""
+    annotator_table: str = ""
+    """The paper's table of annotators against each other; empty: the paper prints none."""
+    unit: str = "percent"
+    """How the paper prints agreement: `percent` ("Agreement(%)") or `fraction` ("EM")."""
+    part: str = ""
+    """Which part of a judge table shared by several tasks is this task's ("Task 1"), said after its name."""
+    judge_columns: str = ""
+    """For a judge table with a column pair per judge: this task's prefix of those columns ("generation" for
+    "generation/gpt-4.1/agreement")."""
+    judges: tuple[str, ...] = ()
+    """For such a table, the paper's judges, one column pair each."""
+
+    @property
+    def judge_source(self) -> str:
+        return f"{self.judge_table} ({self.part})" if self.part else self.judge_table
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    """The benchmark's id: the folder's name with hyphens ("my-bench"), as table keys and paper numbers use it."""
+    title: str
+    """How tables and listings name the paper ("My Bench")."""
+    citation: str
+    """Authors and venue ("Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026")."""
+    summary: str
+    """What it measures, in a few words."""
+    versions: tuple[str, ...]
+    """The prompt/protocol versions its tasks record (each bumped with any change to a prompt or rule)."""
+    tasks: tuple[Callable[..., Task], ...]
+    dataset: str | None = None
+    """The stored dataset its tasks read by default (`figeval data list`); None when they read only user files."""
+    datasets: tuple[DatasetSource, ...] = ()
+    """Every pinned dataset the benchmark's tasks and builders read, for `figeval data`."""
+    annotated: Mapping[str, AnnotationSpec] = field(default_factory=dict)
+    """Task name -> what people label of its answers (`figeval annotate`, `figeval judge agreement`)."""
+    agreement: Mapping[str, AgreementTables] = field(default_factory=dict)
+    """Task name -> the paper's judge-vs-people and annotator tables for it."""
+    tables: tuple[TableSpec, ...] = ()
+    """The paper's results tables (and figeval's own, marked `ours`), in the order a report shows them."""
+    headlines: tuple[Column, ...] = ()
+    """Each task's headline metric: the leaderboard's columns."""
+    figures: tuple[FigureSpec, ...] = ()
+    builders: tuple[Any, ...] = ()
+    """Click commands under `figeval build` that make fresh benchmark data."""
+    choices: Mapping[str, Collection[str]] = field(default_factory=dict)
+    """Valid words of task arguments that take a list of them (`frequency_bands=low,high`), which a `Literal`
+    annotation cannot say; single-word choices are the parameters' `Literal` annotations."""
+    paper_numbers: Path | None = None
+    """CSV of the paper's printed numbers (table, row, column, value, unit, note), shown as reference rows."""
+    paper_notes: Path | None = None
+    """CSV of where the paper is inconsistent with itself (table, row, note), said under the table."""
+
+    def task_names(self) -> tuple[str, ...]:
+        return tuple(task.__name__ for task in self.tasks)
+
+    def numbers(self) -> tuple[dict[str, str], ...]:
+        """Every line of the paper's numbers, each with its `paper` (this benchmark's name)."""
+        return _rows(self.paper_numbers, self.name) if self.paper_numbers else ()
+
+    def inconsistencies(self) -> tuple[dict[str, str], ...]:
+        """Every line of the paper's notes on itself, each with its `paper`."""
+        return _rows(self.paper_notes, self.name) if self.paper_notes else ()
+
+
+@cache
+def _rows(path: Path, paper: str) -> tuple[dict[str, str], ...]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return tuple({"paper": paper, **row} for row in csv.DictReader(handle))
+
+
+def parameter_choices(task: Callable[..., Task]) -> dict[str, tuple[str, ...]]:
+    """The task's parameters annotated `Literal[...]` and the words each accepts (`str | Literal` unions: the
+    `Literal`'s words)."""
+    function = inspect.unwrap(task)
+    hints = typing.get_type_hints(function)
+    found = {}
+    for name in inspect.signature(function).parameters:
+        for option in (hints.get(name), *typing.get_args(hints.get(name))):
+            if typing.get_origin(option) is Literal:
+                found[name] = tuple(str(word) for word in typing.get_args(option))
+                break
+    return found
+
+
+
+def annotation_spec(benchmarks: Sequence[Benchmark], task: str) -> AnnotationSpec:
+    """What people label of the task's answers.
+
+    Raises:
+        FigevalError: no benchmark declares an annotation scheme for the task.
+    """
+    for benchmark in benchmarks:
+        if task in benchmark.annotated:
+            return benchmark.annotated[task]
+    annotated = [name for benchmark in benchmarks for name in benchmark.annotated]
+    raise FigevalError(f"task '{task}' has no human-label scheme; tasks with one: {', '.join(annotated)}.")

@@ -1,0 +1,133 @@
+"""`figeval run`'s checks of the models a run names, before its log is started: every model's provider is one
+Inspect knows, each `--model-role` is bound once and asked by the task, a judged task has its judge, hand labels
+are of the run's model, and an `openai/` name that is not OpenAI's is warned about.
+
+Inspect would find each of these out at the first sample, after the log was started, or not at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from pathlib import Path
+
+from figeval.errors import FigevalError
+
+# OpenAI's own model names; any other name under openai/ is treated by Inspect as an unknown (reasoning) model.
+OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
+
+
+def check_provider(model: str, given: str | None = None) -> None:
+    """Raises FigevalError for a model whose provider Inspect does not know (before any task is built)."""
+    from figeval.answering import unknown_provider
+
+    if (error := unknown_provider(model, given)) is not None:
+        raise error
+
+
+def role_models(value: str) -> list[str]:
+    """The models a `--model-role role=VALUE` binds, as Inspect reads VALUE: a name, names separated by commas,
+    or a YAML/JSON config (`{model: ..., temperature: ...}`) or list of configs."""
+    import yaml
+
+    try:
+        found = yaml.safe_load(value)
+    except yaml.YAMLError:
+        found = value
+    configs = found if isinstance(found, list) else [found] if isinstance(found, dict) else value.split(",")
+    return [str(config.get("model", "")) if isinstance(config, dict) else str(config).strip() for config in configs]
+
+
+def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
+    """Refuses, before the run's log is started, a judge or any model bound to a role whose provider Inspect does
+    not know: Inspect would find out at the first sample, after the log was started.
+
+    Raises:
+        FigevalError: naming the option, the model and the providers there are.
+    """
+    if args.get("judge"):
+        check_provider(args["judge"], f"-T judge={args['judge']}")
+    for given in roles:
+        role, _, value = given.partition("=")
+        for model in role_models(value):
+            check_provider(model, f"--model-role {role.strip()}={model}")
+
+
+def used_roles(task_parameters: Collection[str], args: dict[str, str]) -> set[str]:
+    """The model roles a figeval task asks a model of: a judged task (one with a `judge` argument) its `grader`
+    when no -T judge is given (judge.resolve_judge); every other task its `extractor`, for the answers its readers
+    could not read (scoring.extractor.with_extractor, called by each non-judged scorer and by no judged one)."""
+    from figeval.scoring.extractor import EXTRACTOR_ROLE
+
+    if "judge" in task_parameters:
+        return set() if args.get("judge") else {"grader"}
+    return {EXTRACTOR_ROLE}
+
+
+def check_roles(task_name: str, task_parameters: Collection[str], args: dict[str, str], roles: tuple[str, ...]) -> None:
+    """Refuses a `--model-role` given twice for one role (Inspect keeps the last without a word) and one the task
+    never asks (its model would be bound and never used, the run looking judged or checked by it).
+
+    Raises:
+        FigevalError: naming the option and what to do.
+    """
+    names = [given.partition("=")[0].strip() for given in roles]
+    if repeated := next((name for name in names if names.count(name) > 1), None):
+        raise FigevalError(f"--model-role {repeated}= is given {names.count(repeated)} times; bind each role once "
+                           "(several models for one role: --model-role ROLE=model1,model2).")
+    used = used_roles(task_parameters, args)
+    for name in names:
+        if name in used:
+            continue
+        if name == "grader" and "judge" in task_parameters:
+            raise FigevalError(f"--model-role grader= is not used: -T judge={args['judge']} is {task_name}'s judge; "
+                               "give one of them.")
+        asks = f"only the role{'s' if len(used) > 1 else ''} {', '.join(sorted(used))}" if used else "no model role"
+        raise FigevalError(f"--model-role {name}= is not used: {task_name} asks {asks}; leave it out"
+                           + (f" or bind {' or '.join(sorted(used))}." if used else "."))
+
+
+def check_manual_labels(args: dict[str, str], model: str) -> None:
+    """Refuses `-T manual_labels=FILE` whose hand labels are all of other models' answers: the scorer applies a
+    label to the answer of the same model and sample, so they would be ignored without a word.
+
+    Raises:
+        FigevalError: naming the file, the models it labels and the run's model.
+    """
+    from figeval._registry import annotation_spec
+    from figeval.annotation.labels import read_labels
+
+    if not args.get("manual_labels"):
+        return
+    labels, _ = read_labels(Path(args["manual_labels"]), annotation_spec)
+    models = sorted({label.model for label in labels if label.label is not None})
+    if model not in models:
+        raise FigevalError(f"-T manual_labels={args['manual_labels']}: its labels are of "
+                           f"{', '.join(models) or 'no answer'}, not of {model}; give the labels of this model's "
+                           "answers (`figeval annotate export` of its run, then `figeval annotate import`).")
+
+
+def check_judge_given(task_name: str, task_parameters: Collection[str], args: dict[str, str],
+                      roles: tuple[str, ...]) -> None:
+    """Refuses a judged task (one with a `judge` argument) given neither `-T judge=` nor `--model-role grader=`:
+    it would fail at its first sample.
+
+    Raises:
+        FigevalError: naming the task and the two ways to give its judge.
+    """
+    from figeval.scoring.judge import NO_JUDGE
+
+    bound = {role.split("=", 1)[0].strip() for role in roles}
+    if "judge" in task_parameters and "judge" not in args and "grader" not in bound:
+        raise FigevalError(f"{task_name}: {NO_JUDGE}")
+
+
+def openai_name_warning(model: str) -> str | None:
+    """A warning for `openai/<name>` where the name is not one of OpenAI's: an OpenAI-compatible server (vLLM,
+    llama.cpp's server, Ollama) needs its own provider prefix, or Inspect sends it OpenAI-only requests."""
+    provider, _, name = model.partition("/")
+    if provider != "openai" or OPENAI_MODEL.match(name):
+        return None
+    return (f"warning: '{name}' is not an OpenAI model name; for an OpenAI-compatible server use "
+            f"openai-api/<service>/{name} (with <SERVICE>_BASE_URL and <SERVICE>_API_KEY), vllm/{name}, "
+            f"ollama/{name} or llama-cpp-python/{name}.")

@@ -1,0 +1,109 @@
+"""A table's cells, headers and rows as every format prints them (`figeval.reporting.render` and the modules it
+names, `figeval.reporting.html`).
+
+Every format shows the same cells: values in the table's unit (percent where the paper prints percent), the 95%
+interval where the paper prints intervals or the run is small (n < 100), the papers' rows marked as such, a
+direction arrow on the paper's columns (higher / lower is better) and a `*` on figeval's own columns. A row's
+`samples` is its runs' sample count; a cell whose n (its metric's own denominator) differs shows "(n=...)".
+
+Numbers are rounded once, when a format writes them (tables keep the metrics' values): text, Markdown, LaTeX and
+HTML print percent with one decimal and fractions with three (a paper's number as it prints it); CSV and JSON keep
+more (`figeval.reporting.data_formats`). Where a printed name, header or value may break across lines is here too
+(LaTeX tables and figures wrap them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from figeval.reporting.tables import SMALL_N, Cell, ColumnHead, Row, Table
+
+ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
+MISSING = "-"
+
+
+def number(value: float, unit: str, decimals: int | None = None) -> str:
+    """A value in its unit: percent with one decimal, fractions with three, or a paper's number as printed."""
+    if unit == "percent":
+        return f"{value * 100:.{1 if decimals is None else decimals}f}"
+    if unit == "count":
+        return f"{value:g}"
+    return f"{value:.{3 if decimals is None else decimals}f}"
+
+
+def shows_interval(table: Table, cell: Cell) -> bool:
+    return cell.low is not None and cell.high is not None and (table.intervals or (cell.n or SMALL_N) < SMALL_N)
+
+
+def unit_of(table: Table, column: ColumnHead) -> str:
+    return column.unit or table.unit
+
+
+def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
+    """"60.5", "0.620 [0.600, 0.640]", "0.640 (model)", "(n=112)" for a count with no value; "-" when missing."""
+    unit = unit or table.unit
+    if cell is None:
+        return MISSING
+    if cell.value is None:
+        text = f"(n={cell.n})" if cell.n is not None else MISSING
+    elif isinstance(cell.value, str):
+        text = cell.value
+    else:
+        text = number(cell.value, unit, cell.decimals)
+        if shows_interval(table, cell):
+            text += f" [{number(cell.low, unit, cell.decimals)}, {number(cell.high, unit, cell.decimals)}]"
+        if cell.n is not None and (table.cell_n or (cell.samples is not None and cell.n != cell.samples)):
+            text += f" (n={cell.n})"
+    if cell.label:
+        text += f" ({cell.label})"
+    return text
+
+
+def header_text(column: ColumnHead) -> str:
+    return f"{column.header}{ARROWS[column.better]}{' *' if column.ours else ''}"
+
+
+def row_label(row: Row) -> str:
+    return f"{row.label} (paper)" if row.reference else row.label
+
+
+def row_n(table: Table, row: Row) -> str:
+    """The row's sample count(s): each run's number of samples ("800", or "12/13" across tasks), or the cells' n
+    where they are not a run's metrics (an agreement's items); blank where cells show their own n."""
+    if table.cell_n:
+        return ""
+    counts = (c.samples if c.samples is not None else c.n for c in row.cells.values())
+    return "/".join(str(n) for n in dict.fromkeys(n for n in counts if n is not None))
+
+
+def grid(table: Table) -> list[list[str]]:
+    """The table as rows of strings, header first: label, settings, n, one column per table column."""
+    head = ["model", *table.identity_keys, "samples", *(header_text(c) for c in table.columns)]
+    body = [[row_label(row), *(row.identity.get(key, "") for key in table.identity_keys), row_n(table, row),
+             *(cell_text(table, row.cells.get(c.key), unit_of(table, c)) for c in table.columns)] for row in table.rows]
+    return [head, *body]
+
+
+def fixed_columns(table: Table) -> int:
+    """Label, settings and n: the left-aligned columns before the values."""
+    return 2 + len(table.identity_keys)
+
+
+def title_line(table: Table) -> str:
+    return f"{table.source}: {table.title}" if table.source else table.title
+
+
+WRAP_SPLITS = {"name": r"(?<=[/\-_ ])", "header": r"(?<= )", "value": r" (?=[\[(])"}
+
+
+def wrapped_lines(text: str, characters: int, kind: str) -> list[str]:
+    """`text` on lines of at most `characters` where it may break: a name after `/`, `-`, `_` or a space, a
+    header between words, a value before its interval and its n ("21.5", "[18.0, 25.0]", "(n=200)"). A part
+    longer than `characters` (a word with nowhere to break) is a line of its own. The figures wrap names so too."""
+    lines: list[str] = []
+    for part in re.split(WRAP_SPLITS[kind], " ".join(text.splitlines())):
+        if lines and len(lines[-1]) + len(part) + (kind == "value") <= characters:
+            lines[-1] += (" " if kind == "value" else "") + part
+        else:
+            lines.append(part)
+    return [line.strip() for line in lines] or [""]

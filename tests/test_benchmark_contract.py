@@ -1,0 +1,45 @@
+"""What each benchmark declares (figeval/benchmark.py) agrees with what its code accepts and holds."""
+
+from typing import get_args
+
+from figeval._registry import BENCHMARKS
+from figeval.answering import AnswerMode, AnswerModeName
+from figeval.benchmark import parameter_choices
+
+
+def test_a_literal_choice_is_the_set_the_code_uses():
+    from figeval.benchmarks.perhallueval.scorer import POLICIES
+    from figeval.benchmarks.persian_allusions import prompts as allusions
+    from figeval.benchmarks.turkish_idioms import prompts as idioms
+    from figeval.scoring.metrics import AS_WRONG, EXCLUDED
+
+    assert get_args(AnswerModeName) == tuple(mode.value for mode in AnswerMode)
+    assert POLICIES == (AS_WRONG, EXCLUDED)
+    for table in (allusions.KNOWLEDGE_PROMPT, allusions.MC_PROMPT, allusions.OPEN_PROMPT):
+        assert tuple(table) == get_args(allusions.PromptLanguage)
+    assert tuple(allusions.OPEN_JUDGE_PROMPT) == get_args(allusions.JudgeMode)
+    assert tuple(idioms.DETECTION_PROMPT) == get_args(idioms.PromptLanguage)
+
+
+def test_every_task_default_is_one_of_its_choices():
+    from inspect import signature
+
+    for benchmark in BENCHMARKS:
+        for task in benchmark.tasks:
+            for name, words in parameter_choices(task).items():
+                assert signature(task).parameters[name].default in words, (task.__name__, name)
+
+
+def test_each_benchmark_s_paper_numbers_are_its_own():
+    # 150 FFE-HALLU, 12 Turkish idioms, 88 Persian allusions and 142 PerHalluEval lines, as entered
+    counts = {benchmark.name: len(benchmark.numbers()) for benchmark in BENCHMARKS}
+    assert counts == {"ffe-hallu": 150, "turkish-idioms": 12, "persian-allusions": 88, "perhallueval": 142}
+    for benchmark in BENCHMARKS:
+        sources = {spec.source for spec in benchmark.tables}
+        sources |= {table for printed in benchmark.agreement.values()
+                    for table in (printed.judge_table, printed.annotator_table) if table}
+        # the allusions' Table 2 is a count row under the themes analysis (tables.py's _analyses)
+        sources |= {"Table 2"} if benchmark.name == "persian-allusions" else set()
+        tables = {line["table"] for line in benchmark.numbers()}
+        # every table the numbers name is one the benchmark reports (or a Section of its text)
+        assert {table for table in tables if not table.startswith("Section")} <= sources, benchmark.name

@@ -1,0 +1,93 @@
+"""A toy benchmark, declared the way a new benchmark's folder declares itself (benchmarks/<name>/__init__.py):
+a task, its scorer, a results table, a figure and an annotation scheme, all in this one place.
+
+tests/test_toy_benchmark.py adds it to the registry's list, the one line a new benchmark adds to _registry.py, and
+runs every command on it.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from figeval.annotation.spec import AnnotationSpec
+from figeval.answering import AnswerMode, answer_solver
+from figeval.benchmark import Benchmark, FigureSpec
+from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
+from figeval.scoring.labels import word_scheme
+from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics, recorded_policies
+from figeval.scoring.reading_metrics import reading_metrics
+from figeval.scoring.outcome import to_score
+from figeval.scoring.readers import read_answer
+from figeval.task import benchmark_task
+
+
+class Parity(str, Enum):
+    EVEN = "even"
+    ODD = "odd"
+
+
+WORDS = {Parity.EVEN: frozenset({"even"}), Parity.ODD: frozenset({"odd"})}
+POLICIES = {"accuracy": (TARGET, AS_WRONG)}
+NUMBERS = (2, 3, 4, 7)
+
+
+def read_parity(text: str) -> str | None:
+    """The first word, when it names a parity ("Even.", "odd, because ..."); else unread."""
+    words = text.strip().lower().split()
+    first = words[0].strip(".,!:") if words else ""
+    return first if first in ("even", "odd") else None
+
+
+@scorer(metrics=[])
+def parity_scorer() -> Scorer:
+    words = {label.value: variants for label, variants in WORDS.items()}
+
+    async def score(state: TaskState, target: Target) -> Score:
+        outcome = read_answer(state.output, AnswerMode.GENERATE, paper=None, reader=read_parity, words=words,
+                              target=target.text)
+        return to_score(outcome, list(words))
+
+    return score
+
+
+@task
+def toy_parity(answer_mode: Literal["generate"] = "generate") -> Task:
+    """Is the number even or odd?"""
+    samples = [Sample(id=f"toy-{number}", input=f"Is {number} even or odd? Answer with one word.",
+                      target="even" if number % 2 == 0 else "odd", metadata={"number": str(number)})
+               for number in NUMBERS]
+    return benchmark_task(
+        benchmark="Toy: parity", dataset=MemoryDataset(samples, name="toy-parity"),
+        solver=answer_solver(AnswerMode(answer_mode)), scorer=parity_scorer(),
+        metrics=[*policy_metrics(POLICIES), *reading_metrics()], version="toy-v1",
+        unparsed_policies=recorded_policies(POLICIES), provenance={}, answer_mode=AnswerMode(answer_mode),
+    )
+
+
+TABLE_1 = TableSpec(
+    "toy/table-1", "Toy", "Table 1", "Parity accuracy", "percent",
+    (Column("accuracy", "Accuracy", "toy_parity", "accuracy", better="higher"),
+     unparsed_column("unparsed", "Unparsed", "toy_parity")),
+    ("answer_mode",),
+    notes=(unread_note("Unparsed", "counted wrong"),),
+)
+
+BENCHMARK = Benchmark(
+    name="toy",
+    title="Toy",
+    citation="figeval's tests",
+    summary="parity of small numbers",
+    versions=("toy-v1",),
+    tasks=(toy_parity,),
+    annotated={"toy_parity": AnnotationSpec(scheme=word_scheme(WORDS), instructions=("Is the answer even or odd?",),
+                                            input_key="number", answers="all", direction="ltr")},
+    tables=(TABLE_1,),
+    headlines=(Column("toy_parity", "Toy parity", "toy_parity", "accuracy", better="higher"),),
+    figures=(FigureSpec("toy/table-1", "toy-accuracy", "Toy: parity accuracy", "accuracy (%)", columns=("accuracy",)),),
+)
