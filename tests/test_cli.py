@@ -82,12 +82,6 @@ def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu
     assert_one_line_error(result, "no output for sample id 'ffe-fake-002/fake-q'", "inspect eval-retry")
 
 
-def test_boolean_task_arguments_read_yes_and_no():
-    from figeval.cli.options import parse_value as _parse_value
-
-    assert (_parse_value("no"), _parse_value("Yes"), _parse_value("false"), _parse_value("7")) == (False, True, False, 7)
-
-
 @pytest.mark.parametrize(
     "text, expected",
     [("ضرب‌المثل مناسب:\nآب در هاون کوبیدن", "آب در هاون کوبیدن")],

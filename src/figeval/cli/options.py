@@ -1,4 +1,4 @@
-"""What several commands parse the same way: `name=value` arguments (-T, -M), and a task built from them."""
+"""A task built from the command line's `name=value` arguments (-T), each read as its parameter takes it."""
 
 from __future__ import annotations
 
@@ -7,30 +7,8 @@ from typing import Any
 
 from inspect_ai import Task
 
+from figeval.arguments import parse_value
 from figeval.errors import FigevalError
-
-def parse_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in {"true", "false", "yes", "no"}:
-        return lowered in {"true", "yes"}
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_pairs(pairs: tuple[str, ...], flag: str, typed: bool = True) -> dict[str, Any]:
-    """`name=value` arguments; values read as bools and numbers where they look like one, unless `typed` is
-    False (task arguments: `make_task` reads each as its parameter takes it, so a file named 2024 stays text)."""
-    parsed = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise FigevalError(f"{flag} takes name=value, got {pair!r} (e.g. {flag} controls=false).")
-        parsed[name.strip()] = parse_value(value.strip()) if typed else value.strip()
-    return parsed
 
 
 def make_task(name: str, args: dict[str, Any]) -> Task:

@@ -17,7 +17,7 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import CachePolicy
 
 from figeval._compat import inspect_eval_options
-from figeval.cli.options import parse_pairs
+from figeval.arguments import parse_pairs
 from figeval.cli.run_display import progress_lines_without_terminal, quiet_inspect_output
 from figeval.cli.run_models import (
     check_judge_given,
