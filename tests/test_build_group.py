@@ -10,7 +10,7 @@ from tests.cli import assert_one_line_error, figeval
 
 
 def toy(name: str, *builders: click.Command) -> Benchmark:
-    return Benchmark(name=name, title=name.upper(), citation="nobody", summary="a toy", versions=("v1",), tasks=(),
+    return Benchmark(name=name, title=name.upper(), citation="nobody", tasks=(),
                      builders=builders)
 
 

@@ -3,7 +3,7 @@
 Each folder `benchmarks/<name>/` exports one `BENCHMARK`; `_registry.py` lists them, and `figeval list`, `run`,
 `report`, `annotate`, `judge agreement`, `build` and `data`, the figures and the papers' reference rows read
 only these declarations. A benchmark's metadata is data, as inspect_evals' `eval.yaml` files are: its citation,
-tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), datasets,
+tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), stored dataset,
 annotation schemes, result tables (a table the columns of runs cannot express carries its own build function),
 figures, judge-vs-people tables, builders and the paper's own numbers.
 """
@@ -22,7 +22,6 @@ from typing import Any, Literal
 from inspect_ai import Task
 
 from figeval.annotation.spec import AnnotationSpec
-from figeval.data.registry import DatasetSource
 from figeval.errors import FigevalError
 from figeval.reporting.tables import Column, TableSpec
 
@@ -86,15 +85,9 @@ class Benchmark:
     """How tables and listings name the paper ("My Bench")."""
     citation: str
     """Authors and venue ("Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026")."""
-    summary: str
-    """What it measures, in a few words."""
-    versions: tuple[str, ...]
-    """The prompt/protocol versions its tasks record (each bumped with any change to a prompt or rule)."""
     tasks: tuple[Callable[..., Task], ...]
     dataset: str | None = None
     """The stored dataset its tasks read by default (`figeval data list`); None when they read only user files."""
-    datasets: tuple[DatasetSource, ...] = ()
-    """Every pinned dataset the benchmark's tasks and builders read, for `figeval data`."""
     annotated: Mapping[str, AnnotationSpec] = field(default_factory=dict)
     """Task name -> what people label of its answers (`figeval annotate`, `figeval judge agreement`)."""
     agreement: Mapping[str, AgreementTables] = field(default_factory=dict)

@@ -82,8 +82,6 @@ BENCHMARK = Benchmark(
     name="toy",
     title="Toy",
     citation="figeval's tests",
-    summary="parity of small numbers",
-    versions=("toy-v1",),
     tasks=(toy_parity,),
     annotated={"toy_parity": AnnotationSpec(scheme=word_scheme(WORDS), instructions=("Is the answer even or odd?",),
                                             input_key="number", answers="all", direction="ltr")},

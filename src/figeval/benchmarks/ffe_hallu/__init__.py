@@ -6,11 +6,9 @@ from figeval.benchmark import AgreementTables, Benchmark
 from figeval.benchmarks.ffe_hallu.commands import BUILDERS
 from figeval.benchmarks.ffe_hallu.dataset import DATASET_NAME
 from figeval.benchmarks.ffe_hallu.figures import FIGURES
-from figeval.benchmarks.ffe_hallu.prompts import GENERATION_PROMPT_VERSION, PROMPT_VERSION, TRANSLATION_PROMPT_VERSION
 from figeval.benchmarks.ffe_hallu.scorer import GENERATION_ANNOTATION, TRANSLATION_ANNOTATION
 from figeval.benchmarks.ffe_hallu.tables import HEADLINES, PAPER, TABLES
 from figeval.benchmarks.ffe_hallu.tasks import ffe_detection, ffe_generation, ffe_translation
-from figeval.data.registry import get_source
 
 _HERE = Path(__file__).parent
 # Table 6 prints one column pair per judge and task ("generation/gpt-4.1/agreement"); Tables 7-8 the annotators.
@@ -20,11 +18,8 @@ BENCHMARK = Benchmark(
     name="ffe-hallu",
     title=PAPER,
     citation="Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026",
-    summary="figurative hallucination in Persian",
-    versions=(PROMPT_VERSION, GENERATION_PROMPT_VERSION, TRANSLATION_PROMPT_VERSION),
     tasks=(ffe_detection, ffe_generation, ffe_translation),
     dataset=DATASET_NAME,
-    datasets=(get_source(DATASET_NAME),),
     # People label every generated and translated FFE (Section 3.5); the judge is checked against them (Table 6).
     annotated={"ffe_generation": GENERATION_ANNOTATION, "ffe_translation": TRANSLATION_ANNOTATION},
     agreement={

@@ -6,11 +6,9 @@ from figeval.benchmark import AgreementTables, Benchmark
 from figeval.benchmarks.persian_allusions.commands import BUILDERS
 from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME
 from figeval.benchmarks.persian_allusions.figures import FIGURES
-from figeval.benchmarks.persian_allusions.prompts import PROMPT_VERSION
 from figeval.benchmarks.persian_allusions.scorer import ANNOTATION, KNOWLEDGE_ANNOTATION
 from figeval.benchmarks.persian_allusions.tables import HEADLINES, PAPER, TABLES
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
-from figeval.data.registry import get_source
 
 _HERE = Path(__file__).parent
 
@@ -18,11 +16,8 @@ BENCHMARK = Benchmark(
     name="persian-allusions",
     title=PAPER,
     citation="Nobakhtian, Yaghoobzadeh, Pilehvar",
-    summary="cultural knowledge and allusion recognition",
-    versions=(PROMPT_VERSION,),
     tasks=(allusion_knowledge, allusion_mc, allusion_open),
     dataset=DATASET_NAME,
-    datasets=(get_source(DATASET_NAME),),
     # People's labels of every output: Table 3's knowledge and open-ended numbers, and the judge checked against
     # them (Table 4, which prints agreement as a fraction, "EM").
     annotated={"allusion_knowledge": KNOWLEDGE_ANNOTATION, "allusion_open": ANNOTATION},

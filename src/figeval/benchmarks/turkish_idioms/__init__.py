@@ -5,11 +5,9 @@ from pathlib import Path
 from figeval.benchmark import Benchmark
 from figeval.benchmarks.turkish_idioms.dataset import DATASET_NAME, FREQUENCY_BANDS
 from figeval.benchmarks.turkish_idioms.figures import FIGURES
-from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION
 from figeval.benchmarks.turkish_idioms.scorer import annotation_spec
 from figeval.benchmarks.turkish_idioms.tables import HEADLINES, PAPER, TABLES
 from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
-from figeval.data.registry import get_source
 
 _HERE = Path(__file__).parent
 
@@ -17,11 +15,8 @@ BENCHMARK = Benchmark(
     name="turkish-idioms",
     title=PAPER,
     citation="Cavusoglu and Coltekin",
-    summary="idiom detection and entailment",
-    versions=(PROMPT_VERSION,),
     tasks=(tr_idiom_detection, tr_idiom_entailment),
     dataset=DATASET_NAME,
-    datasets=(get_source(DATASET_NAME),),
     # Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
     annotated={"tr_idiom_detection": annotation_spec("detection"), "tr_idiom_entailment": annotation_spec("entailment")},
     tables=TABLES,
