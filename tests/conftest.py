@@ -11,7 +11,7 @@ import pytest
 os.environ.setdefault("INSPECT_DISPLAY", "none")
 
 from figeval._compat import preload_inspect_modules  # noqa: E402
-from figeval.data.registry import get_source  # noqa: E402
+from figeval._registry import get_source  # noqa: E402
 from figeval.data.stored import data_dir  # noqa: E402
 
 from tests.real_data import SHARED_ENV, Found, Places, RealData, skip_reason, skip_summary  # noqa: E402

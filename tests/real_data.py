@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from figeval.data.registry import DatasetSource
+from figeval.data.source import DatasetSource
 from figeval.data.store import fetch
 from figeval.data.stored import DATA_DIR_ENV, FileState, dataset_dir, file_statuses, store_command
 from figeval.errors import DataError

@@ -107,7 +107,7 @@ def benchmark_names() -> set[str]:
         folder = benchmark.tasks[0].__module__.split(".")[2]
         names |= {folder, benchmark.name, benchmark.title, *benchmark.task_names()}
         names |= {spec.key for spec in benchmark.tables} | {spec.table for spec in benchmark.figures}
-        names |= {benchmark.dataset} if benchmark.dataset else set()
+        names |= {source.name for source in benchmark.datasets()}
     return names
 
 
@@ -123,8 +123,8 @@ def test_only_a_benchmark_s_folder_names_it():
     named = {}
     for path in sorted((SRC / "figeval").rglob("*.py")):
         relative = path.relative_to(SRC / "figeval")
-        # the registry's one line per benchmark; the pinned sources, which have yet to move into their folders
-        if relative.parts[0] == "benchmarks" or relative.as_posix() in ("_registry.py", "data/registry.py"):
+        # the registry's one line per benchmark
+        if relative.parts[0] == "benchmarks" or relative.as_posix() == "_registry.py":
             continue
         if found := named_in(path.read_text(encoding="utf-8"), names):
             named[relative.as_posix()] = found

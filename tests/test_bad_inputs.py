@@ -582,7 +582,7 @@ TASK_ARGUMENT_CASES = [
 @pytest.fixture
 def datasets(request: pytest.FixtureRequest):
     """Import what a case needs into the test's data dir: 'ffe' (the real files), 'tr' and 'allusions' (fixtures)."""
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     def need(*names: str | None) -> None:
@@ -661,7 +661,7 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> Annotated:
     from figeval._registry import annotation_spec
     from figeval.annotation.sheets import items_from_log, write_sheet
     from figeval.benchmarks.ffe_hallu.tasks import ffe_detection, ffe_generation
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     base = tmp_path_factory.mktemp("annotated")

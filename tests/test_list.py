@@ -47,7 +47,7 @@ def test_json_has_every_task_and_its_arguments():
 
 
 def test_sample_counts_where_the_data_is_stored():
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
     from tests.persian_allusions.conftest import FIXTURES as ALLUSIONS
     from tests.turkish_idioms.conftest import FIXTURES as IDIOMS
@@ -70,7 +70,7 @@ def test_counts_of_the_real_ffe_hallu(ffe_hallu_imported: Path):
 
 
 def test_a_changed_stored_file_is_named_not_read(isolated_data_dir: Path):
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
     from tests.turkish_idioms.conftest import FIXTURES
 

@@ -39,7 +39,7 @@ OUTCOME_METADATA = ("decided_by", "labels", "read_by", "rule", "target")
 
 @pytest.fixture
 def idioms(isolated_data_dir: Path) -> None:
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), IDIOM_FIXTURES)

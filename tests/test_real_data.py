@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from figeval.data.registry import DataFile, get_source
+from figeval._registry import get_source
+from figeval.data.source import DataFile
 from figeval.data.store import import_folder
 from tests.real_data import Found, Places, RealData, data_dir_at, find, skip_reason, skip_summary
 

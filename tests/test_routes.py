@@ -72,7 +72,7 @@ def test_auto_answer_mode_is_decided_by_the_model_name():
 
 def test_three_routes_agree_on_a_replayed_run(tmp_path: Path):
     from tests.turkish_idioms.conftest import FIXTURES
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), FIXTURES)
@@ -93,7 +93,7 @@ def test_three_routes_agree_on_a_replayed_run(tmp_path: Path):
 @pytest.mark.slow
 def test_three_routes_agree_on_the_embedded_model(tmp_path: Path):
     from tests.turkish_idioms.conftest import FIXTURES
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), FIXTURES)
@@ -107,7 +107,7 @@ def test_three_routes_agree_on_the_embedded_model(tmp_path: Path):
 
 def test_a_judged_task_without_a_judge_stops_before_any_sample(ffe_hallu_imported: Path, tmp_path: Path):
     from tests.persian_allusions.conftest import FIXTURES
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("persian-allusions"), FIXTURES)
@@ -146,7 +146,7 @@ def test_the_papers_headline_is_the_first_metric(task: str, args: dict, ffe_hall
     from tests.persian_allusions.conftest import FIXTURES as ALLUSIONS
     from tests.turkish_idioms.conftest import FIXTURES as IDIOMS
     from figeval._registry import BENCHMARKS, tasks
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), IDIOMS)

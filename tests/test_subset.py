@@ -106,7 +106,7 @@ def test_a_task_without_a_design_keeps_inspects_first_n(ffe_hallu_imported: Path
 
 @pytest.fixture
 def idioms(isolated_data_dir: Path) -> None:
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
     from tests.turkish_idioms.conftest import FIXTURES
 

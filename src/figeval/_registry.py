@@ -19,7 +19,8 @@ from figeval import benchmark
 from figeval.annotation.spec import AnnotationSpec
 from figeval.benchmark import Benchmark
 from figeval.benchmarks import ffe_hallu, perhallueval, persian_allusions, turkish_idioms
-from figeval.errors import FigevalError
+from figeval.data.source import DatasetSource
+from figeval.errors import DataError, FigevalError
 
 BENCHMARKS: tuple[Benchmark, ...] = (
     ffe_hallu.BENCHMARK,
@@ -32,6 +33,23 @@ BENCHMARKS: tuple[Benchmark, ...] = (
 def tasks() -> dict[str, Callable[..., Task]]:
     """Every benchmark's tasks, by the name Inspect registers them under (figeval/<name>)."""
     return {task.__name__: task for found in BENCHMARKS for task in found.tasks}
+
+
+def datasets() -> dict[str, DatasetSource]:
+    """Every benchmark's pinned datasets, by name, in the order of the benchmarks (`figeval data list`'s)."""
+    return {source.name: source for found in BENCHMARKS for source in found.datasets()}
+
+
+def get_source(name: str) -> DatasetSource:
+    """The pinned dataset of that name.
+
+    Raises:
+        DataError: no benchmark declares it (the message lists those that do).
+    """
+    known = datasets()
+    if name not in known:
+        raise DataError(f"unknown dataset '{name}'; known: {', '.join(sorted(known))}")
+    return known[name]
 
 
 def annotation_spec(task: str) -> AnnotationSpec:
@@ -60,4 +78,4 @@ def replay() -> type[ModelAPI]:
     return ReplayModelAPI
 
 
-__all__ = ["BENCHMARKS", "annotation_spec", "gguf", "replay", "tasks"]
+__all__ = ["BENCHMARKS", "annotation_spec", "datasets", "get_source", "gguf", "replay", "tasks"]

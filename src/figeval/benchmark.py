@@ -3,7 +3,7 @@
 Each folder `benchmarks/<name>/` exports one `BENCHMARK`; `_registry.py` lists them, and `figeval list`, `run`,
 `report`, `annotate`, `judge agreement`, `build` and `data`, the figures and the papers' reference rows read
 only these declarations. A benchmark's metadata is data, as inspect_evals' `eval.yaml` files are: its citation,
-tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), stored dataset,
+tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), pinned datasets,
 annotation schemes, result tables (a table the columns of runs cannot express carries its own build function),
 figures, judge-vs-people tables, builders and the paper's own numbers.
 """
@@ -22,6 +22,7 @@ from typing import Any, Literal
 from inspect_ai import Task
 
 from figeval.annotation.spec import AnnotationSpec
+from figeval.data.source import DatasetSource
 from figeval.errors import FigevalError
 from figeval.reporting.tables import Column, TableSpec
 
@@ -86,8 +87,10 @@ class Benchmark:
     citation: str
     """Authors and venue ("Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026")."""
     tasks: tuple[Callable[..., Task], ...]
-    dataset: str | None = None
-    """The stored dataset its tasks read by default (`figeval data list`); None when they read only user files."""
+    dataset: DatasetSource | None = None
+    """The pinned dataset its tasks read by default; None when they read only user files."""
+    build_datasets: tuple[DatasetSource, ...] = ()
+    """Pinned datasets only its builders read (the sources of fresh benchmark data)."""
     annotated: Mapping[str, AnnotationSpec] = field(default_factory=dict)
     """Task name -> what people label of its answers (`figeval annotate`, `figeval judge agreement`)."""
     agreement: Mapping[str, AgreementTables] = field(default_factory=dict)
@@ -106,6 +109,10 @@ class Benchmark:
     """CSV of the paper's printed numbers (table, row, column, value, unit, note), shown as reference rows."""
     paper_notes: Path | None = None
     """CSV of where the paper is inconsistent with itself (table, row, note), said under the table."""
+
+    def datasets(self) -> tuple[DatasetSource, ...]:
+        """Every pinned dataset it reads (`figeval data`): its tasks' first, then its builders'."""
+        return (*([self.dataset] if self.dataset else []), *self.build_datasets)
 
     def task_names(self) -> tuple[str, ...]:
         return tuple(task.__name__ for task in self.tasks)

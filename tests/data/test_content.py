@@ -15,7 +15,8 @@ import pytest
 import figeval.data.store as store
 from figeval.benchmarks.persian_allusions import dataset as allusions
 from figeval.benchmarks.turkish_idioms import dataset as idioms
-from figeval.data.registry import DATASETS, PARAGRAPHS_CHARS, SENTENCE_CHARS, WORDS_CHARS, get_source
+from figeval._registry import datasets, get_source
+from figeval.data.source import PARAGRAPHS_CHARS, SENTENCE_CHARS, WORDS_CHARS
 from figeval.data.stored import FileState, file_statuses, git_blob_id, recorded_hashes
 from figeval.data.table import Script, read_table, script_damage
 from figeval.errors import DataError
@@ -66,7 +67,7 @@ def generated() -> str:
 
 
 def test_every_file_trusted_on_first_import_declares_its_columns():
-    for source in DATASETS.values():
+    for source in datasets().values():
         for file in source.files:
             if not source.pins_bytes(file):
                 assert file.columns, (source.name, file.name)
@@ -78,7 +79,7 @@ def _shape(columns) -> list[tuple]:
 
 
 def test_the_declared_columns_are_what_the_readers_read():
-    declared = {file.name: file.columns for source in DATASETS.values() for file in source.files}
+    declared = {file.name: file.columns for source in datasets().values() for file in source.files}
     # turkish_idioms reads COLUMNS, every text column in Latin script
     assert _shape(declared["idioms.tsv"]) == _shape(idioms.COLUMNS)
     # persian_allusions.load_poems: persian={"text", "allusion", "description"}, optional={"entities", "poet"};

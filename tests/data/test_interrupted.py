@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from figeval.data.registry import DatasetSource, get_source
+from figeval._registry import get_source
+from figeval.data.source import DatasetSource
 from figeval.data.store import fetch, import_folder
 from figeval.data.stored import FileState, dataset_dir, file_statuses, recorded_hashes
 from figeval.errors import DataError

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from figeval.data.registry import get_source
+from figeval._registry import get_source
 from figeval.data.store import require
 from figeval.data.stored import FileState, file_statuses
 from figeval.errors import DataError

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from figeval.data.registry import get_source
+from figeval._registry import get_source
 from figeval.data.store import import_folder, require
 from figeval.data.stored import FileState, file_statuses, record_path, recorded_hashes
 from figeval.errors import DataError, FigevalError

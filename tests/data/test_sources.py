@@ -12,7 +12,8 @@ import pytest
 
 import figeval._registry  # noqa: F401  (registers each dataset's reader with the store)
 from figeval.benchmarks.perhallueval.selection import load_pn_summary
-from figeval.data.registry import DATASETS, Archive, DataFile, get_source
+from figeval._registry import datasets, get_source
+from figeval.data.source import Archive, DataFile
 from figeval.data.store import fetch, import_folder, require
 from figeval.data.stored import FileState, dataset_dir, file_statuses, git_blob_id, recorded_hashes
 from figeval.errors import DataError
@@ -155,7 +156,7 @@ def test_a_task_needing_data_with_no_download_gets_the_same_line():
 
 
 def test_every_source_either_downloads_at_a_commit_or_says_where_the_data_is():
-    for source in DATASETS.values():
+    for source in datasets().values():
         if source.downloads:
             assert source.commit and len(source.commit) == 40 and source.pinned, source.name
             assert all(source.commit in url for _, url in source.downloads), source.name

@@ -74,7 +74,7 @@ def test_the_knowledge_list_merges_them_and_lists_the_merge(tmp_path: Path):
 
 
 def test_an_unknown_generated_allusion_breaks_only_the_generated_tasks(tmp_path: Path):
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     folder = tmp_path / "data"
@@ -143,7 +143,7 @@ def test_a_generated_passage_naming_the_bare_figure_is_told_the_stories(tmp_path
 
 def test_the_log_records_what_the_count_is_made_of(tmp_path: Path):
     from figeval.benchmarks.persian_allusions.dataset import load_allusion_data
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     folder = tmp_path / "data"

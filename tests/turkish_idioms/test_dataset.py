@@ -13,7 +13,7 @@ from figeval.benchmarks.turkish_idioms.dataset import (
     idiom_key,
     load_idioms,
 )
-from figeval.data.registry import get_source
+from figeval._registry import get_source
 from figeval.data.store import import_folder, require
 from figeval.data.stored import FileState, file_statuses
 from figeval.errors import DataError

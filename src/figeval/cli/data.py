@@ -30,12 +30,12 @@ def data() -> None:
 @data.command("list")
 def data_list() -> None:
     """What datasets are known, whether they are present, and where."""
-    from figeval.data.registry import DATASETS
+    from figeval._registry import datasets
     from figeval.data.stored import data_dir, dataset_dir, file_statuses
 
     _usable_data_dir()
     click.echo(f"data dir: {data_dir()} (set FIGEVAL_DATA_DIR to change)")
-    for source in DATASETS.values():
+    for source in datasets().values():
         statuses = file_statuses(source)
         states = {s.state.value for s in statuses}
         overall = "present" if states == {"ok"} else "missing" if states == {"missing"} else ", ".join(sorted(states))
@@ -71,7 +71,7 @@ def data_fetch(name: str, replace: bool) -> None:
     """Download NAME from its pinned source, read it with its benchmark's reader, verify sha256, store it.
 
     A dataset with no known public download says where its paper puts the data and how to import it."""
-    from figeval.data.registry import get_source
+    from figeval._registry import get_source
     from figeval.data.store import fetch
 
     _register_readers()
@@ -86,10 +86,9 @@ def data_fetch(name: str, replace: bool) -> None:
 def data_import(name: str, folder: Path, replace: bool) -> None:
     """Copy NAME's files from a local FOLDER (offline machines), read and verified like a fetch.
 
-    FOLDER holds the files as published (PQuAD's JSON files, or a clone with them under Dataset/); a dataset
-    published as an archive (PN-Summary's pn_summary.zip) is imported from the archive as downloaded: FOLDER
-    holds it, or is its path."""
-    from figeval.data.registry import get_source
+    FOLDER holds the files as published (or is a clone holding them at their published paths); a dataset
+    published as an archive is imported from the archive as downloaded: FOLDER holds it, or is its path."""
+    from figeval._registry import get_source
     from figeval.data.store import import_folder
 
     _register_readers()
@@ -101,10 +100,10 @@ def data_import(name: str, folder: Path, replace: bool) -> None:
 @click.argument("name", required=False)
 def data_verify(name: str | None) -> None:
     """Check the stored files of NAME (or of every dataset) against their pinned sha256."""
-    from figeval.data.registry import DATASETS, get_source
+    from figeval._registry import datasets, get_source
     from figeval.data.stored import FileState, file_statuses
 
-    sources = [get_source(name)] if name else list(DATASETS.values())
+    sources = [get_source(name)] if name else list(datasets().values())
     _usable_data_dir()
     problems = 0
     for source in sources:

@@ -96,7 +96,6 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
         FigevalError: an unknown task name.
     """
     from figeval._registry import BENCHMARKS, tasks
-    from figeval.data.registry import get_source
     from figeval.data.stored import FileState, file_statuses
 
     known = tasks()
@@ -106,9 +105,9 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
     data_states: dict[str, str] = {}
     infos = []
     for benchmark in BENCHMARKS:
-        dataset = benchmark.dataset
-        if dataset is not None and dataset not in data_states:
-            states = {status.state for status in file_statuses(get_source(dataset))}
+        dataset = benchmark.dataset.name if benchmark.dataset else None
+        if benchmark.dataset is not None and dataset not in data_states:
+            states = {status.state for status in file_statuses(benchmark.dataset)}
             others = sorted(state.value for state in states - {FileState.OK, FileState.MISSING})
             data_states[dataset] = ("present" if states == {FileState.OK} else
                                     "missing" if FileState.MISSING in states else others[0])

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from figeval.data.registry import DataFile, DatasetSource
+from figeval.data.source import DataFile, DatasetSource
 from figeval.data.stored import (
     DATA_DIR_ENV,
     data_dir,

@@ -15,7 +15,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from figeval.data.download import DownloadFailed, download
-from figeval.data.registry import DataFile, DatasetSource, no_download_message
+from figeval.data.source import DataFile, DatasetSource, no_download_message
 from figeval.data.staging import DataCheck, Report, extract_archive, quiet, store_verified
 from figeval.data.stored import FileState, dataset_dir, expected_sha256, file_statuses
 from figeval.errors import DataError

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 
-from figeval.data.registry import DataFile, DatasetSource
+from figeval.data.source import DataFile, DatasetSource
 from figeval.errors import DataError
 
 DATA_DIR_ENV = "FIGEVAL_DATA_DIR"

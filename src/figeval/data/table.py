@@ -90,7 +90,7 @@ _REPLACED_LETTER = re.compile(r"[^\W\d_][?_]+[^\W\d_]")
 
 # A Persian letter a code page lacks turned into '?' inside a word: Windows-1256, the Arabic code page, has no
 # Persian YEH (ی), so a round trip through it writes 'رس?دن' for 'رسیدن' while the other letters survive. ('_' is
-# left out: PQuAD's contexts join Persian words with it.)
+# left out: some published Persian texts join words with it.)
 _PERSIAN_LETTER = "[\u0621-\u063a\u0641-\u064a\u0671-\u06d3\u06fa-\u06ff]"
 _REPLACED_PERSIAN_LETTER = re.compile(f"{_PERSIAN_LETTER}\\?+{_PERSIAN_LETTER}")
 NO_PERSIAN_LETTERS = "no Persian letters"
@@ -124,7 +124,7 @@ def read_table(
     path: Path, columns: Sequence[Column], unique: str | None = None, key: Callable[[str], str] = expression_key
 ) -> list[Row]:
     """Read a comma- or tab-separated file and validate it against the expected columns. The delimiter is the
-    header line's (PN-Summary ships tab-separated files named .csv), whatever the file's suffix.
+    header line's (datasets ship tab-separated files named .csv too), whatever the file's suffix.
 
     Args:
         path: The file (UTF-8, with or without a byte-order mark).

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from figeval.benchmark import AgreementTables, Benchmark
 from figeval.benchmarks.ffe_hallu.commands import BUILDERS
-from figeval.benchmarks.ffe_hallu.dataset import DATASET_NAME
+from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.benchmarks.ffe_hallu.figures import FIGURES
 from figeval.benchmarks.ffe_hallu.scorer import GENERATION_ANNOTATION, TRANSLATION_ANNOTATION
 from figeval.benchmarks.ffe_hallu.tables import HEADLINES, PAPER, TABLES
@@ -19,7 +19,7 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026",
     tasks=(ffe_detection, ffe_generation, ffe_translation),
-    dataset=DATASET_NAME,
+    dataset=SOURCE,
     # People label every generated and translated FFE (Section 3.5); the judge is checked against them (Table 6).
     annotated={"ffe_generation": GENERATION_ANNOTATION, "ffe_translation": TRANSLATION_ANNOTATION},
     agreement={

@@ -1,6 +1,6 @@
 """FFE-HALLU data: the authentic and fabricated expression lists, validated, and the detection samples.
 
-Upstream files (pinned in `figeval.data.registry`): `Authentic FFEs.csv` (farsi_idiom, Meaning) and
+Upstream files (pinned in source.py): `Authentic FFEs.csv` (farsi_idiom, Meaning) and
 `Fake FFEs.csv` (Fake Idiom, Source Idiom, Category). "Source Idiom" is empty for the two fully synthetic
 categories. The upstream third file, "En->Fa FFE translation.csv", is damaged at the pinned commit (saved in a
 legacy 8-bit encoding that turned every Persian letter into "_"); the Persian-script check refuses it.
@@ -25,13 +25,13 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_USER_PROMPT,
 )
 from figeval.building import review_answer
-from figeval.data.registry import get_source
+from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.data.store import provenance, register_check, require
 from figeval.data.stored import sha256_of
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 
-DATASET_NAME = "ffe-hallu"
+DATASET_NAME = SOURCE.name
 AUTHENTIC_FILE = "Authentic FFEs.csv"
 FAKE_FILE = "Fake FFEs.csv"
 
@@ -166,7 +166,7 @@ def load_detection_data(controls: bool, fakes_file: Path | None = None) -> Detec
         fakes_file: a fake set of the user's in the layout of `Fake FFEs.csv` (e.g. `figeval build fakes-final`)
             instead of the published one; the log records its path and sha256 and that the set is custom.
     """
-    source = get_source(DATASET_NAME)
+    source = SOURCE
     if fakes_file is None:
         paths = require(source)
         fakes = load_fake(paths[FAKE_FILE])
@@ -186,7 +186,7 @@ def load_detection_data(controls: bool, fakes_file: Path | None = None) -> Detec
 
 def published_data() -> tuple[list[AuthenticFFE], list[FakeFFE], dict[str, object]]:
     """The benchmark's authentic and fake lists, verified, and their provenance (for building fresh fakes)."""
-    source = get_source(DATASET_NAME)
+    source = SOURCE
     paths = require(source)
     return load_authentic(paths[AUTHENTIC_FILE]), load_fake(paths[FAKE_FILE]), provenance(source)
 
@@ -204,7 +204,7 @@ PARAPHRASE_COLUMNS = (
 
 def authentic_dataset() -> tuple[list[AuthenticFFE], dict[str, object]]:
     """The verified authentic list and its provenance for the log."""
-    source = get_source(DATASET_NAME)
+    source = SOURCE
     paths = require(source)
     return load_authentic(paths[AUTHENTIC_FILE]), provenance(source, [AUTHENTIC_FILE])
 

@@ -24,7 +24,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, resolved_answer_mode, response_cache
-from figeval.benchmarks.ffe_hallu.dataset import DATASET_NAME, FAKE_CATEGORIES, published_data
+from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, published_data
 from figeval.benchmarks.ffe_hallu.fakes import (
     CHECKS,
     NEAR_EDIT_DISTANCE,
@@ -42,7 +42,7 @@ from figeval.benchmarks.ffe_hallu.fakes_plan import PlannedFake, plan_fakes, she
 from figeval.benchmarks.ffe_hallu.prompts import FAKES_PROMPT_VERSION, KNOWN_EXPRESSION_PROMPT
 from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
 from figeval.building import check_build_outputs, model_files, open_model, read_build_record, refuse_other_settings
-from figeval.data.registry import get_source
+from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.data.stored import dataset_dir, sha256_of
 from figeval.data.table import Column, read_table
 from figeval.errors import FigevalError
@@ -121,7 +121,7 @@ def build_fakes(out: Path, per_category: int, model_name: str, seed: int, model_
     if per_category < 1:
         raise FigevalError(f"--per-category must be at least 1, not {per_category}.")
     # the stored FFE-HALLU files are an input, never to be written over
-    check_build_outputs(out, [extra, dataset_dir(get_source(DATASET_NAME)), *model_files([model_name, *checkers])],
+    check_build_outputs(out, [extra, dataset_dir(SOURCE), *model_files([model_name, *checkers])],
                         files=(CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE))
     model = open_model(model_name, "--model", **model_args)
     checker_models = [open_model(checker, "--checker") for checker in checkers]

@@ -7,11 +7,11 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from figeval.benchmarks.ffe_hallu.dataset import DATASET_NAME, FAKE_CATEGORIES, FAKE_COLUMNS, published_data
+from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, FAKE_COLUMNS, published_data
 from figeval.benchmarks.ffe_hallu.fakes import Known, fake_key
 from figeval.benchmarks.ffe_hallu.fakes_build import RECORD_FILE, REVIEW_COLUMNS, known_lists, load_extra_authentic
 from figeval.building import review_answer
-from figeval.data.registry import get_source
+from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.data.stored import dataset_dir
 from figeval.data.table import read_table
 from figeval.errors import DataError
@@ -49,7 +49,7 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
             authentic FFE or repeats another kept row, or nothing kept.
     """
     extra = _recorded_extra(out.parent / RECORD_FILE)
-    check_outputs([out], [sheet, dataset_dir(get_source(DATASET_NAME)), *([extra] if extra else [])])
+    check_outputs([out], [sheet, dataset_dir(SOURCE), *([extra] if extra else [])])
     rows = read_table(sheet, FINALIZE_COLUMNS)
     authentic, published, _ = published_data()
     known: dict[str, Known] = {}

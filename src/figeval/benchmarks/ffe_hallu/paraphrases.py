@@ -17,7 +17,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig
 
 from figeval.answering import DETERMINISTIC, response_cache
-from figeval.benchmarks.ffe_hallu.dataset import DATASET_NAME, PARAPHRASE_COLUMNS, authentic_dataset
+from figeval.benchmarks.ffe_hallu.dataset import PARAPHRASE_COLUMNS, authentic_dataset
 from figeval.benchmarks.ffe_hallu.prompts import PARAPHRASE_PROMPT
 from figeval.building import (
     check_build_outputs,
@@ -28,7 +28,7 @@ from figeval.building import (
     sheet_record,
     text_sha256,
 )
-from figeval.data.registry import get_source
+from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.data.stored import dataset_dir
 from figeval.errors import DataError
 from figeval.output import write_text
@@ -73,7 +73,7 @@ def _existing_rows(out: Path, evaluated: Sequence[int]) -> dict[int, dict[str, s
 def build_paraphrases(model_name: str, out: Path, model_args: dict[str, Any], report: Report) -> tuple[int, int]:
     """Write one paraphrase per evaluated authentic FFE to `out`; returns (newly written, kept from before)."""
     # the stored FFE-HALLU files are an input, never to be written over
-    check_build_outputs(out, [dataset_dir(get_source(DATASET_NAME)), *model_files([model_name])])
+    check_build_outputs(out, [dataset_dir(SOURCE), *model_files([model_name])])
     model = open_model(model_name, "--model", **model_args)
     items, data_provenance = authentic_dataset()
     existing = _existing_rows(out, [item.row for item in items])

@@ -5,6 +5,7 @@ from pathlib import Path
 from figeval.benchmark import Benchmark
 from figeval.benchmarks.perhallueval.commands import BUILDERS
 from figeval.benchmarks.perhallueval.figures import FIGURES
+from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
 from figeval.benchmarks.perhallueval.tables import HEADLINES, PAPER, TABLES
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa, perhallueval_summarization
 
@@ -15,6 +16,8 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Hosseini et al.",
     tasks=(perhallueval_qa, perhallueval_summarization),
+    # its tasks read the sets its builder makes (user files); the builder reads these
+    build_datasets=(PQUAD, PN_SUMMARY),
     tables=TABLES,
     headlines=HEADLINES,
     figures=FIGURES,

@@ -29,6 +29,7 @@ from inspect_ai.model import Model
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, SELECTED_FILE, select
 from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN
+from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.building import check_build_outputs, model_files, open_model, read_build_record
@@ -130,10 +131,9 @@ def _repeated(names: Sequence[str]) -> str | None:
 def default_sources(task: str) -> list[Path]:
     """The stored upstream files of a task's items (PQuAD's three splits for QA, PN-Summary's three for
     summarization: Section 3.1 samples from all of each), fetched and verified first if missing."""
-    from figeval.data.registry import get_source
     from figeval.data.store import require
 
-    return list(require(get_source("pquad" if task == "qa" else "pn-summary")).values())
+    return list(require(PQUAD if task == "qa" else PN_SUMMARY).values())
 
 
 def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from figeval.benchmark import AgreementTables, Benchmark
 from figeval.benchmarks.persian_allusions.commands import BUILDERS
-from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME
+from figeval.benchmarks.persian_allusions.source import SOURCE
 from figeval.benchmarks.persian_allusions.figures import FIGURES
 from figeval.benchmarks.persian_allusions.scorer import ANNOTATION, KNOWLEDGE_ANNOTATION
 from figeval.benchmarks.persian_allusions.tables import HEADLINES, PAPER, TABLES
@@ -17,7 +17,7 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Nobakhtian, Yaghoobzadeh, Pilehvar",
     tasks=(allusion_knowledge, allusion_mc, allusion_open),
-    dataset=DATASET_NAME,
+    dataset=SOURCE,
     # People's labels of every output: Table 3's knowledge and open-ended numbers, and the judge checked against
     # them (Table 4, which prints agreement as a fraction, "EM").
     annotated={"allusion_knowledge": KNOWLEDGE_ANNOTATION, "allusion_open": ANNOTATION},

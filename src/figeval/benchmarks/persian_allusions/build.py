@@ -26,11 +26,11 @@ from figeval.building import (
     text_sha256,
 )
 from figeval.resumable import fill_sheet, resumed_rows
-from figeval.benchmarks.persian_allusions.dataset import DATASET_NAME, Allusion, load_allusion_data, texts_of
+from figeval.benchmarks.persian_allusions.dataset import Allusion, load_allusion_data, texts_of
 from figeval.benchmarks.persian_allusions.review import SHEET_COLUMNS, SHEET_HEADER, passage_id, passage_number
 from figeval.benchmarks.persian_allusions.prompts import ALLUSIVE_TEXT_PROMPT
 from figeval.benchmarks.persian_allusions.titles import allusion_key
-from figeval.data.registry import get_source
+from figeval.benchmarks.persian_allusions.source import SOURCE
 from figeval.data.stored import dataset_dir
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
@@ -121,7 +121,7 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
         DataError: the sheet holds passages of an allusion the list lacks (it was built from another list).
     """
     check_per_allusion(per_allusion)
-    check_build_outputs(out, [listed_in, dataset_dir(get_source(DATASET_NAME)), *model_files([model_name])])
+    check_build_outputs(out, [listed_in, dataset_dir(SOURCE), *model_files([model_name])])
     model = open_model(model_name, "--model", **model_args)
     numbers = {expression_key(allusion.title): number for number, allusion in enumerate(allusions, start=1)}
     done = _written(out)

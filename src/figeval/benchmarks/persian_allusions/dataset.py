@@ -25,13 +25,13 @@ from figeval.benchmarks.persian_allusions.titles import (
     title_merges,
     unnamed_story_of_one_figure,
 )
-from figeval.data.registry import get_source
+from figeval.benchmarks.persian_allusions.source import SOURCE
 from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.text import expression_key, normalize_persian
 
-DATASET_NAME = "persian-allusions"
+DATASET_NAME = SOURCE.name
 POEMS_FILE = "PersPoems.csv"
 GENERATED_FILE = "LLM-Generated.csv"
 
@@ -261,7 +261,7 @@ def load_allusion_data(prompt_lang: str) -> AllusionData:
     first if missing)."""
     if prompt_lang not in KNOWLEDGE_PROMPT:
         raise FigevalError(f"prompt_lang must be one of {list(KNOWLEDGE_PROMPT)}, not {prompt_lang!r}.")
-    source = get_source(DATASET_NAME)
+    source = SOURCE
     paths = require(source)
     poems = load_poems(paths[POEMS_FILE])
     allusions = knowledge_list(poems)

@@ -3,7 +3,8 @@
 from pathlib import Path
 
 from figeval.benchmark import Benchmark
-from figeval.benchmarks.turkish_idioms.dataset import DATASET_NAME, FREQUENCY_BANDS
+from figeval.benchmarks.turkish_idioms.dataset import FREQUENCY_BANDS
+from figeval.benchmarks.turkish_idioms.source import SOURCE
 from figeval.benchmarks.turkish_idioms.figures import FIGURES
 from figeval.benchmarks.turkish_idioms.scorer import annotation_spec
 from figeval.benchmarks.turkish_idioms.tables import HEADLINES, PAPER, TABLES
@@ -16,7 +17,7 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Cavusoglu and Coltekin",
     tasks=(tr_idiom_detection, tr_idiom_entailment),
-    dataset=DATASET_NAME,
+    dataset=SOURCE,
     # Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
     annotated={"tr_idiom_detection": annotation_spec("detection"), "tr_idiom_entailment": annotation_spec("entailment")},
     tables=TABLES,

@@ -18,13 +18,13 @@ from pathlib import Path
 from inspect_ai.dataset import Sample
 
 from figeval.benchmarks.turkish_idioms.prompts import DETECTION_PROMPT, ENTAILMENT_PROMPT
-from figeval.data.registry import get_source
+from figeval.benchmarks.turkish_idioms.source import SOURCE
 from figeval.data.store import provenance, register_check, require
 from figeval.data.table import Column, read_table
 from figeval.errors import DataError, FigevalError
 from figeval.text import turkish_lower
 
-DATASET_NAME = "turkish-idioms"
+DATASET_NAME = SOURCE.name
 DATA_FILE = "idioms.tsv"
 
 # Our field -> the upstream column holding it (the one place to edit when the real header is known).
@@ -172,7 +172,7 @@ def load_idiom_data(prompt_lang: str) -> tuple[list[Idiom], dict[str, object]]:
     """The idioms from the verified local copy (fetched first if missing) and their provenance for the log."""
     if prompt_lang not in PROMPT_LANGUAGES:
         raise FigevalError(f"prompt_lang must be one of {list(PROMPT_LANGUAGES)}, not {prompt_lang!r}.")
-    source = get_source(DATASET_NAME)
+    source = SOURCE
     paths = require(source)
     return load_idioms(paths[DATA_FILE]), provenance(source)
 
