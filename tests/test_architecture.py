@@ -1,6 +1,7 @@
 """The structure docs/architecture.md promises: no import cycles; each module imports only from its own layer
-or lower ones (imports inside functions included); no source file over MAX_LINES; and nothing outside a
-benchmark's folder names a benchmark, a task or a table, so that a benchmark is its folder."""
+or lower ones (imports inside functions included); no source file over MAX_LINES; nothing outside a
+benchmark's folder names a benchmark, a task or a table, so that a benchmark is its folder; and Inspect's private
+APIs are imported in `_compat.py` alone."""
 
 import ast
 import re
@@ -137,3 +138,28 @@ def test_the_name_check_sees_a_name():
     assert named_in('spec = by_key.get("ffe-hallu/figure-1")', names) == ["FFE-HALLU", "ffe-hallu", "ffe-hallu/figure-1"]
     assert named_in("the PerHalluEval Table 4 rows", names) == ["PerHalluEval", "perhallueval"]
     assert named_in("a judge's answer, differing (tr_idiom_detection_x is another name)", names) == []
+
+
+def private_inspect_imports(path: Path) -> set[str]:
+    """The private Inspect modules a file imports (a module path with a part starting `_`), anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
+                 [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+        found |= {name for name in names
+                  if name.split(".")[0] == "inspect_ai" and any(part.startswith("_") for part in name.split("."))}
+    return found
+
+
+def test_inspect_s_private_apis_are_used_in_one_place():
+    """Inspect may move a private API in any release: `_compat.py` alone imports them, each with its reason, so
+    an upgrade is checked in one file."""
+    used = {str(path.relative_to(SRC)): found for path in sorted((SRC / "figeval").rglob("*.py"))
+            if path.name != "_compat.py" and (found := private_inspect_imports(path))}
+    assert not used, f"private Inspect imports outside figeval/_compat.py: {used}"
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path):
+    (tmp_path / "m.py").write_text("def f():\n    from inspect_ai.log._file import read_eval_log_headers\n"
+                                   "import inspect_ai.model\n")
+    assert private_inspect_imports(tmp_path / "m.py") == {"inspect_ai.log._file"}

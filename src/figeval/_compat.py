@@ -105,6 +105,10 @@ from inspect_ai._eval.task.util import resolve_task_sample_ids, sample_id_filter
 from inspect_ai._util.samples import parse_sample_id  # noqa: E402,F401
 from inspect_ai.scorer._reducer.registry import create_reducers  # noqa: E402,F401
 
+# Inspect's error for a missing provider SDK or an unusable model name; raised by its model constructors and
+# caught by figeval to say the fix in one line (prerequisite_line). Not exported in 0.3.285.
+from inspect_ai._util.error import PrerequisiteError  # noqa: E402,F401
+
 from figeval.errors import FigevalError  # noqa: E402
 
 
@@ -115,8 +119,6 @@ class UnretryableError(FigevalError):
 
 
 def _is_unretryable(error: BaseException | None) -> bool:
-    from inspect_ai._util.error import PrerequisiteError
-
     while error is not None:
         if isinstance(error, (UnretryableError, PrerequisiteError)):
             return True
@@ -198,3 +200,46 @@ def active_model():  # type: ignore[no-untyped-def]
     from inspect_ai.model._model import active_model as inspect_active_model
 
     return inspect_active_model()
+
+
+def model_api_names() -> set[str]:
+    """The names of every model provider registered with Inspect (its own and figeval's): Inspect 0.3.285 keeps
+    its registry private and exports no listing."""
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    return {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
+
+
+def registered_scorer(name: str):  # type: ignore[no-untyped-def]
+    """The scorer factory Inspect registered under `name` ("figeval/<scorer>"); private registry, as above."""
+    from inspect_ai._util.registry import registry_lookup
+
+    return registry_lookup("scorer", name)
+
+
+def running_sample():  # type: ignore[no-untyped-def]
+    """The running sample's `ActiveSample`, or None outside one (private to Inspect 0.3.285)."""
+    from inspect_ai.log._samples import sample_active
+
+    return sample_active()
+
+
+def read_log_headers(logs: list) -> list:
+    """Inspect's reader of many logs' headers at once (concurrently), which 0.3.285 does not export."""
+    from inspect_ai.log._file import read_eval_log_headers
+
+    return read_eval_log_headers(logs)
+
+
+def task_args_file(path: str) -> dict:
+    """A `--task-config` file (YAML or JSON) read as `inspect eval` reads it (private to Inspect 0.3.285)."""
+    from inspect_ai._util.config import resolve_args
+
+    return resolve_args(path)
+
+
+def load_dotenv_as_inspect_does() -> None:
+    """Inspect's reading of `.env` files (the current folder's and its parents'), as `inspect eval` does first."""
+    from inspect_ai._util.dotenv import init_dotenv
+
+    init_dotenv()

@@ -108,10 +108,10 @@ def unknown_provider(model: str, given: str | None = None) -> FigevalError | Non
         model: provider/model.
         given: how the user gave it, for the message (default `--model MODEL`).
     """
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+    from figeval._compat import model_api_names
 
     provider, slash, _ = model.partition("/")
-    known = {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
+    known = model_api_names()
     if slash and provider in known:
         return None
     return FigevalError(f"{given or f'--model {model}'}: unknown provider {provider!r}; give provider/model, e.g. "

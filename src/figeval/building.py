@@ -90,7 +90,7 @@ def open_model(model: str | Model, option: str, **model_args: Any) -> Model:
         raise FigevalError(f"{option} {model}: a replay file answers evaluation samples by their ids and has no answer "
                            "for a build's prompts; a build needs a model that writes (e.g. gguf/gemma-3-270m, "
                            "openai/gpt-4.1).")
-    from inspect_ai._util.error import PrerequisiteError
+    from figeval._compat import PrerequisiteError
 
     try:
         return get_model(model, **model_args)

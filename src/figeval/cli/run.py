@@ -13,10 +13,9 @@ from typing import Any
 
 import click
 from click.core import ParameterSource
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import CachePolicy
 
-from figeval._compat import inspect_eval_options
+from figeval._compat import PrerequisiteError, inspect_eval_options
 from figeval.arguments import parse_pairs
 from figeval.cli.run_display import progress_lines_without_terminal, quiet_inspect_output
 from figeval.cli.run_models import (
@@ -116,16 +115,14 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
     log lines (Inspect's hook banner) show with --log-level info or lower.
     """
-    from inspect_ai._util.dotenv import init_dotenv
-
-    from figeval._compat import preload_inspect_modules, run_inspect_eval_command
+    from figeval._compat import load_dotenv_as_inspect_does, preload_inspect_modules, run_inspect_eval_command
     from figeval._registry import tasks
     from figeval.cli.options import make_task
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
     from figeval.models.local_server import local_server_settings
 
-    init_dotenv()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
+    load_dotenv_as_inspect_does()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
     model = params["model"] or model_short or os.environ.get("INSPECT_EVAL_MODEL") or DEFAULT_MODEL
     args = parse_pairs(params["t"], "-T", typed=False)
     check_provider(model)

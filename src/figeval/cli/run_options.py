@@ -102,9 +102,9 @@ def read_config_file(option: str, path: str) -> dict[str, Any]:
 
     fix = "give a YAML or JSON file of name: value pairs"
     if "://" in path:  # a remote file (s3://...): only Inspect's filesystem can read it
-        from inspect_ai._util.config import resolve_args
+        from figeval._compat import task_args_file
 
-        return resolve_args(path)
+        return task_args_file(path)
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:

@@ -32,7 +32,7 @@ from inspect_ai.model import (
     ModelUsage,
     TopLogprob,
 )
-from inspect_ai.model._model_output import StopReason
+from inspect_ai.model import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from figeval._compat import UnretryableError, fail_unretryable_errors_once
@@ -115,9 +115,9 @@ def missing_id_error(path: Path, sample_id: str) -> UnretryableError:
 
 def _active_sample_id() -> str:
     # Inspect passes a provider only the messages; the running sample is found through its context variable.
-    from inspect_ai.log._samples import sample_active
+    from figeval._compat import running_sample
 
-    active = sample_active()
+    active = running_sample()
     if active is None:
         raise FigevalError("replay: called outside a running sample, so there is no sample id to look up.")
     return str(active.sample.id)

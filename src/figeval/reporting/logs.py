@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
-from inspect_ai.log._file import read_eval_log_headers  # reads the headers concurrently; not exported in 0.3.285
 
+from figeval._compat import read_log_headers
 from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.reporting.rescore import refuse_scores_before_outcomes
@@ -69,7 +69,7 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent) -> tuple[lis
     """
     infos = _once_per_file(list_eval_logs(str(log_dir), recursive=True))
     try:
-        headers = read_eval_log_headers(infos)
+        headers = read_log_headers(infos)
     except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
         headers = [_header_or_refuse(info.name) for info in infos]
     done, other = [], []

@@ -80,14 +80,14 @@ def rescore_command(log: EvalLog, path: Path) -> Rescore | None:
     Inspect from loading weights or needing the provider's API key. The log's other models (a judge, an
     extractor) are those it records.
     """
-    from inspect_ai._util.registry import registry_lookup
+    from figeval._compat import registered_scorer
 
     recorded = [(s.name, s.options or {}) for s in log.eval.scorers or []] or [
         (s.scorer, s.params or {}) for s in (log.results.scores if log.results else [])]
     if len({name for name, _ in recorded}) != 1:
         return None
     name, options = recorded[0][0].split("/")[-1], recorded[0][1]
-    factory = registry_lookup("scorer", f"figeval/{name}")
+    factory = registered_scorer(f"figeval/{name}")
     if factory is None:
         return None
     parameters = signature(factory).parameters

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Generic
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_model
 
+from figeval._compat import PrerequisiteError
 from figeval.answering import DETERMINISTIC, response_cache
 from figeval.errors import FigevalError
 from figeval.parsing import strip_reasoning

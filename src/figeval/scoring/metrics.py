@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Score, metric, stderr
-from inspect_ai.scorer._metric import MetricProtocol
+from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Score, metric, stderr
 
 from figeval.errors import FigevalError
 from figeval.scoring.outcome import Outcome, outcome_of
