@@ -183,3 +183,11 @@ def test_the_summary_names_a_named_run_and_wraps_a_long_subset_rule():
     assert " ".join(line[11:] for line in lines[subset:subset + 2]) == rule
     assert max(len(line) for line in lines) <= 110
 
+
+def test_the_summary_never_cuts_a_path():
+    # a judge's replay file under a deep folder (xdist's popen-gw1 made one): 121 characters with no space, wider
+    # than the 99 the value column has; cut at its hyphen, the path printed could not be copied
+    judge = "replay//tmp/pytest-of-root/pytest-570/popen-gw1/test_run_a_judged_task_with_th0/some/more/folders/judge.jsonl"
+    table = format_table(RunSummary("ffe_generation", "replay/a.jsonl", 2, {"agreement": 0.5}, "success",
+                                    "logs/run.eval", identity={"judge": judge}))
+    assert f"judge      {judge}" in table.splitlines()

@@ -65,8 +65,10 @@ def format_table(run: RunSummary) -> str:
         head.append(("samples with errors", str(run.errors)))
     rows = head + metric_rows(run.metrics)
     width = max(len(name) for name, _ in rows)
-    # a long value (a subset's rule) wraps under itself, so the table stays as wide as a terminal
-    values = [textwrap.wrap(value, max(SUMMARY_WIDTH - width - 2, 20)) or [""] for _, value in rows]
+    # a long value (a subset's rule) wraps under itself at its spaces, so the table stays as wide as a terminal; a
+    # path or model name is never cut (it stays whole, to be copied, however long)
+    values = [textwrap.wrap(value, max(SUMMARY_WIDTH - width - 2, 20), break_long_words=False,
+                            break_on_hyphens=False) or [""] for _, value in rows]
     rule = "-" * (width + 2 + max(len(line) for wrapped in values for line in wrapped))
 
     def lines_of(index: int) -> list[str]:
