@@ -29,5 +29,6 @@ run: setup
 	@if [ -n "$(DATA_FROM)" ]; then $(BIN)/figeval data import ffe-hallu "$(DATA_FROM)"; fi
 	$(BIN)/figeval run ffe_detection
 
+# The tests run on every core (pytest-xdist), at most 4 processes: each imports Inspect and may load a model.
 test: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --maxprocesses 4

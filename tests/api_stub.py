@@ -178,11 +178,6 @@ class StubServer:
         with self._lock:
             return sum(self.answered.values())
 
-    def repeats(self) -> dict[str, int]:
-        """Prompts answered more than once, with how many times."""
-        with self._lock:
-            return {prompt: n for prompt, n in self.answered.items() if n > 1}
-
     # HTTP
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

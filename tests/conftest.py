@@ -95,12 +95,27 @@ def paper_text(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+# Where each worker of a parallel run (`pytest -n`, pytest-xdist: `make test`) found the real data, gathered
+# by the controller, which runs no test and so finds none itself.
+_WORKERS_REAL_DATA: list[str] = []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: hand its lines to the controller
+        session.config.workeroutput["real_data"] = REAL_DATA.used()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    _WORKERS_REAL_DATA.extend(getattr(node, "workeroutput", {}).get("real_data", []))
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter):
     """The run's last lines before pytest's count: where the real data came from, how many tests were skipped
     and why, grouped by reason. A wrapper called first, so these lines come after pytest's own summary."""
     result = yield
-    lines = REAL_DATA.used()
+    lines = list(dict.fromkeys(REAL_DATA.used() + _WORKERS_REAL_DATA))
     lines += skip_summary([skip_reason(report.longrepr) for report in terminalreporter.stats.get("skipped", [])])
     if lines:
         terminalreporter.write_sep("-", "test data and skips")
