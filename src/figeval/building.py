@@ -154,9 +154,12 @@ def _same_setting(recorded: object, given: object) -> bool:
 
 
 def _as_option(option: str, value: object) -> str:
-    """A recorded setting as the option that gives it ("--model openai/gpt-4.1", "--allusions a.csv (sha256 ..)")."""
-    if value is None:
+    """A recorded setting as the option that gives it ("--model openai/gpt-4.1", "--allusions a.csv (sha256 ..)");
+    a list as the option repeated ("--generator a --generator b")."""
+    if value is None or value == []:
         return f"no {option}"
+    if isinstance(value, list):
+        return " ".join(_as_option(option, one) for one in value)
     if isinstance(value, dict) and "sha256" in value:
         return f"{option} {shlex.quote(str(value.get('file')))} (sha256 {str(value['sha256'])[:12]})"
     return f"{option} {shlex.quote(str(value)) if option.startswith('--') else value}"

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shlex
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN
 from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.verifier import believability
-from figeval.building import check_build_outputs, model_files, open_model, read_build_record
+from figeval.building import check_build_outputs, model_files, open_model, read_build_record, refuse_other_settings
 from figeval.errors import FigevalError
 from figeval.output import atomic_open, write_text
 from figeval.parsing import strip_reasoning
@@ -91,35 +90,23 @@ def build_files(task: str, out: Path, categories: Path | None) -> list[str]:
 RESUMED_SETTINGS = {"seed": "--seed", "generators": "--generator", "verifier": "--verifier", "sources": "--source"}
 
 
-def _as_options(option: str, value: object) -> str:
-    """A recorded setting as the options that give it ("--generator a --generator b")."""
-    values = value if isinstance(value, list) else [value]
-    return " ".join(f"{option} {shlex.quote(str(one))}" for one in values) or f"no {option}"
-
-
-def _same_setting(name: str, before: object, given: object) -> bool:
-    if name == "generators" and isinstance(before, list):
-        return sorted(map(str, before)) == sorted(map(str, given))  # type: ignore[call-overload]
-    return before == given
+def _same_generators(recorded: object, given: object) -> bool:
+    """The generators in any order: each candidate is keyed by its generator's name, whatever the order given."""
+    if isinstance(recorded, list) and isinstance(given, list):
+        return sorted(map(str, recorded)) == sorted(map(str, given))
+    return recorded == given
 
 
 def _check_record(out: Path, settings: dict[str, object]) -> dict:
     """The folder's build record ({} when there is none yet), once its settings are found to be these
-    (RESUMED_SETTINGS): a build folder resumes only with the settings it was started with.
-
-    A record written before a setting was recorded lacks its field: there is nothing to compare it with, and the
-    build resumes (the record then gets the field from this run).
+    (RESUMED_SETTINGS; sources by their file names): a build folder resumes only with the settings it was started
+    with (`building.refuse_other_settings`).
 
     Raises:
         FigevalError: naming the option, the recorded value and the given one (or a record that is not one).
     """
     before = read_build_record(out / RECORD_FILE)
-    for name, option in RESUMED_SETTINGS.items():
-        if name in before and not _same_setting(name, before[name], settings[name]):
-            names = " (file names)" if name == "sources" else ""
-            raise FigevalError(f"{out} was built with {_as_options(option, before[name])}, not "
-                               f"{_as_options(option, settings[name])}{names}; give the same to resume it, or build "
-                               "into a new --out folder.")
+    refuse_other_settings(out, before, settings, RESUMED_SETTINGS, same={"generators": _same_generators})
     return before
 
 
