@@ -130,3 +130,21 @@ def test_fakes_final_never_writes_over_the_recorded_extra_list(ffe_hallu_importe
     with pytest.raises(FigevalError, match=r"extra\.csv is one of the command's inputs"):
         finalize_fakes(out / SHEET_FILE, extra, keep_passing=True, report=lambda _: None)
     assert extra.read_bytes() == before
+
+
+def test_fakes_final_refuses_a_damaged_record_or_a_lost_extra_list(ffe_hallu_imported: Path, tmp_path: Path):
+    # the build checked its candidates against an extra authentic list; finalizing checks the kept rows against it
+    # too, so a record it cannot read, or a list no longer there, would skip that check without a word
+    out = tmp_path / "fakes"
+    out.mkdir()
+    extra = tmp_path / "extra.csv"
+    extra.write_text("farsi_idiom\nدست بالای دست بسیار است\n", encoding="utf-8")
+    build_fakes(out, 1, "mockllm/model", 0, {"custom_outputs": ScriptedFaker()}, report=lambda _: None, extra=extra)
+    extra.unlink()
+    with pytest.raises(DataError, match=r"build_record\.json: the build checked its fakes against the authentic list "
+                                        r".*extra\.csv, which is no longer there; put it back"):
+        finalize_fakes(out / SHEET_FILE, out / "fakes.csv", keep_passing=True, report=lambda _: None)
+    (out / "build_record.json").write_text("{cut off", encoding="utf-8")
+    with pytest.raises(FigevalError, match=r"build_record\.json is not a build record"):
+        finalize_fakes(out / SHEET_FILE, out / "fakes.csv", keep_passing=True, report=lambda _: None)
+    assert not (out / "fakes.csv").exists()

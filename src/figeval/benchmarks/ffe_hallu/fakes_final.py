@@ -3,15 +3,14 @@ which `ffe_detection -T fakes=FILE` evaluates (paper Section 3.5: every fake was
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, FAKE_COLUMNS, published_data
 from figeval.benchmarks.ffe_hallu.fakes import Known, fake_key
 from figeval.benchmarks.ffe_hallu.fakes_build import RECORD_FILE, REVIEW_COLUMNS, known_lists, load_extra_authentic
-from figeval.building import review_answer
 from figeval.benchmarks.ffe_hallu.source import SOURCE
+from figeval.building import read_build_record, review_answer
 from figeval.data.stored import dataset_dir
 from figeval.data.table import read_table
 from figeval.errors import DataError
@@ -26,12 +25,20 @@ FINAL_HEADER = [column.name for column in FAKE_COLUMNS]
 
 
 def _recorded_extra(record: Path) -> Path | None:
-    """The extra authentic list a build folder was made with, when its record names one that is still there."""
-    try:
-        extra = json.loads(record.read_text(encoding="utf-8")).get("authentic_extra")
-    except (OSError, ValueError, AttributeError):
+    """The extra authentic list a build folder was made with (None: none), which the kept fakes are checked
+    against as the candidates were: a kept fake that is one of its FFEs is refused.
+
+    Raises:
+        FigevalError: the record is damaged, or names a list that is no longer there (the check would be
+            skipped without a word).
+    """
+    extra = read_build_record(record).get("authentic_extra")
+    if not extra:
         return None
-    return Path(extra) if extra and Path(extra).is_file() else None
+    if not Path(extra).is_file():
+        raise DataError(f"{record}: the build checked its fakes against the authentic list {extra}, which is no "
+                        "longer there; put it back, so the kept fakes are checked against it too.")
+    return Path(extra)
 
 
 def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -> tuple[Path, dict[str, int]]:
