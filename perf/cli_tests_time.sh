@@ -12,8 +12,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 other=${1:+$(cd "$1" && pwd)}
 runs=${2:-1}
 python=${PYTHON:-$here/.venv/bin/python}
-files="tests/test_cli.py tests/test_bad_inputs.py tests/test_list.py tests/test_routes.py tests/test_progress.py \
-tests/test_run_summary.py tests/ffe_hallu/test_fakes.py tests/reporting/test_subsets.py \
+files="tests/test_cli.py tests/test_bad_inputs.py tests/cli/test_list.py tests/test_routes.py tests/test_progress.py \
+tests/cli/test_run_summary.py tests/ffe_hallu/test_fakes.py tests/reporting/test_subsets.py \
 tests/reporting/test_families_table.py tests/reporting/test_report.py tests/persian_allusions/test_tasks.py \
 tests/persian_allusions/test_human_route.py tests/turkish_idioms/test_tasks.py tests/test_annotation.py \
 tests/test_hand_labels.py tests/test_logs_and_labels.py"

@@ -1,5 +1,5 @@
 """A pytest plugin that counts the processes the tests start, by the command's first word, and the seconds they
-take until waited for: what the in-process CLI helper (tests/cli.py) saves is measured by it.
+take until waited for: what the in-process CLI helper (tests/command.py) saves is measured by it.
 
 Usage: .venv/bin/pytest -p perf.count_subprocesses tests/test_cli.py ... -q
 The last lines say, e.g. "subprocesses: 12 (python -m figeval 10, inspect 2), 41.3 s".

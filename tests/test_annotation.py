@@ -16,7 +16,7 @@ from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
 from figeval.spreadsheet import from_row
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 
 H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT

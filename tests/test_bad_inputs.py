@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from figeval.errors import FigevalError
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.conftest import real_data_folder
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.test_cli import has_row
@@ -612,7 +612,7 @@ def test_task_argument(task: str, data: str | None, args: dict, message: str, da
     assert "\n" not in str(error.value)
 
 
-# --- the commands, as a user runs them (through their entry point, in this process: tests/cli.py) ----------------
+# --- the commands, as a user runs them (through their entry point, in this process: tests/command.py) ----------------
 
 
 GENERATION_OUTPUTS = {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-003/human": "پا پس کشیدن", "ffe-gen-004/human": "دل پری از کسی داشتن",

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.api_stub import StubServer
-from tests.cli import figeval_subprocess
+from tests.command import figeval_subprocess
 from tests.perhallueval.test_build import pquad_file
 
 PERSIAN = "ابپتثجچحخدذرزسشص"  # 16 letters: one per hex digit

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import assert_one_line_error, figeval, figeval_subprocess
+from tests.command import assert_one_line_error, figeval, figeval_subprocess
 from tests.ffe_hallu.test_tasks import scripted_fake_answers, write_replay
 
 

@@ -21,7 +21,7 @@ from inspect_ai.log import read_eval_log
 from figeval._registry import annotation_spec
 from figeval.annotation.sheets import read_annotators
 from figeval.errors import DataError
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.test_logs_and_labels import UNREAD, filled_unread_sheet, idiom_run, idioms, labels_file  # noqa: F401
 
 ONE_ANSWER = "1 unparsed answers to label by hand written to"  # the run's one unread answer, once

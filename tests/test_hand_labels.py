@@ -11,7 +11,7 @@ from inspect_ai.log import read_eval_log
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError
 from figeval.annotation.hand_labels import apply_hand_labels, read_hand_labels, unread_answers
-from tests.cli import figeval
+from tests.command import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 

@@ -25,7 +25,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from figeval.reporting.rescore import CONTRACT_METADATA, rescore_command
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 from tests.turkish_idioms.test_tasks import DETECTION_ANSWERS

@@ -10,7 +10,7 @@ import tomllib
 import pytest
 from packaging.requirements import Requirement
 
-from tests.cli import assert_one_line_error
+from tests.command import assert_one_line_error
 from tests.conftest import REPO_ROOT
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))

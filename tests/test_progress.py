@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from figeval.progress import Progress, progress_line
-from tests.cli import figeval_subprocess
+from tests.command import figeval_subprocess
 from tests.ffe_hallu.test_tasks import write_replay
 
 

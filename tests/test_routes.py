@@ -17,7 +17,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from figeval.answering import AnswerMode, resolved_answer_mode
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 
 INSPECT = Path(sys.executable).with_name("inspect")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from figeval import _registry
-from tests.cli import figeval
+from tests.command import figeval
 from tests.toy_benchmark import BENCHMARK as TOY
 
 # The replayed answers and a person's reading of each: toy-2 "Even." right; toy-3 "odd, since 3 = 2 + 1" right;

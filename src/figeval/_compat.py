@@ -65,7 +65,7 @@ def quiet_inspect_results() -> None:
     paper's units, each rate's n) and Inspect's panel repeated the same metrics above it with every `/n` and
     `read/` line. A cancelled or failed task keeps its panel (its error, Inspect's eval-retry hint); the live
     progress display is untouched. Inspect 0.3.285's displays import `tasks_results` by name; a release that
-    moves it fails here (tests/test_run_summary.py), not silently."""
+    moves it fails here (tests/cli/test_run_summary.py), not silently."""
     import importlib
 
     from inspect_ai._display.core.results import tasks_results

@@ -20,7 +20,7 @@ from figeval.data.source import PARAGRAPHS_CHARS, SENTENCE_CHARS, WORDS_CHARS
 from figeval.data.stored import FileState, file_statuses, git_blob_id, recorded_hashes
 from figeval.data.table import Script, read_table, script_damage
 from figeval.errors import DataError
-from tests.cli import figeval
+from tests.command import figeval
 from tests.data.test_sources import pn_summary_zip
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from figeval._registry import get_source
 from figeval.data.store import require
 from figeval.data.stored import FileState, file_statuses
 from figeval.errors import DataError
-from tests.cli import figeval
+from tests.command import figeval
 
 IDIOMS = Path(__file__).resolve().parents[1] / "turkish_idioms" / "fixtures"
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0

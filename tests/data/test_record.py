@@ -16,7 +16,7 @@ from figeval._registry import get_source
 from figeval.data.store import import_folder, require
 from figeval.data.stored import FileState, file_statuses, record_path, recorded_hashes
 from figeval.errors import DataError, FigevalError
-from tests.cli import figeval
+from tests.command import figeval
 from tests.data.test_sources import pinned_to, pn_summary_zip
 
 IDIOMS = Path(__file__).resolve().parents[1] / "turkish_idioms" / "fixtures"

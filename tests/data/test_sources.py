@@ -17,7 +17,7 @@ from figeval.data.source import Archive, DataFile
 from figeval.data.store import fetch, import_folder, require
 from figeval.data.stored import FileState, dataset_dir, file_statuses, git_blob_id, recorded_hashes
 from figeval.errors import DataError
-from tests.cli import figeval
+from tests.command import figeval
 from tests.data.test_store import http_server, local_copy_of  # noqa: F401  (the fixture)
 
 

@@ -161,6 +161,6 @@ def test_fake_prompts_quote_the_paper():
     (("run", "ffe_detection", "-T", "fakes={tmp}/missing.csv", "-T", "controls=false"), ("missing.csv", "cannot be read")),
 ])
 def test_bad_fake_inputs_are_one_line(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     assert_one_line_error(figeval(*(arg.replace("{tmp}", str(tmp_path)) for arg in args)), *fragments)

@@ -148,7 +148,7 @@ def test_a_fakes_build_killed_mid_line_asks_only_that_candidate_again(ffe_hallu_
     (("--authentic-extra", "{out}/review.csv"), ("review.csv is one of the command's inputs",)),
 ])
 def test_fakes_refuses_before_writing_anything(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     out = tmp_path / "fakes"
     if "--authentic-extra" in args:

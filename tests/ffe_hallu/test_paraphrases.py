@@ -87,7 +87,7 @@ def test_a_sheet_cut_in_half_a_row_asks_only_that_row_again(ffe_hallu_imported: 
 
 
 def test_a_bad_row_number_in_a_resumed_sheet_is_one_line(ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n"
                                     "1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\nabc,به بار اوردن,به ثمر رسیدن,بازنویسی,\n",
@@ -159,7 +159,7 @@ def test_a_paraphrase_sheet_resumes_only_with_the_model_that_wrote_it(ffe_hallu_
 
 @pytest.mark.parametrize("cell", ["✓", "x", "maybe"])
 def test_a_verified_cell_other_than_yes_no_or_empty_is_named(cell: str, ffe_hallu_imported: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     sheet = tmp_path / "p.csv"
     sheet.write_text("row,farsi_idiom,Meaning,paraphrase,verified\n1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\n"
@@ -181,7 +181,7 @@ def test_the_printed_next_command_quotes_the_sheet_for_the_shell(ffe_hallu_impor
 
     from inspect_ai.model import get_model
 
-    from tests.cli import figeval
+    from tests.command import figeval
 
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=ScriptedParaphraser(), **args)):

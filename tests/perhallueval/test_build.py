@@ -165,7 +165,7 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
 
 def phe(tmp_path: Path, *args: str):
     """`figeval build perhallueval --task qa` in this process, models that are never reached (refused first)."""
-    from tests.cli import figeval
+    from tests.command import figeval
 
     return figeval("build", "perhallueval", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
                    "--verifier", "mockllm/v", *args, cwd=tmp_path)
@@ -179,7 +179,7 @@ def phe(tmp_path: Path, *args: str):
 ])
 def test_an_input_under_the_name_of_a_file_the_build_writes_is_refused_not_replaced(option: str, name: str,
                                                                                      tmp_path: Path):
-    from tests.cli import assert_one_line_error
+    from tests.command import assert_one_line_error
 
     out = tmp_path / "build"
     out.mkdir()
@@ -249,7 +249,7 @@ def test_the_filled_category_sheet_given_back_is_read_and_never_written(tmp_path
     (lambda qa, paragraph: paragraph.update(qas=[1, 2]), ("article 2, paragraph 1 has 'qas' that is not a list",)),
 ])
 def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragments, tmp_path: Path):
-    from tests.cli import assert_one_line_error
+    from tests.command import assert_one_line_error
 
     source = pquad_file(tmp_path / "pquad.json")
     data = json.loads(source.read_text(encoding="utf-8"))
@@ -267,7 +267,7 @@ def test_a_pquad_question_without_what_the_build_needs_is_one_line(edit, fragmen
     (("--n", "0"), ("--n must be 1 or more, not 0",)),
 ])
 def test_a_build_given_what_it_cannot_use_is_refused_before_writing(args, fragments, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     (tmp_path / "file.txt").write_text("notes\n", encoding="utf-8")
     options = {"--generator": "mockllm/a", "--verifier": "mockllm/v", "--out": str(tmp_path / "build"),

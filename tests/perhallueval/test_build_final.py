@@ -87,7 +87,7 @@ def test_a_sheet_that_is_not_a_copy_of_kept_csv_is_refused(edit, expected, built
 
 
 def test_final_without_kept_csv_says_to_build_first(built: Path, tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     sheets = write_sheets(tmp_path, kept_rows(built))
     (built / "kept.csv").unlink()
@@ -99,7 +99,7 @@ def test_final_without_kept_csv_says_to_build_first(built: Path, tmp_path: Path)
 
 
 def test_final_refuses_an_out_that_is_a_file(tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     (tmp_path / "notes.txt").write_text("notes\n", encoding="utf-8")
     sheets = []

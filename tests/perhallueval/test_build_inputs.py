@@ -54,7 +54,7 @@ def test_the_build_sheet_given_as_the_benchmark_is_refused(built: Path):
 
 
 def test_an_annotator_sheet_given_as_the_benchmark_is_one_line(tmp_path: Path):
-    from tests.cli import assert_one_line_error, figeval
+    from tests.command import assert_one_line_error, figeval
 
     # the published-layout fixture with a label column added: a filled annotator's sheet, outside any build folder
     lines = FIXTURE.read_text(encoding="utf-8").splitlines()
@@ -126,7 +126,7 @@ def test_generator_order_does_not_matter_and_an_older_record_resumes(tmp_path: P
     (("--generator", "mockllm/a"), "--generator mockllm/a is given twice; give each generator once."),
 ])
 def test_a_refused_build_leaves_no_folder(args, expected, tmp_path: Path):
-    from tests.cli import assert_one_line_error
+    from tests.command import assert_one_line_error
 
     out = tmp_path / "build"
     assert_one_line_error(phe(tmp_path, "--out", str(out), "--source", str(pquad_file(tmp_path / "pquad.json")),

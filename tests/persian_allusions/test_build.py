@@ -9,7 +9,7 @@ from inspect_ai.model import get_model
 
 from figeval.benchmarks.persian_allusions.build import build_allusive_texts
 from figeval.errors import FigevalError
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.persian_allusions.test_pool import ANT, RING, Writer, sheet_rows
 
 LIST = f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n"

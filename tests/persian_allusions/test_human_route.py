@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_open
-from tests.cli import figeval
+from tests.command import figeval
 from tests.persian_allusions.test_tasks import run
 from tests.test_annotation import fill
 

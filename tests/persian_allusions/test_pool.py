@@ -136,7 +136,7 @@ def test_pool_mistakes_are_one_line(tmp_path: Path):
 
 
 def test_the_command_takes_the_pool_size(tmp_path: Path):
-    from tests.cli import figeval
+    from tests.command import figeval
 
     listed = tmp_path / "allusions.csv"
     listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",

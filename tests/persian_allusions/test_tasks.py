@@ -13,7 +13,7 @@ from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.dataset import knowledge_list, load_poems
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
 from figeval.errors import DataError, FigevalError
-from tests.cli import figeval
+from tests.command import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.persian_allusions.conftest import FIXTURES
 from tests.metric_values import run_metrics

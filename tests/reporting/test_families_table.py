@@ -17,7 +17,7 @@ from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 from figeval._registry import BENCHMARKS
 from figeval.reporting.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.cli import figeval
+from tests.command import figeval
 from tests.metric_values import logged_outcomes
 
 SONNET_4 = "anthropic/claude-sonnet-4-20250514"  # Claude Sonnet 4 (Anthropic)

@@ -29,7 +29,7 @@ from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, KNOWLE
 from figeval.reporting.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.cli import figeval
+from tests.command import figeval
 from tests.metric_values import logged_outcomes
 
 A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"

@@ -21,7 +21,7 @@ from figeval.reporting.report import build_report
 from figeval.reporting.runs import RunSummary, summarize
 from figeval.reporting.summary import format_table
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.cli import figeval
+from tests.command import figeval
 from tests.metric_values import logged_outcomes
 
 A, B = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet"

@@ -7,7 +7,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from figeval.benchmarks.turkish_idioms.tasks import tr_idiom_detection, tr_idiom_entailment
-from tests.cli import figeval
+from tests.command import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 

@@ -6,7 +6,7 @@ import pytest
 
 import figeval._registry as registry
 from figeval.benchmark import Benchmark
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 
 
 def toy(name: str, *builders: click.Command) -> Benchmark:

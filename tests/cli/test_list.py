@@ -10,7 +10,7 @@ from figeval._registry import BENCHMARKS, tasks
 from figeval.cli.list import task_infos
 from figeval.cli.options import make_task
 from figeval.errors import FigevalError
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 
 
 def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.test_cli import has_row
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import figeval_subprocess
+from tests.command import figeval_subprocess
 from tests.ffe_hallu.test_tasks import write_replay
 
 IDS = [f"ffe-fake-{row:03d}/{framing}" for row in (1, 51, 101, 151) for framing in ("fake-q", "real-q")]
