@@ -14,7 +14,8 @@ MAX_LINES = 350
 LAYERS = (
     ("text, parsing and primitives", ("figeval.errors", "figeval._compat", "figeval.text", "figeval.parsing",
                                       "figeval.verdict", "figeval.output", "figeval.spreadsheet", "figeval.progress",
-                                      "figeval.stats", "figeval.answering", "figeval.arguments")),
+                                      "figeval.stats", "figeval.paired", "figeval.answering",
+                                      "figeval.arguments")),
     ("data", ("figeval.data",)),
     ("scoring core and model calls", ("figeval.scoring", "figeval.models")),
     ("people, tasks and builders", ("figeval.annotation", "figeval.subset", "figeval.task", "figeval.building",
