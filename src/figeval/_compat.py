@@ -243,3 +243,11 @@ def load_dotenv_as_inspect_does() -> None:
     from inspect_ai._util.dotenv import init_dotenv
 
     init_dotenv()
+
+
+def metric_from_definition(name: str, options: dict | None):  # type: ignore[no-untyped-def]
+    """A metric made again from its definition in a log (`log.eval.scorers[i].metrics`: its registry name and
+    options, nested metrics included), as `inspect score` remakes them; private to Inspect 0.3.285."""
+    from inspect_ai.scorer._metric import metric_create
+
+    return metric_create(name, **(options or {}))

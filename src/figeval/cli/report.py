@@ -29,11 +29,14 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 @click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")
 @click.option("--human", multiple=True, type=click.Path(path_type=Path),
               help="Labels from `figeval annotate import`: adds judge-vs-people and annotator agreement (repeatable).")
+@click.option("--baseline", metavar="MODEL",
+              help="Compare every model with this one (as the report names it); default: every pair of models.")
 @click.option("--family", "families", multiple=True, metavar="MODEL=FAMILY",
               help="The family of a model the paper did not evaluate, for tables grouped by family; the model as "
                    "the report names it or as its log records it (repeatable).")
 def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, figures: Path | None,
-           paper: bool | None, leaderboard: bool, human: tuple[Path, ...], families: tuple[str, ...]) -> None:
+           paper: bool | None, leaderboard: bool, human: tuple[Path, ...], baseline: str | None,
+           families: tuple[str, ...]) -> None:
     """Tables in the papers' layouts (rows: models and the settings that split them; the papers' columns and
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
@@ -55,7 +58,7 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
         check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
     result = build_report(log_dir, BENCHMARKS, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
-                          families=named_families(families),
+                          families=named_families(families), baseline=baseline,
                           note=lambda line: click.echo(f"note: {line}", err=True))  # stderr: --json stays valid
     if not result.runs:
         raise FigevalError(nothing_to_report(log_dir, result.not_successful, tasks))

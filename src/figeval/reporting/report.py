@@ -11,6 +11,7 @@ from pathlib import Path
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
+from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
 from figeval.reporting.paper import paper_notes, reference_rows, text_numbers
 from figeval.reporting.logs import read_runs
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
@@ -40,14 +41,17 @@ class Report:
 
 def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[str] = (), paper: bool = False,
                  leaderboard: bool = False, human: Sequence[Path] = (), families: Mapping[str, str] | None = None,
-                 note: Callable[[str], None] = lambda _: None) -> Report:
+                 baseline: str | None = None, note: Callable[[str], None] = lambda _: None) -> Report:
     """The report over a log directory's runs (of `tasks` only, when given) with the tables `benchmarks` declare;
     with `human` label files (from `figeval annotate import`), the judge-vs-people and annotator agreement tables
     of their tasks; `families` names the family of models a table grouped by family does not know ({model:
-    family}); `note` is told of a run found twice (a copy, counted once).
+    family}); `note` is told of a run found twice (a copy, counted once). Where runs of several models share a
+    task and its settings, their paired differences in each headline (`figeval.reporting.comparison`): every
+    model against `baseline` (a model as the report names it), or every pair; in the leaderboard, a mark where a
+    model is not significantly apart from the row above.
 
     Raises:
-        FigevalError: the directory does not exist, or a task name is unknown.
+        FigevalError: the directory does not exist, a task name is unknown, or no run is of the baseline model.
     """
     if not log_dir.is_dir():
         raise FigevalError(f"no log directory at '{log_dir}'; pass the --log-dir a run wrote to (default: logs).")
@@ -60,11 +64,15 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
         done, other = [r for r in done if r.task in tasks], [r for r in other if r.task in tasks]
     runs, superseded = newest_runs(done)
     present = {run.task for run in runs}
+    headlines = tuple(column for benchmark in benchmarks for column in benchmark.headlines)
+    if baseline is not None and baseline not in {run.display_name for run in runs}:
+        raise FigevalError(f"--baseline {baseline}: no run of that model; the models, as the report names them: "
+                           f"{', '.join(sorted({run.display_name for run in runs}))}.")
+    scores = ScoreCache()
     if leaderboard:
-        headlines = tuple(column for benchmark in benchmarks for column in benchmark.headlines)
         spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
                          tuple(c for c in headlines if c.task in present or not tasks), (), intervals=True)
-        tables = [build_table(spec, runs)]
+        tables = [mark_ties(build_table(spec, runs), runs, spec.columns, scores)]
     else:
         tables = []
         for benchmark in benchmarks:
@@ -74,6 +82,9 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
         shown = [line for benchmark in benchmarks if present & set(benchmark.task_names()) for line in benchmark.numbers()]
         if paper and (table := text_numbers(shown)) is not None:
             tables.append(table)
+        found, not_compared = comparisons(runs, headlines, baseline, scores)
+        if found or (baseline is not None and not_compared):
+            tables.append(comparison_table(found, not_compared))
     if (table := reading_table(runs)).rows:
         tables.append(table)
     return Report(tables, runs, superseded, other)
