@@ -85,7 +85,7 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
 
 
 @click.command(context_settings={"max_content_width": 120})
-@click.argument("task_name", metavar="TASK")
+@click.argument("task_names", metavar="TASK...", nargs=-1, required=True)
 @click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
               "(figeval's default: cached, never expiring).")
@@ -93,11 +93,16 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
               "(figeval's default: off, it costs about a quarter of the CPU per sample).")
 @click.option("--name", "run_name", default=None, help="The run's name in reports (instead of the model's), recorded "
               "as the log's metadata display_name.")
+@click.option("--dry-run", is_flag=True, help="Print what the run would ask, per task and in total: its samples, model "
+              "calls (judge calls beside them; retries not counted) and prompt tokens (exact with a gguf model's "
+              "own vocabulary, else estimated and labelled). No model is called or loaded, no log is written; "
+              "several TASKs may be given.")
 @inspect_eval_options
 @click.pass_context
-def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: bool, log_realtime: bool,
-        run_name: str | None, **params: Any) -> None:
-    """Run a benchmark task (TASK: see `figeval list`) and print its summary table.
+def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None, no_cache: bool,
+        log_realtime: bool, run_name: str | None, dry_run: bool, **params: Any) -> None:
+    """Run a benchmark task (TASK: see `figeval list`) and print its summary table; with --dry-run, what the run
+    of one or more tasks would cost, without running it.
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
     .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
@@ -115,9 +120,8 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
     log lines (Inspect's hook banner) show with --log-level info or lower.
     """
+    import figeval._registry  # noqa: F401  registers figeval's providers (gguf/, replay/) before check_provider
     from figeval._compat import load_dotenv_as_inspect_does, preload_inspect_modules, run_inspect_eval_command
-    from figeval._registry import tasks
-    from figeval.cli.options import make_task
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
     from figeval.models.local_server import local_server_settings
@@ -130,17 +134,15 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
     check_selection(params)
     check_reducers(params["epochs_reducer"])
     args = check_config_files(params) | args  # -T overrides the file, as in `inspect eval`
-    task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
-    check_sample_ids(task, task_name, params["sample_id"])
-    check_limit_in_dataset(task, task_name, params["limit"])
-    subset = apply_subset(task, task_name, params)
-    apply_display_name(task, run_name, params["metadata"])
-    task_parameters = signature(tasks()[task_name]).parameters
     roles = params["model_role"] or ()
-    check_roles(task_name, task_parameters, args, roles)
-    check_other_models(args, roles)
-    check_manual_labels(args, model)
-    check_judge_given(task_name, task_parameters, args, roles)
+    if dry_run:
+        plan_run(task_names, args, params, model, run_name, roles)
+        return
+    if len(task_names) > 1:
+        raise FigevalError(f"{' '.join(task_names)}: give one TASK to run (several are planned together with "
+                           "--dry-run).")
+    task_name = task_names[0]
+    task, subset = prepared_task(task_name, args, params, model, run_name, roles)
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     preload_inspect_modules()
@@ -176,3 +178,43 @@ def run(ctx: click.Context, task_name: str, model_short: str | None, no_cache: b
         raise FigevalError(prerequisite_line(str(error))) from None
     log, location = successful_log(log_dir, before)
     print_summary(log, location, log_dir, model, task_name)
+
+
+def prepared_task(task_name: str, args: dict[str, Any], params: dict[str, Any], model: str, run_name: str | None,
+                  roles: tuple[str, ...]) -> tuple[Any, str | None]:
+    """The task built and checked as its run needs it, before any model is asked, and the rule of the subset
+    `--limit N` selects (None: no subset); `params` gets the subset's `--sample-id`.
+
+    Raises:
+        FigevalError: an unknown task or argument, missing data, a selection, model or role the run would fail
+            on (each in one line).
+    """
+    from figeval._registry import tasks
+    from figeval.cli.options import make_task
+
+    task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
+    check_sample_ids(task, task_name, params["sample_id"])
+    check_limit_in_dataset(task, task_name, params["limit"])
+    subset = apply_subset(task, task_name, params)
+    apply_display_name(task, run_name, params["metadata"])
+    task_parameters = signature(tasks()[task_name]).parameters
+    check_roles(task_name, task_parameters, args, roles)
+    check_other_models(args, roles)
+    check_manual_labels(args, model)
+    check_judge_given(task_name, task_parameters, args, roles)
+    return task, subset
+
+
+def plan_run(task_names: tuple[str, ...], args: dict[str, Any], params: dict[str, Any], model: str,
+             run_name: str | None, roles: tuple[str, ...]) -> None:
+    """`--dry-run`: each task built and checked as its run would be, then its plan printed (cli/run_plan.py)."""
+    from figeval.cli.run_plan import plan_task, print_plan, task_settings
+
+    plans = []
+    for task_name, (given, bound) in task_settings(task_names, args, roles).items():
+        task_params = dict(params)  # each task's own --limit subset
+        task, subset = prepared_task(task_name, given, task_params, model, run_name, bound)
+        plans.append(plan_task(task_name, task, given, task_params, model, bound, subset))
+    if warning := openai_name_warning(model):
+        click.echo(warning, err=True)
+    print_plan(plans, model)
