@@ -30,9 +30,9 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
+    StopReason,
     TopLogprob,
 )
-from inspect_ai.model import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from figeval._compat import UnretryableError, fail_unretryable_errors_once
