@@ -24,7 +24,7 @@ from inspect_ai.scorer import SampleScore
 
 from figeval._compat import metric_from_definition
 from figeval.paired import PairedDifference, clustered_standard_error, mcnemar_exact, paired_bootstrap
-from figeval.reporting.resampled import Value, fast_value, metric_value
+from figeval.reporting.resampled import Value, fast_value, metric_value, per_sample
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table
 from figeval.subset import Design
@@ -42,10 +42,9 @@ class RunScores:
     """By sample id (as text)."""
     items: dict[str, str]
     """Sample id -> the item it asks about (the task's design; a sample is its own item without one)."""
-    metrics: tuple[Any, ...]
-    """The task's metrics, made again from the log's definitions."""
-    definitions: tuple[Any, ...]
-    """Those definitions (registry name and options), index by index."""
+    metrics: tuple[tuple[Any, Any], ...]
+    """The task's metrics, each made again from its definition in the log, with that definition (registry name
+    and options)."""
     epochs: int
 
 
@@ -100,8 +99,8 @@ def run_scores(path: str) -> RunScores:
         items[key] = str(unit) if unit is not None else key
     definitions = [m for m in (scorer.metrics if scorer and isinstance(scorer.metrics, list) else [])
                    if not isinstance(m, dict)]
-    metrics = tuple(metric_from_definition(d.name, d.options) for d in definitions)
-    return RunScores(scores, items, metrics, tuple(definitions), log.eval.config.epochs or 1)
+    metrics = tuple((metric_from_definition(d.name, d.options), d) for d in definitions)
+    return RunScores(scores, items, metrics, log.eval.config.epochs or 1)
 
 
 def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache: ScoreCache,
@@ -121,11 +120,13 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
     if found is None:
         return f"{what}: not compared ({name} is undefined on the shared samples)"
     metric, definition = found
-    kept = _counted(metric, name, a_scores, b_scores)
+    per_a, per_b = per_sample(metric, name, a_scores), per_sample(metric, name, b_scores)
+    kept = _counted(metric, name, a_scores, b_scores, per_a, per_b)
     a_scores, b_scores = [a_scores[i] for i in kept], [b_scores[i] for i in kept]
+    per_a, per_b = [per_a[i] for i in kept], [per_b[i] for i in kept]
     items = [a.items[shared[i]] for i in kept]
-    fast_a = fast_value(metric, definition, name, a_scores, items) if fast else None
-    fast_b = fast_value(metric, definition, name, b_scores, items) if fast else None
+    fast_a = fast_value(metric, definition, name, a_scores, per_a, items) if fast else None
+    fast_b = fast_value(metric, definition, name, b_scores, per_b, items) if fast else None
     if fast_a is not None and fast_b is not None:
         difference = _difference(fast_a[0], fast_b[0])
     else:
@@ -134,8 +135,8 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
     paired = paired_bootstrap(items, difference, resamples=resamples, seed=SEED)
     if paired is None:
         return f"{what}: not compared ({name} is undefined on the shared samples)"
-    per_a, per_b = (fast_a or (None, None))[1], (fast_b or (None, None))[1]
-    plain = per_a is not None and per_b is not None and [v is None for v in per_a] == [v is None for v in per_b]
+    plain = bool(fast_a and fast_a[1] and fast_b and fast_b[1]) and \
+        [v is None for v in per_a] == [v is None for v in per_b]
     error, mcnemar, discordant = paired.standard_error, None, None
     if plain:
         both = [i for i in range(len(items)) if per_a[i] is not None]
@@ -145,7 +146,11 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
             only_a = sum(per_a[i] == 1.0 and per_b[i] == 0.0 for i in both)
             only_b = sum(per_a[i] == 0.0 and per_b[i] == 1.0 for i in both)
             mcnemar, discordant = mcnemar_exact(only_a, only_b), (only_a, only_b)
-    note = "" if len(shared) == len(a.scores) == len(b.scores) else f"on the {len(shared)} samples both answered"
+    notes = [] if len(shared) == len(a.scores) == len(b.scores) else [f"on the {len(shared)} samples both answered"]
+    if paired.undefined:
+        notes.append(f"{paired.undefined} of {paired.undefined + paired.resamples} resamples left out ({name} "
+                     "undefined on them: no sample in its denominator)")
+    note = "; ".join(notes)
     return Comparison(task, name, model.display_name, baseline.display_name, paired, error, plain, mcnemar,
                       discordant, note)
 
@@ -160,14 +165,15 @@ def _difference(first: Value, second: Value) -> Value:
     return difference
 
 
-def _counted(metric: Any, name: str, a_scores: list[SampleScore], b_scores: list[SampleScore]) -> list[int]:
-    """The indices of the samples the metric counts (its value on the sample alone is defined, for either run),
+def _counted(metric: Any, name: str, a_scores: list[SampleScore], b_scores: list[SampleScore],
+             per_a: Sequence[float | None], per_b: Sequence[float | None]) -> list[int]:
+    """The indices of the samples the metric counts (its value on the sample alone, `per_a`/`per_b`, is defined,
+    for either run),
     when the metric's value on those alone is its value on all, for both runs: the bootstrap then scores only
     those (a rate over 400 fakes of 800 samples: half the work). Otherwise every index (a measure over pairs of
     samples, such as agreement between two framings, is defined on no sample alone)."""
     every = list(range(len(a_scores)))
-    counted = [i for i in every if metric_value(metric, name, [a_scores[i]]) is not None
-               or metric_value(metric, name, [b_scores[i]]) is not None]
+    counted = [i for i in every if per_a[i] is not None or per_b[i] is not None]
     if not counted or len(counted) == len(every):
         return every
     for scores in (a_scores, b_scores):
@@ -178,10 +184,11 @@ def _counted(metric: Any, name: str, a_scores: list[SampleScore], b_scores: list
 
 def _metric_of(run: RunScores, name: str, scores: list[SampleScore]) -> tuple[Any, Any] | None:
     """The one metric of the task's (with its definition) whose output holds `name`."""
-    for metric, definition in zip(run.metrics, run.definitions):
+    for metric, definition in run.metrics:
         if metric_value(metric, name, scores) is not None:
             return metric, definition
     return None
+
 
 def comparable(runs: Sequence[RunSummary], column: Column) -> list[RunSummary]:
     """The runs of the column's task and settings, one per model, in report order."""

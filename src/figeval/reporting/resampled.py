@@ -38,22 +38,21 @@ def per_sample(metric: Any, name: str, scores: list[SampleScore]) -> list[float 
     return [metric_value(metric, name, [score]) for score in scores]
 
 
-def fast_value(metric: Any, definition: Any, name: str, scores: list[SampleScore],
-               items: Sequence[str]) -> tuple[Value, list[float | None] | None] | None:
+def fast_value(metric: Any, definition: Any, name: str, scores: list[SampleScore], values: Sequence[float | None],
+               items: Sequence[str]) -> tuple[Value, bool] | None:
     """A fast computation of the metric on a resample (indices into `scores`), checked to give the metric's own
-    value; with the per-sample values when the metric is their plain mean (then the clustered standard error and
-    McNemar's test apply to it). None: no fast computation holds."""
-    values = per_sample(metric, name, scores)
+    value, and whether it is the plain mean of `values` (the metric on each sample alone, `per_sample`): then the
+    clustered standard error and McNemar's test apply to it. None: no fast computation holds."""
     plain = _means_by_group(values, [""] * len(values), [""])
     if _agrees(plain, metric, name, scores, items):
-        return plain, values
+        return plain, True
     parts = _group_parts(definition)
     if parts is None:
         return None
     inner, key, groups = parts
     inner_values = per_sample(inner, name, scores)
     grouped = _means_by_group(inner_values, [str((s.sample_metadata or {}).get(key)) for s in scores], groups)
-    return (grouped, None) if _agrees(grouped, metric, name, scores, items) else None
+    return (grouped, False) if _agrees(grouped, metric, name, scores, items) else None
 
 
 def _means_by_group(values: Sequence[float | None], group_of: Sequence[str], groups: Sequence[str]) -> Value:
