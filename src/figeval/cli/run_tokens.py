@@ -68,32 +68,16 @@ def tokenizer_for(model: str, model_args: dict[str, Any] | None = None) -> Token
 
 @lru_cache(maxsize=4)
 def gguf_counter(name: str, chat_template: bool | None) -> Callable[[Messages], int]:
-    """A gguf model's prompt length in tokens, as the gguf provider tokenizes the messages
-    (`GGUFModelAPI._prompt_tokens`: the GGUF's chat template where it is used, else the texts joined by a blank
-    line after BOS); the tests compare it with a real run's input tokens. Only the vocabulary is read
-    (`vocab_only=True`: under a second for the embedded model, no weights)."""
+    """A gguf model's prompt length in tokens, by the gguf provider's own rule (`bindings.prompt_tokens`); the
+    tests compare it with a real run's input tokens. Only the vocabulary is read (`vocab_only=True`: under a
+    second for the embedded model, no weights)."""
     from llama_cpp import Llama
 
-    from figeval.models.gguf.bindings import chat_formatter, route_llama_cpp_logs
+    from figeval.models.gguf.bindings import prompt_tokens, route_llama_cpp_logs, template_formatter
     from figeval.models.gguf.weights import resolve_model_path
 
     route_llama_cpp_logs()
     path, instruction_tuned = resolve_model_path(name)
     llm = Llama(model_path=str(path), vocab_only=True, verbose=False)
-    template = llm.metadata.get("tokenizer.chat_template")
-    use_template = chat_template if chat_template is not None else instruction_tuned is not False
-    if use_template and template:
-        formatter = chat_formatter(llm, template)
-
-        def templated(messages: Messages) -> int:
-            rendered = formatter(messages=[{"role": m.role, "content": m.text} for m in messages])
-            return len(llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=not rendered.added_special,
-                                    special=True))
-
-        return templated
-
-    def joined(messages: Messages) -> int:
-        text = "\n\n".join(message.text for message in messages)
-        return len(llm.tokenize(text.encode("utf-8"), add_bos=True, special=False))
-
-    return joined
+    formatter = template_formatter(llm, instruction_tuned, chat_template)
+    return lambda messages: len(prompt_tokens(llm, formatter, messages)[0])

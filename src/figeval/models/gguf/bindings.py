@@ -188,6 +188,27 @@ def chat_formatter(llm: Any, template: str) -> Any:
     )
 
 
+def template_formatter(llm: Any, instruction_tuned: bool | None, chat_template: bool | None) -> Any | None:
+    """The renderer a gguf model's prompts go through, or None (the messages joined as plain text): the GGUF's own
+    chat template when `-M chat_template=true` asks for it or, unasked, unless the model is known to be a base
+    model (which continues text rather than answering turns)."""
+    template = llm.metadata.get("tokenizer.chat_template")
+    use_template = chat_template if chat_template is not None else instruction_tuned is not False
+    return chat_formatter(llm, template) if use_template and template else None
+
+
+def prompt_tokens(llm: Any, formatter: Any | None, messages: Sequence[Any]) -> tuple[list[int], list[str]]:
+    """A prompt's tokens as the gguf provider sends it, and the stop strings its chat template adds: rendered by
+    the template (`template_formatter`), or, for a base model, the texts joined by a blank line after BOS, so the
+    prompt's own cue ("Answer:") leads."""
+    if formatter is not None:
+        rendered = formatter(messages=[{"role": m.role, "content": m.text} for m in messages])
+        stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop] if rendered.stop else []
+        return llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=not rendered.added_special, special=True), stops
+    text = "\n\n".join(m.text for m in messages)
+    return llm.tokenize(text.encode("utf-8"), add_bos=True, special=False), []
+
+
 # llama.cpp's own log callback, kept referenced: ctypes frees a callback object nobody holds.
 _LLAMA_CPP_LOG_CALLBACK: Any = None
 

@@ -107,7 +107,7 @@ class GGUFModelAPI(ModelAPI):
             return
         from llama_cpp import Llama
 
-        from figeval.models.gguf.bindings import Vocabulary, chat_formatter, route_llama_cpp_logs
+        from figeval.models.gguf.bindings import Vocabulary, route_llama_cpp_logs, template_formatter
 
         route_llama_cpp_logs()
         path, instruction_tuned = resolve_model_path(self.model_name)
@@ -121,13 +121,10 @@ class GGUFModelAPI(ModelAPI):
             verbose=False,
         )
         chat_template = self._settings["chat_template"]
-        template = llm.metadata.get("tokenizer.chat_template")
-        if chat_template and not template:
+        if chat_template and not llm.metadata.get("tokenizer.chat_template"):
             llm.close()
             raise FigevalError(f"gguf: {path} has no chat template; drop -M chat_template=true.")
-        use_template = chat_template if chat_template is not None else instruction_tuned is not False
-        if use_template and template:
-            self._formatter = chat_formatter(llm, template)
+        self._formatter = template_formatter(llm, instruction_tuned, chat_template)
         self._llm = llm
         self._vocabulary = Vocabulary(llm)
         self._engine = Engine.open(llm, self._vocabulary, self._settings["n_ctx"], self._settings["n_parallel"])
@@ -155,14 +152,9 @@ class GGUFModelAPI(ModelAPI):
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def _prompt_tokens(self, messages: list[ChatMessage]) -> tuple[list[int], list[str]]:
-        if self._formatter is not None:
-            rendered = self._formatter(messages=[{"role": m.role, "content": m.text} for m in messages])
-            stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop] if rendered.stop else []
-            tokens = self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=not rendered.added_special, special=True)
-            return tokens, stops
-        # Base models continue text: join the messages and let the prompt's own cue ("Answer:") lead.
-        text = "\n\n".join(m.text for m in messages)
-        return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=False), []
+        from figeval.models.gguf.bindings import prompt_tokens  # llama.cpp's bindings load with the weights
+
+        return prompt_tokens(self._llm, self._formatter, messages)
 
     def _request(self, messages: list[ChatMessage], config: GenerateConfig) -> _Call:
         started = time.monotonic()
