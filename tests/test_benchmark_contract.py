@@ -43,3 +43,23 @@ def test_each_benchmark_s_paper_numbers_are_its_own():
         tables = {line["table"] for line in benchmark.numbers()}
         # every table the numbers name is one the benchmark reports (or a Section of its text)
         assert {table for table in tables if not table.startswith("Section")} <= sources, benchmark.name
+
+
+def test_each_protocol_runs_its_own_tasks_with_arguments_they_take():
+    from inspect import signature
+
+    for benchmark in BENCHMARKS:
+        tasks = {task.__name__: task for task in benchmark.tasks}
+        for run in benchmark.protocol:
+            assert run.task in tasks, (benchmark.name, run.task)
+            parameters = signature(tasks[run.task]).parameters
+            choices = parameter_choices(tasks[run.task])
+            for name, value in run.args.items():
+                assert name in parameters and value in choices.get(name, (value,)), (run.task, name, value)
+            assert set(run.needs) <= set(parameters) and run.fills, run
+        # a run is one task with one set of arguments: two alike would be one eval set task twice
+        assert len({(run.task, tuple(sorted(run.args.items()))) for run in benchmark.protocol}) == len(benchmark.protocol)
+        # every table of runs the paper prints is filled by some run of its protocol
+        if benchmark.protocol:
+            assert {task for table in benchmark.tables if not table.build for task in table.tasks} <= {
+                run.task for run in benchmark.protocol}, benchmark.name

@@ -26,6 +26,25 @@ def run_inspect_eval_command(params: dict) -> None:
     _inspect_eval_command(**params, json_output=False)
 
 
+# `figeval run --paper` is `inspect eval-set` the same way: Inspect's own eval-set command, invoked with the options
+# `inspect_eval_options` parsed (eval-set's own options beside them); a release that renames one fails in
+# tests/test_routes.py.
+from inspect_ai._cli.eval import eval_set_command as _inspect_eval_set_command  # noqa: E402
+
+
+def run_inspect_eval_set_command(params: dict, **set_options: object) -> bool:
+    """`inspect eval-set` with the parsed parameters of `inspect_eval_options` (plus `tasks`) and eval-set's own
+    options by their parameter names (`retry_attempts`, `log_dir_allow_dirty`, ...); True when every task ended
+    with a complete log (the command's exit code 0)."""
+    import click
+
+    try:
+        click.get_current_context().invoke(_inspect_eval_set_command, **params, **set_options, json_output=False)
+    except click.exceptions.Exit as exit:
+        return exit.exit_code == 0
+    return True
+
+
 def brief_figeval_errors() -> None:
     """Show an error figeval explains (a FigevalError: its message names the file, sample or fix) as its one line
     in Inspect's end-of-task panel, not as a traceback through Inspect's scheduler (about 110 lines). The full

@@ -3,7 +3,8 @@
 Each folder `benchmarks/<name>/` exports one `BENCHMARK`; `_registry.py` lists them, and `figeval list`, `run`,
 `report`, `annotate`, `judge agreement`, `build` and `data`, the figures and the papers' reference rows read
 only these declarations. A benchmark's metadata is data, as inspect_evals' `eval.yaml` files are: its citation,
-tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), pinned datasets,
+tasks (whose `Literal[...]` parameters are the choices `figeval list` shows and the task accepts), the paper's
+evaluation protocol (the runs of `figeval run --paper`), pinned datasets,
 annotation schemes, result tables (a table the columns of runs cannot express carries its own build function),
 figures, judge-vs-people tables, builders and the paper's own numbers.
 """
@@ -79,6 +80,21 @@ class AgreementTables:
 
 
 @dataclass(frozen=True)
+class ProtocolRun:
+    """One run of a paper's evaluation protocol (`figeval run --paper`): a task with the arguments the paper ran
+    it with."""
+
+    task: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    """Arguments the protocol sets for this run (`meaning=paraphrased`); a paper run refuses a `-T` that names one."""
+    needs: Mapping[str, str] = field(default_factory=dict)
+    """Arguments only the user can give (a file the paper's data does not hold), each with what to give; a paper
+    run without one skips this run and says the argument."""
+    fills: str = ""
+    """What the run fills in the paper ("Table 3, dictionary meanings")."""
+
+
+@dataclass(frozen=True)
 class Benchmark:
     name: str
     """The benchmark's id: the folder's name with hyphens ("my-bench"), as table keys and paper numbers use it."""
@@ -95,6 +111,9 @@ class Benchmark:
     """Task name -> what people label of its answers (`figeval annotate`, `figeval judge agreement`)."""
     agreement: Mapping[str, AgreementTables] = field(default_factory=dict)
     """Task name -> the paper's judge-vs-people and annotator tables for it."""
+    protocol: tuple[ProtocolRun, ...] = ()
+    """The paper's evaluation protocol, in order: the runs `figeval run --paper` makes (a task with a `judge`
+    argument is judged by `--judge`)."""
     tables: tuple[TableSpec, ...] = ()
     """The paper's results tables (and figeval's own, marked `ours`), in the order a report shows them."""
     headlines: tuple[Column, ...] = ()

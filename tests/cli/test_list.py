@@ -16,8 +16,12 @@ from tests.command import assert_one_line_error, figeval
 def test_a_line_for_every_task_with_no_data(isolated_data_dir: Path):
     listed = figeval("list")
     assert listed.returncode == 0, listed.stderr
-    lines = listed.stdout.splitlines()
+    lines, papers = listed.stdout.split("\n\n")
+    lines = lines.splitlines()
     assert [line.split()[0] for line in lines] == list(tasks())
+    # then the papers `figeval run --paper` runs, each with the tasks of its protocol's runs
+    assert papers.startswith("papers, for `figeval run --paper NAME`: ffe-hallu (ffe_detection, ffe_generation x2, "
+                             "ffe_translation), turkish-idioms (tr_idiom_detection, tr_idiom_entailment), ")
     line = dict(zip(tasks(), lines))
     assert "FFE-HALLU (Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026)" in line["ffe_detection"]
     assert "n/a: data missing (figeval data fetch ffe-hallu)" in line["ffe_detection"]

@@ -1,5 +1,6 @@
 """`figeval list`: every task, one line each: its benchmark and paper, how many samples it asks with its default
-arguments, its arguments (defaults and choices), and whether its data is here. `--json` for scripts.
+arguments, its arguments (defaults and choices), and whether its data is here; then the papers `figeval run
+--paper` runs. `--json` for scripts.
 
 Nothing here runs a model: a sample count comes from building the task (its dataset) with default arguments,
 and only when its data is stored, so listing never downloads anything.
@@ -162,6 +163,7 @@ def _arguments_text(info: TaskInfo) -> str:
 def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
     """List the tasks (or the TASKS named): benchmark, paper, sample count with default arguments, arguments with
     defaults and {choices}, and whether their data is stored. Runs no model and downloads nothing."""
+    from figeval._registry import BENCHMARKS
     from figeval.data.stored import data_dir, data_dir_problem
 
     if problem := data_dir_problem():
@@ -169,10 +171,30 @@ def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
         raise FigevalError(problem)
     infos = task_infos(tasks)
     if as_json:
-        click.echo(json.dumps({"data_dir": str(data_dir()), "tasks": [asdict(info) for info in infos]},
+        click.echo(json.dumps({"data_dir": str(data_dir()), "tasks": [asdict(info) for info in infos],
+                               "papers": {benchmark.name: [run.task for run in benchmark.protocol]
+                                          for benchmark in BENCHMARKS if benchmark.protocol}},
                               ensure_ascii=False, indent=2))
         return
     cells = [_cells(info) for info in infos]
     widths = {key: max(len(row[key]) for row in cells) for key in cells[0]} if cells else {}
     for info, row in zip(infos, cells):
         click.echo("  ".join(row[key].ljust(widths[key]) for key in row) + "  " + _arguments_text(info))
+    if not tasks:
+        click.echo(f"\npapers, for `figeval run --paper NAME`: {', '.join(paper_runs())}")
+
+
+def paper_runs() -> list[str]:
+    """Each paper whose protocol `figeval run --paper` runs, with its runs' tasks ("my-bench (task_a, task_b x2)":
+    task_b is run with two settings)."""
+    from collections import Counter
+
+    from figeval._registry import BENCHMARKS
+
+    papers = []
+    for benchmark in BENCHMARKS:
+        if benchmark.protocol:
+            counts = Counter(run.task for run in benchmark.protocol)
+            runs = ", ".join(f"{task} x{count}" if count > 1 else task for task, count in counts.items())
+            papers.append(f"{benchmark.name} ({runs})")
+    return papers

@@ -85,7 +85,11 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
 
 
 @click.command(context_settings={"max_content_width": 120})
-@click.argument("task_names", metavar="TASK...", nargs=-1, required=True)
+@click.argument("task_names", metavar="[TASK...]", nargs=-1)
+@click.option("--paper", metavar="NAME", help="Run every task of that paper's evaluation protocol (an eval set in "
+              "LOG_DIR/NAME/MODEL: a re-run asks nothing twice), then print its tables with the paper's rows; runs "
+              "that need a file or judge not given are listed as skipped. Papers: see `figeval list`.")
+@click.option("--judge", metavar="MODEL", help="The judge of the judged tasks (the same as -T judge=MODEL).")
 @click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
               "(figeval's default: cached, never expiring).")
@@ -99,10 +103,12 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
               "several TASKs may be given.")
 @inspect_eval_options
 @click.pass_context
-def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None, no_cache: bool,
-        log_realtime: bool, run_name: str | None, dry_run: bool, **params: Any) -> None:
-    """Run a benchmark task (TASK: see `figeval list`) and print its summary table; with --dry-run, what the run
-    of one or more tasks would cost, without running it.
+def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judge: str | None,
+        model_short: str | None, no_cache: bool, log_realtime: bool, run_name: str | None, dry_run: bool,
+        **params: Any) -> None:
+    """Run a benchmark task (TASK: see `figeval list`) and print its summary table, or with --paper NAME every task
+    of a paper's protocol and its tables; with --dry-run, what the run of one or more tasks (or of a paper) would
+    cost, without running it.
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
     .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
@@ -117,14 +123,17 @@ def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None
     it is refused with the N that can. START-END applies only to tasks that ask each sample once and report no
     groups.
 
+    --paper NAME runs the paper's protocol (`figeval list` lists the papers) as one Inspect eval set in
+    LOG_DIR/NAME/MODEL: a task finished there is not run again, one that stopped goes on from its completed
+    samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs only (two tasks that
+    each need their own file); a run whose file or judge is not given is skipped, with the argument that runs it.
+
     Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
     log lines (Inspect's hook banner) show with --log-level info or lower.
     """
     import figeval._registry  # noqa: F401  registers figeval's providers (gguf/, replay/) before check_provider
     from figeval._compat import load_dotenv_as_inspect_does, preload_inspect_modules, run_inspect_eval_command
     from figeval.models.gguf import DEFAULT_MODEL
-    from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
-    from figeval.models.local_server import local_server_settings
 
     load_dotenv_as_inspect_does()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
     model = params["model"] or model_short or os.environ.get("INSPECT_EVAL_MODEL") or DEFAULT_MODEL
@@ -133,8 +142,15 @@ def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None
     check_counts(params)
     check_selection(params)
     check_reducers(params["epochs_reducer"])
-    args = check_config_files(params) | args  # -T overrides the file, as in `inspect eval`
+    args = with_judge(check_config_files(params) | args, judge)  # -T overrides the file, as in `inspect eval`
     roles = params["model_role"] or ()
+    if paper is not None:
+        if task_names:
+            raise FigevalError(f"{' '.join(task_names)} and --paper {paper}: give the TASKs or the paper.")
+        run_paper(ctx, paper, args, params, model, run_name, roles, dry_run, no_cache, log_realtime)
+        return
+    if not task_names:
+        raise FigevalError("give a TASK to run (`figeval list` lists them), or --paper NAME for a paper's protocol.")
     if dry_run:
         plan_run(task_names, args, params, model, run_name, roles)
         return
@@ -150,22 +166,10 @@ def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None
     click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
     if subset is not None:
         click.echo(f"subset: {subset}")
-
-    given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
-                                                                           ParameterSource.ENVIRONMENT)}
-    if log_realtime:
-        params["no_log_realtime"], given = False, given | {"no_log_realtime"}
-    params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
-    model_args = parse_pairs(params["m"] or (), "-M")
-    local = local_server_settings(model, given={name: params[name] for name in LOCAL_OPTIONS if name in given},
-                                  base_url=params["model_base_url"] or model_args.get("base_url"))
-    if local is not None:  # a server on this machine or network: its slots as connections, nothing abandoned
-        click.echo(local.note)
-        params |= local.options
+    params = launch_options(ctx, params, model, no_cache, log_realtime)
     # The task built above (Inspect would build it again from its name and -T): the same @task function and
     # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
-    params |= {"tasks": (task,), "t": (), "task_config": None, "model": model}
-    progress_lines_without_terminal(given)
+    params |= {"tasks": (task,), "t": (), "task_config": None}
     log_dir = params["log_dir"]
     before = log_files(log_dir)
     try:
@@ -178,6 +182,41 @@ def run(ctx: click.Context, task_names: tuple[str, ...], model_short: str | None
         raise FigevalError(prerequisite_line(str(error))) from None
     log, location = successful_log(log_dir, before)
     print_summary(log, location, log_dir, model, task_name)
+
+
+def with_judge(args: dict[str, Any], judge: str | None) -> dict[str, Any]:
+    """`--judge MODEL` as the task argument it stands for.
+
+    Raises:
+        FigevalError: `--judge` beside a different `-T judge=`.
+    """
+    if judge is None:
+        return args
+    if args.get("judge", judge) != judge:
+        raise FigevalError(f"--judge {judge} and -T judge={args['judge']}: give the judge once.")
+    return args | {"judge": judge}
+
+
+def launch_options(ctx: click.Context, params: dict[str, Any], model: str, no_cache: bool,
+                   log_realtime: bool) -> dict[str, Any]:
+    """Inspect's options for the run: figeval's defaults where the user gave none (`cli_defaults`), a local
+    server's own settings, the model; Inspect's output set for it (`run_display.py`)."""
+    from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
+    from figeval.models.local_server import local_server_settings
+
+    given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                                           ParameterSource.ENVIRONMENT)}
+    if log_realtime:
+        params["no_log_realtime"], given = False, given | {"no_log_realtime"}
+    params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
+    model_args = parse_pairs(params["m"] or (), "-M")
+    local = local_server_settings(model, given={name: params[name] for name in LOCAL_OPTIONS if name in given},
+                                  base_url=params["model_base_url"] or model_args.get("base_url"))
+    if local is not None:  # a server on this machine or network: its slots as connections, nothing abandoned
+        click.echo(local.note)
+        params |= local.options
+    progress_lines_without_terminal(given)
+    return params | {"model": model}
 
 
 def prepared_task(task_name: str, args: dict[str, Any], params: dict[str, Any], model: str, run_name: str | None,
@@ -218,3 +257,54 @@ def plan_run(task_names: tuple[str, ...], args: dict[str, Any], params: dict[str
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     print_plan(plans, model)
+
+
+def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict[str, Any], model: str,
+              run_name: str | None, roles: tuple[str, ...], dry_run: bool, no_cache: bool, log_realtime: bool) -> None:
+    """`--paper NAME`: the protocol's runs built and checked as single runs are, before any model is asked, then
+    planned (`--dry-run`) or run as one eval set (cli/run_paper.py)."""
+    import sys
+
+    from figeval._compat import preload_inspect_modules
+    from figeval._registry import BENCHMARKS
+    from figeval.cli.run_paper import (
+        paper_benchmark,
+        print_outcome,
+        print_runs,
+        protocol_runs,
+        refuse_selection_options,
+        run_set,
+        selected_ids,
+        set_folder,
+    )
+    from figeval.cli.run_plan import plan_task, print_plan
+
+    benchmark = paper_benchmark(paper, BENCHMARKS)
+    refuse_selection_options(params)
+    runs, skipped = protocol_runs(benchmark, args, roles)
+    prepared, plans, ids = [], [], []
+    for run in runs:
+        task_params = dict(params)  # each run's own --limit subset
+        task, subset = prepared_task(run.task, run.args, task_params, model, run_name, run.roles)
+        if dry_run:
+            plans.append(plan_task(run.task, task, run.args, task_params, model, run.roles, subset))
+        elif params.get("limit") is not None:
+            ids += selected_ids(task, run.task, task_params)
+        prepared.append(task)
+    if warning := openai_name_warning(model):
+        click.echo(warning, err=True)
+    if dry_run:
+        print_plan(plans, model)
+        for skip in skipped:
+            click.echo(skip.line())
+        return
+    log_dir = params["log_dir"]
+    folder = set_folder(log_dir, benchmark.name, model)
+    preload_inspect_modules()
+    quiet_inspect_output(params["log_level"])
+    print_runs(benchmark, model, runs, skipped, folder)
+    params = launch_options(ctx, params, model, no_cache, log_realtime) | {"log_dir": folder}
+    if ids:
+        params |= {"sample_id": ",".join(ids), "limit": None}
+    finished = run_set(params, prepared)
+    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]])

@@ -45,13 +45,16 @@ def successful_log(log_dir: str, before: set[str]) -> tuple[Any, str]:
 def unfinished_run_message(log: Any, location: str, log_dir: str) -> str:
     """The one line for a run that did not succeed: why (when Inspect recorded an error), where its completed
     samples are, and the command that resumes it."""
-    reason = ""
-    if log.error:
-        reason = log.error.message.strip().splitlines()[-1]
-        # Inspect records an exception as its repr: FigevalError("replay file r.jsonl has no output ...")
-        reason = ": " + re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", reason)
+    reason = f": {error_reason(log)}" if log.error else ""
     return (f"run {log.status}{reason} | completed samples are kept in {location}; resume with "
             f"`{shlex.join(['inspect', 'eval-retry', '--log-dir', log_dir, location])}`.")
+
+
+def error_reason(log: Any) -> str:
+    """The last line of the error a log records, as its exception's message: Inspect records an exception as its
+    repr (`FigevalError("replay file r.jsonl has no output ...")`)."""
+    last = log.error.message.strip().splitlines()[-1]
+    return re.sub(r"^\w*Error\((['\"])(.*)\1\)$", r"\2", last)
 
 
 def report_command(log_dir: str) -> str:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from figeval.benchmark import AgreementTables, Benchmark
+from figeval.benchmark import AgreementTables, Benchmark, ProtocolRun
 from figeval.benchmarks.ffe_hallu.commands import BUILDERS
 from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.benchmarks.ffe_hallu.figures import FIGURES
@@ -19,6 +19,18 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Hosseini, Yousefzadeh, Yaghoobzadeh, EACL 2026",
     tasks=(ffe_detection, ffe_generation, ffe_translation),
+    # Section 3's three tasks: generation from the dictionary meanings and from paraphrases (Table 3), detection
+    # (Table 4, Figure 1), translation (Table 5); the judges' agreement with people (Tables 6-8) needs their labels.
+    protocol=(
+        ProtocolRun("ffe_detection", fills="Table 4, Figure 1"),
+        ProtocolRun("ffe_generation", {"meaning": "human"}, fills="Table 3, dictionary meanings"),
+        ProtocolRun("ffe_generation", {"meaning": "paraphrased"},
+                    needs={"paraphrases": "the sheet `figeval build paraphrases` writes, its verified column filled"},
+                    fills="Table 3, paraphrased meanings"),
+        ProtocolRun("ffe_translation",
+                    needs={"pairs": "a CSV of English idioms and their Persian equivalents (upstream's is damaged)"},
+                    fills="Table 5"),
+    ),
     dataset=SOURCE,
     # People label every generated and translated FFE (Section 3.5); the judge is checked against them (Table 6).
     annotated={"ffe_generation": GENERATION_ANNOTATION, "ffe_translation": TRANSLATION_ANNOTATION},

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from figeval.benchmark import Benchmark
+from figeval.benchmark import Benchmark, ProtocolRun
 from figeval.benchmarks.perhallueval.commands import BUILDERS
 from figeval.benchmarks.perhallueval.figures import FIGURES
 from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
@@ -16,6 +16,12 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Hosseini et al.",
     tasks=(perhallueval_qa, perhallueval_summarization),
+    # Section 3.5: both tasks on the final data (Table 2; Tables 1 and 4 and Figures 3-5 and 8 read the same runs)
+    protocol=tuple(
+        ProtocolRun(f"perhallueval_{kind}", needs={"data": f"the final file `figeval build perhallueval --task {kind}` "
+                                                           "writes, or a published PerHalluEval file"},
+                    fills=f"Table 2, {name}")
+        for kind, name in (("qa", "QA"), ("summarization", "summarization"))),
     # its tasks read the sets its builder makes (user files); the builder reads these
     build_datasets=(PQUAD, PN_SUMMARY),
     tables=TABLES,

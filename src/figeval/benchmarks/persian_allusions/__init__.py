@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from figeval.benchmark import AgreementTables, Benchmark
+from figeval.benchmark import AgreementTables, Benchmark, ProtocolRun
 from figeval.benchmarks.persian_allusions.commands import BUILDERS
 from figeval.benchmarks.persian_allusions.source import SOURCE
 from figeval.benchmarks.persian_allusions.figures import FIGURES
@@ -17,6 +17,17 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Nobakhtian, Yaghoobzadeh, Pilehvar",
     tasks=(allusion_knowledge, allusion_mc, allusion_open),
+    # Section 3: knowledge of the allusions, then recognition on both datasets, as multiple choice and open-ended,
+    # the open answers judged with the ground truth and without it (Table 3; Section 4's analyses read them all)
+    protocol=(
+        ProtocolRun("allusion_knowledge", fills="Table 3, knowledge"),
+        *(run for dataset, name in (("perspoems", "PersPoems"), ("generated", "LLM-Generated")) for run in (
+            ProtocolRun("allusion_mc", {"dataset": dataset}, fills=f"Table 3, {name} MC"),
+            ProtocolRun("allusion_open", {"dataset": dataset, "judge_mode": "gt"}, fills=f"Table 3, {name} open (GT)"),
+            ProtocolRun("allusion_open", {"dataset": dataset, "judge_mode": "no_gt"},
+                        fills=f"Table 3, {name} open (no GT)"),
+        )),
+    ),
     dataset=SOURCE,
     # People's labels of every output: Table 3's knowledge and open-ended numbers, and the judge checked against
     # them (Table 4, which prints agreement as a fraction, "EM").

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from figeval.benchmark import Benchmark
+from figeval.benchmark import Benchmark, ProtocolRun
 from figeval.benchmarks.turkish_idioms.dataset import FREQUENCY_BANDS
 from figeval.benchmarks.turkish_idioms.source import SOURCE
 from figeval.benchmarks.turkish_idioms.figures import FIGURES
@@ -17,6 +17,9 @@ BENCHMARK = Benchmark(
     title=PAPER,
     citation="Cavusoglu and Coltekin",
     tasks=(tr_idiom_detection, tr_idiom_entailment),
+    # Section 4: both tasks with the English prompts of Appendix A (Table 2)
+    protocol=(ProtocolRun("tr_idiom_detection", fills="Table 2, detection"),
+              ProtocolRun("tr_idiom_entailment", fills="Table 2, entailment")),
     dataset=SOURCE,
     # Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
     annotated={"tr_idiom_detection": annotation_spec("detection"), "tr_idiom_entailment": annotation_spec("entailment")},

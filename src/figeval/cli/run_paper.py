@@ -1,0 +1,242 @@
+"""`figeval run --paper NAME`: every run of a paper's evaluation protocol (`Benchmark.protocol`) on one model,
+through Inspect's eval-set, then that paper's tables with its published rows beside the model's.
+
+The user's arguments go to the runs that take them: `--judge` (as `-T judge=`) and `-T NAME=VALUE` to every run whose
+task takes NAME, except an argument a run needs that other runs do not take (a file: `-T paraphrases=` goes to the
+paraphrased-meaning run only); `-T TASK:NAME=VALUE` to TASK's runs only (two tasks that each need their own file).
+An argument the protocol sets for a run, or that no run takes, is refused. A run whose needed file or judge is not
+given is skipped, and the paper run says which argument would run it.
+
+An eval set needs a folder of its own (Inspect pairs each task with the logs there): the runs are logged in
+LOG_DIR/<paper>/<model>. Running the same command again finds each finished task there and asks nothing again; a task
+that stopped part-way goes on from its log's completed samples (and the response cache). Logs of other settings in
+that folder (another judge, another `--limit`) are left where they are.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from inspect import signature
+from pathlib import Path
+from typing import Any
+
+import click
+
+from figeval.benchmark import Benchmark, ProtocolRun
+from figeval.errors import FigevalError
+
+# A task of the set that fails is tried this many more times within the run (each attempt goes on from the samples
+# done); Inspect's default, 10, would ask a persistently failing sample 10 times over. Running the command again
+# goes on the same way.
+RETRY_ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class PaperRun:
+    """A protocol run with the user's arguments it takes."""
+
+    task: str
+    args: dict[str, Any]
+    roles: tuple[str, ...]
+    fills: str
+
+    def describe(self) -> str:
+        given = ", ".join(f"{name}={value}" for name, value in self.args.items()) or "defaults"
+        return f"{self.task} ({given}): {self.fills}"
+
+
+@dataclass(frozen=True)
+class SkippedRun:
+    task: str
+    args: dict[str, Any]
+    fills: str
+    enabled_by: str
+    """The argument that would run it, with what to give."""
+
+    def line(self) -> str:
+        given = ", ".join(f"{name}={value}" for name, value in self.args.items())
+        return f"skipped {self.task}{f' ({given})' if given else ''}, {self.fills}: give {self.enabled_by}"
+
+
+def paper_benchmark(name: str, benchmarks: Sequence[Benchmark]) -> Benchmark:
+    """The benchmark whose paper is `name`.
+
+    Raises:
+        FigevalError: no benchmark of that name declares a protocol (the message lists those that do).
+    """
+    papers = {benchmark.name: benchmark for benchmark in benchmarks if benchmark.protocol}
+    if name not in papers:
+        raise FigevalError(f"--paper {name}: no such paper; the papers: {', '.join(papers)}.")
+    return papers[name]
+
+
+def _task_parameters(task: str) -> set[str]:
+    from figeval._registry import tasks
+
+    return set(signature(tasks()[task]).parameters)
+
+
+def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[str | None, str, Any]]:
+    """The user's `-T` arguments as (task or None, name, value), checked against the protocol.
+
+    Raises:
+        FigevalError: a TASK: that is no task of the protocol, a name the protocol sets, a name no run takes, or a
+            file two tasks each need given without its task.
+    """
+    protocol = benchmark.protocol
+    tasks = list(dict.fromkeys(run.task for run in protocol))
+    split = []
+    for key, value in args.items():
+        task, _, name = key.rpartition(":")
+        if task and task not in tasks:
+            raise FigevalError(f"-T {key}: {task} is not a task of {benchmark.name}'s protocol; its tasks: "
+                               f"{', '.join(tasks)}.")
+        runs = [run for run in protocol if run.task == task] if task else list(protocol)
+        if setting := [f"{name}={run.args[name]}" for run in runs if name in run.args]:
+            raise FigevalError(f"-T {key}: the paper's protocol sets {name} itself ({', '.join(setting)}); leave it "
+                               "out, or run the task alone with `figeval run TASK`.")
+        if not any(name in _task_parameters(run.task) for run in runs):
+            raise FigevalError(f"-T {key}: no task of {benchmark.name}'s protocol"
+                               f"{f' named {task}' if task else ''} takes {name}; leave it out.")
+        needing = list(dict.fromkeys(run.task for run in runs if name in run.needs))
+        if not task and len(needing) > 1:
+            raise FigevalError(f"-T {key}: {' and '.join(needing)} each need their own {name}; give "
+                               f"{' and '.join(f'-T {need}:{name}=PATH' for need in needing)}.")
+        split.append((task or None, name, value))
+    return split
+
+
+def _enabling(benchmark: Benchmark, run: ProtocolRun, name: str) -> str:
+    """How to give a needed argument: `-T TASK:NAME=PATH` where runs of other tasks need a NAME of their own."""
+    others = {other.task for other in benchmark.protocol if name in other.needs and other.task != run.task}
+    return f"-T {f'{run.task}:' if others else ''}{name}=PATH, {run.needs[name]}"
+
+
+def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
+                  roles: Sequence[str]) -> tuple[list[PaperRun], list[SkippedRun]]:
+    """The paper's protocol with the user's arguments (`-T`, `--judge` as `judge`) and `--model-role` bindings
+    given to the runs that take them: the runs to make, and those skipped for a file or judge not given.
+
+    Raises:
+        FigevalError: an argument refused by `_split_arguments`, or a role no run asks.
+    """
+    from figeval.cli.run_judge import judge_model
+    from figeval.cli.run_models import used_roles
+
+    split = _split_arguments(benchmark, args)
+    needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
+    bound = {role: role.partition("=")[0].strip() for role in roles}
+    runs, skipped, asked = [], [], set()
+    for run in benchmark.protocol:
+        parameters = _task_parameters(run.task)
+        given = dict(run.args)
+        for task, name, value in split:
+            if task in (None, run.task) and name in parameters and (name in run.needs or name not in needed_somewhere):
+                given[name] = value
+        run_asks = used_roles(parameters, given)
+        asked |= run_asks
+        run_roles = tuple(role for role in roles if bound[role] in run_asks)
+        if missing := [name for name in run.needs if name not in given]:
+            skipped.append(SkippedRun(run.task, dict(run.args), run.fills, _enabling(benchmark, run, missing[0])))
+        elif "judge" in parameters and judge_model(given, run_roles) is None:
+            skipped.append(SkippedRun(run.task, dict(run.args), run.fills, "--judge MODEL, the judge of its answers"))
+        else:
+            runs.append(PaperRun(run.task, given, run_roles, run.fills))
+    if unused := [role for role, name in bound.items() if name not in asked]:
+        raise FigevalError(f"--model-role {unused[0]}: no run of {benchmark.name}'s protocol asks it; leave it out.")
+    if not runs:
+        raise FigevalError(f"--paper {benchmark.name}: every run of its protocol needs an argument not given; "
+                           + "; ".join(f"{run.task} needs {run.enabled_by}" for run in skipped) + ".")
+    return runs, skipped
+
+
+def set_folder(log_dir: str, paper: str, model: str) -> str:
+    """The eval set's folder: LOG_DIR/<paper>/<model>, the model's name with each run of characters a folder name
+    should not hold (`/`, `:`) as one `-`."""
+    return str(Path(log_dir) / paper / re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-"))
+
+
+def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]:
+    """The samples `--limit` selected for one run, each as `TASK:ID`: an eval set takes one `--sample-id` for
+    all its tasks, and Inspect reads a selector with a task's name as that task's only."""
+    from figeval.cli.run_plan import planned_samples
+    from figeval.subset import sample_id_text
+
+    ids = [sample.id for sample in planned_samples(task, task_name, params)[0]]
+    sample_id_text(ids, [task.name, task_name])  # refuses an id Inspect would read as a pattern
+    return [f"{task.name}:{id}" for id in ids]
+
+
+def refuse_selection_options(params: dict[str, Any]) -> None:
+    """Refuses what an eval set cannot combine with the paper run's own selection.
+
+    Raises:
+        FigevalError: `--sample-id` (ids are a task's own) or `--sample-shuffle` with `--limit`.
+    """
+    if params.get("sample_id") is not None:
+        raise FigevalError(f"--sample-id {params['sample_id']} and --paper: sample ids are each task's own; give "
+                           "--limit N (whole items of every task), or run one task with `figeval run TASK`.")
+    if params.get("sample_shuffle") and params.get("limit") is not None:
+        raise FigevalError(f"--sample-shuffle and --limit {params['limit']} with --paper: the samples --limit keeps "
+                           "are named by id, which Inspect does not shuffle; give one of them.")
+
+
+def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipped: Sequence[SkippedRun],
+               folder: str) -> None:
+    click.echo(f"figeval: {benchmark.title}'s protocol on {model}, {len(runs)} run{'s' if len(runs) != 1 else ''} "
+               f"logged in {folder}")
+    for run in runs:
+        click.echo(f"  {run.describe()}")
+    for run in skipped:
+        click.echo(f"  {run.line()}")
+
+
+def run_set(params: dict[str, Any], tasks: Sequence[Any]) -> bool:
+    """Inspect's eval-set over the prepared tasks in `params["log_dir"]`: tasks finished there are not run again;
+    nothing there is removed but the earlier attempts of a task the set runs again (each holds nothing its newest
+    attempt lacks). True when every task finished."""
+    from figeval._compat import PrerequisiteError, prerequisite_line, run_inspect_eval_set_command
+
+    params = params | {"tasks": tuple(tasks), "t": (), "task_config": None}
+    try:
+        return run_inspect_eval_set_command(params, retry_attempts=RETRY_ATTEMPTS, log_dir_allow_dirty=True)
+    except PrerequisiteError as error:
+        raise FigevalError(prerequisite_line(str(error))) from None
+
+
+def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
+                  finished: bool, command: Sequence[str]) -> None:
+    """The paper's tables over the set's runs with its published rows, what was skipped, and where the logs are;
+    for a set that did not finish, the runs that did not and the command that goes on with them.
+
+    Raises:
+        FigevalError: some run did not finish (after the tables of those that did).
+    """
+    from figeval.reporting.render import RENDERERS
+    from figeval.reporting.report import build_report
+    from figeval.cli.run_summary import report_command
+
+    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True)
+    if result.runs:
+        click.echo("\n" + RENDERERS["text"][1](result), nl=False)
+    for run in skipped:
+        click.echo(run.line())
+    click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")
+    click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
+    if not finished:
+        listed = "; ".join(sorted({_unfinished(run) for run in result.not_successful})) or "some runs"
+        raise FigevalError(f"did not finish: {listed} | their completed samples are kept in {folder}; run "
+                           f"`{shlex.join(command)}` again to go on from them.")
+
+
+def _unfinished(run: Any) -> str:
+    """A run that did not finish, with its status and the error its log records."""
+    from inspect_ai.log import read_eval_log
+
+    from figeval.cli.run_summary import error_reason
+
+    log = read_eval_log(run.log, header_only=True)
+    return f"{run.task} ({run.status}{f': {error_reason(log)}' if log.error else ''})"

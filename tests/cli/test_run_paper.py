@@ -1,0 +1,275 @@
+"""`figeval run --paper NAME`: a paper's protocol (`Benchmark.protocol`) run as one Inspect eval set, its tables
+printed with the paper's rows; the user's arguments routed to the runs that take them; runs without a needed file
+or judge skipped with the argument that enables them; a second run asks no model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs
+
+from figeval._registry import BENCHMARKS
+from figeval.cli.run_paper import PaperRun, paper_benchmark, protocol_runs, set_folder
+from figeval.errors import FigevalError
+from figeval.reporting.report import build_report
+from tests.command import assert_one_line_error, figeval
+
+FFE_HALLU = paper_benchmark("ffe-hallu", BENCHMARKS)
+PERHALLUEVAL = paper_benchmark("perhallueval", BENCHMARKS)
+
+
+def run_of(runs: list[PaperRun], task: str, **args: str) -> PaperRun:
+    [found] = [run for run in runs if run.task == task and all(run.args.get(k) == v for k, v in args.items())]
+    return found
+
+
+def test_without_files_or_judge_only_the_detection_runs_and_the_rest_say_what_enables_them():
+    runs, skipped = protocol_runs(FFE_HALLU, {}, ())
+    assert [(run.task, run.args) for run in runs] == [("ffe_detection", {})]
+    assert [skip.line() for skip in skipped] == [
+        "skipped ffe_generation (meaning=human), Table 3, dictionary meanings: give --judge MODEL, the judge of its "
+        "answers",
+        "skipped ffe_generation (meaning=paraphrased), Table 3, paraphrased meanings: give -T paraphrases=PATH, the "
+        "sheet `figeval build paraphrases` writes, its verified column filled",
+        "skipped ffe_translation, Table 5: give -T pairs=PATH, a CSV of English idioms and their Persian equivalents "
+        "(upstream's is damaged)",
+    ]
+
+
+def test_each_argument_goes_to_the_runs_that_take_it():
+    args = {"judge": "replay/j.jsonl", "paraphrases": "p.csv", "answer_mode": "generate", "judge_prompt": "human"}
+    runs, skipped = protocol_runs(FFE_HALLU, args, ())
+    assert skipped[0].task == "ffe_translation" and len(skipped) == 1
+    # answer_mode: detection only (the judged tasks have none); the judge and its prompt: every judged run
+    assert run_of(runs, "ffe_detection").args == {"answer_mode": "generate"}
+    # the paraphrases sheet only where the protocol needs it: the dictionary-meaning run refuses one
+    assert run_of(runs, "ffe_generation", meaning="human").args == {"meaning": "human", "judge": "replay/j.jsonl",
+                                                                    "judge_prompt": "human"}
+    assert run_of(runs, "ffe_generation", meaning="paraphrased").args == {
+        "meaning": "paraphrased", "judge": "replay/j.jsonl", "paraphrases": "p.csv", "judge_prompt": "human"}
+
+
+def test_a_judge_bound_as_the_grader_role_judges_every_judged_run_and_an_extractor_only_the_read_ones():
+    roles = ("grader=replay/j.jsonl", "extractor=replay/x.jsonl")
+    runs, _ = protocol_runs(FFE_HALLU, {}, roles)
+    assert run_of(runs, "ffe_detection").roles == ("extractor=replay/x.jsonl",)
+    assert run_of(runs, "ffe_generation", meaning="human").roles == ("grader=replay/j.jsonl",)
+
+
+def test_two_tasks_needing_their_own_file_take_it_by_task_name():
+    runs, skipped = protocol_runs(PERHALLUEVAL, {"perhallueval_qa:data": "qa.csv"}, ())
+    assert [(run.task, run.args) for run in runs] == [("perhallueval_qa", {"data": "qa.csv"})]
+    # the other task's file is named with its task, since both need a `data`
+    assert skipped[0].line().startswith("skipped perhallueval_summarization, Table 2, summarization: give -T "
+                                        "perhallueval_summarization:data=PATH, the final file")
+
+
+@pytest.mark.parametrize(
+    ("paper", "args", "message"),
+    [
+        (FFE_HALLU, {"meaning": "paraphrased"}, "-T meaning: the paper's protocol sets meaning itself (meaning=human, "
+                                                "meaning=paraphrased); leave it out"),
+        (FFE_HALLU, {"temperature": "0"}, "-T temperature: no task of ffe-hallu's protocol takes temperature"),
+        (FFE_HALLU, {"ffe_detection:judge": "x"}, "-T ffe_detection:judge: no task of ffe-hallu's protocol named "
+                                                  "ffe_detection takes judge"),
+        (FFE_HALLU, {"tr_idiom_detection:answer_mode": "generate"}, "tr_idiom_detection is not a task of ffe-hallu's "
+                                                                    "protocol; its tasks: ffe_detection, "),
+        (PERHALLUEVAL, {"data": "qa.csv"}, "-T data: perhallueval_qa and perhallueval_summarization each need their "
+                                           "own data; give -T perhallueval_qa:data=PATH and -T "
+                                           "perhallueval_summarization:data=PATH"),
+        (PERHALLUEVAL, {}, "--paper perhallueval: every run of its protocol needs an argument not given; "
+                           "perhallueval_qa needs -T perhallueval_qa:data=PATH"),
+    ],
+)
+def test_an_argument_the_protocol_cannot_take_is_refused(paper, args, message):
+    with pytest.raises(FigevalError) as refused:
+        protocol_runs(paper, args, ())
+    assert message in str(refused.value)
+
+
+def test_a_role_no_run_asks_is_refused():
+    with pytest.raises(FigevalError, match="--model-role grader=x: no run of perhallueval's protocol asks it"):
+        protocol_runs(PERHALLUEVAL, {"perhallueval_qa:data": "qa.csv"}, ("grader=x",))
+
+
+def test_the_set_folder_is_the_paper_and_the_model_as_folder_names():
+    assert set_folder("logs", "ffe-hallu", "ollama/llama3:8b") == str(Path("logs/ffe-hallu/ollama-llama3-8b"))
+    assert set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m") == str(Path("logs/ffe-hallu/gguf-gemma-3-270m"))
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--paper", "nosuch"], ["--paper nosuch: no such paper; the papers: ffe-hallu, turkish-idioms"]),
+        (["ffe_detection", "--paper", "ffe-hallu"],
+         ["ffe_detection and --paper ffe-hallu: give the TASKs or the paper"]),
+        ([], ["give a TASK to run", "--paper NAME"]),
+        (["--paper", "ffe-hallu", "--sample-id", "ffe-fake-001/fake-q"], ["sample ids are each task's own"]),
+        (["--paper", "ffe-hallu", "--judge", "a/b", "-T", "judge=c/d"], ["--judge a/b and -T judge=c/d: give the judge "
+                                                                         "once"]),
+    ],
+)
+def test_bad_paper_runs_are_one_line(args, fragments, tmp_path: Path):
+    assert_one_line_error(figeval("run", *args, "--log-dir", str(tmp_path / "logs")), *fragments)
+
+
+# --- the whole FFE-HALLU protocol on replayed answers ---------------------------------------------------------------
+
+# Three of the benchmark's first authentic FFEs: the references of ffe-gen-001..003 (upstream rows 1-3)
+REFERENCE_001 = "به بار اوردن"
+FABRICATED = "گربه را دم دروازه کشتن"  # no authentic FFE: the judge's call
+PAIRS = (
+    "English Idiom,Farsi Idiom\n"
+    "break the ice,یخ کسی را آب کردن|یخ جلسه را شکستن\n"
+    "a piece of cake,مثل آب خوردن\n"
+    "kill two birds with one stone,با یک تیر دو نشان زدن\n"
+)
+
+
+def judge_json(label: int) -> str:
+    return json.dumps({"label": label, "reason": "scripted"})
+
+
+def write_jsonl(path: Path, outputs: dict[str, str]) -> Path:
+    path.write_text("".join(json.dumps({"id": id, "output": text}, ensure_ascii=False) + "\n"
+                            for id, text in outputs.items()), encoding="utf-8")
+    return path
+
+
+def paraphrase_sheet(path: Path) -> Path:
+    """`figeval build paraphrases`' sheet with rows 1-3 verified by a person and row 4 not yet (dropped)."""
+    from figeval.benchmarks.ffe_hallu.dataset import authentic_dataset
+
+    items = {item.row: item for item in authentic_dataset()[0]}
+    lines = ["row,farsi_idiom,Meaning,paraphrase,verified"]
+    lines += [f"{row},{items[row].expression},{items[row].meaning},بازنویسی: {items[row].meaning},"
+              f"{'yes' if row < 4 else ''}" for row in (1, 2, 3, 4)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def scripted_answers(tmp_path: Path) -> tuple[Path, Path]:
+    """The model's and the judge's answers to every sample `--limit 10` can select."""
+    from figeval.cli.options import make_task
+
+    detection = [sample.id for sample in make_task("ffe_detection", {}).dataset]
+    model: dict[str, str] = {}
+    for id in detection:
+        # "Yes" to both questions of a fake ("is it fake?", "is it real?"): a hallucination under the second
+        # framing only; an authentic control called real under both ("No" to "is it fake?")
+        model[id] = "No" if id.startswith("ffe-real-") and id.endswith("/fake-q") else "Yes"
+    judge: dict[str, str] = {}
+    for meaning in ("human", "paraphrased"):
+        for row in range(1, 11):
+            id = f"ffe-gen-{row:03d}/{meaning}"
+            model[id] = REFERENCE_001 if row == 1 else FABRICATED
+            judge[id] = judge_json(1 if row == 1 else 0)  # the judge labels every output (Table 6), as the rule does
+    model |= {"ffe-tr-001": "یخ جلسه را شکستن", "ffe-tr-002": FABRICATED, "ffe-tr-003": "با یک تیر دو نشان زدن"}
+    judge |= {"ffe-tr-001": judge_json(1), "ffe-tr-002": judge_json(0), "ffe-tr-003": judge_json(1)}
+    return write_jsonl(tmp_path / "model.jsonl", model), write_jsonl(tmp_path / "judge.jsonl", judge)
+
+
+def cells(report, table: str) -> dict[str, tuple[float, int | None]]:
+    [found] = [t for t in report.tables if t.key == table]
+    [row] = [row for row in found.rows if not row.reference]
+    return {key: (round(cell.value * 100, 1), cell.n) for key, cell in row.cells.items()
+            if isinstance(cell.value, float)}
+
+
+def test_a_paper_run_makes_every_table_of_the_paper_and_a_second_run_asks_no_model(ffe_hallu_imported: Path,
+                                                                                   tmp_path: Path):
+    model, judge = scripted_answers(tmp_path)
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
+    logs = tmp_path / "logs"
+    command = ("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--judge", f"replay/{judge}",
+               "-T", f"paraphrases={sheet}", "-T", f"pairs={pairs}", "--limit", "10", "--log-dir", str(logs))
+    ran = figeval(*command)
+    assert ran.returncode == 0, ran.stderr
+    folder = Path(set_folder(str(logs), "ffe-hallu", f"replay/{model}"))
+    assert ran.stdout.startswith(f"figeval: FFE-HALLU's protocol on replay/{model}, 4 runs logged in {folder}\n")
+    # every table of the paper's results, each with the paper's own rows beside the model's
+    for title in ("FFE-HALLU Table 3", "FFE-HALLU Table 4", "FFE-HALLU Figure 1", "FFE-HALLU Table 5"):
+        assert title in ran.stdout
+    assert "GPT-4.1 (paper)" in ran.stdout and "skipped" not in ran.stdout
+    written = sorted(info.name for info in list_eval_logs(str(folder)))
+    assert len(written) == 4
+
+    report = build_report(folder, [FFE_HALLU], paper=True)
+    # Table 3, dictionary meanings, the first 10 rows: row 1 answered with its reference (correct by the rule),
+    # rows 2-10 with a fabricated FFE the judge calls hallucinated: 1/10 and 9/10. Paraphrased meanings: rows 1-3
+    # verified (row 4 dropped), --limit 10 takes all 3: 1/3 correct, 2/3 hallucinated
+    assert cells(report, "ffe-hallu/table-3") == {
+        "human/correct": (10.0, 10), "human/incorrect": (0.0, 10), "human/hallucinated": (90.0, 10),
+        "human/unparsed": (0.0, 10), "human/judge_unreadable": (0.0, 10),
+        "paraphrased/correct": (33.3, 3), "paraphrased/incorrect": (0.0, 3), "paraphrased/hallucinated": (66.7, 3),
+        "paraphrased/unparsed": (0.0, 3), "paraphrased/judge_unreadable": (0.0, 3)}
+    # Table 4, --limit 10: 5 items x 2 framings, 4 fakes (one per category) and 1 authentic control. Each fake
+    # called fake when asked "is it fake?" (0/4 accepted) and real when asked "is it real?" (4/4); the mean 4/8;
+    # the two answers never agree (0/4); the control is called real both times (0/2 rejected)
+    assert cells(report, "ffe-hallu/table-4") == {
+        "fake_q": (0.0, 4), "real_q": (100.0, 4), "avg": (50.0, 8), "agreement": (0.0, 4), "unparsed": (0.0, 8),
+        "false_rejection": (0.0, 2)}
+    # Table 5: 001 answers the second listed equivalent, 003 the only one (both correct by the rule), 002 a
+    # fabricated FFE the judge calls hallucinated: 2/3 and 1/3
+    assert cells(report, "ffe-hallu/table-5") == {
+        "correct": (66.7, 3), "incorrect": (0.0, 3), "hallucinated": (33.3, 3), "unparsed": (0.0, 3),
+        "judge_unreadable": (0.0, 3)}
+
+    # Again, with the model's and the judge's files answering nothing the protocol asks: every task is finished
+    # in the set's folder, so nothing is asked and nothing is written; the same tables are printed
+    for path in (model, judge):
+        write_jsonl(path, {"ffe-nothing": "No"})
+    again = figeval(*command)
+    assert again.returncode == 0, again.stderr
+    assert sorted(info.name for info in list_eval_logs(str(folder))) == written
+    tables = ran.stdout.index("FFE-HALLU Table 3")
+    assert again.stdout[again.stdout.index("FFE-HALLU Table 3"):] == ran.stdout[tables:]
+
+
+def test_a_paper_run_that_stopped_goes_on_from_its_completed_samples(ffe_hallu_imported: Path, tmp_path: Path):
+    from inspect_ai.log import read_eval_log
+
+    from figeval.cli.options import make_task
+
+    # one sample of the 40 that --limit 40 takes (rows 1-3 and 51-53 of the fakes' first category, ...) unanswered
+    missing = "ffe-fake-052/real-q"
+    ids = [sample.id for sample in make_task("ffe_detection", {}).dataset]
+    model = write_jsonl(tmp_path / "model.jsonl", {id: "Yes" for id in ids if id != missing})
+    logs = tmp_path / "logs"
+    command = ("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--limit", "40", "--log-dir", str(logs))
+    stopped = figeval(*command)
+    assert_one_line_error(stopped, "did not finish: ffe_detection (error: replay file model.jsonl has no output for "
+                                   f"sample id '{missing}'", f"run `figeval {' '.join(command)}` again")
+    folder = set_folder(str(logs), "ffe-hallu", f"replay/{model}")
+    [first] = list_eval_logs(folder)
+    answered = {sample.id for sample in read_eval_log(first).samples if sample.error is None}
+    assert answered and missing not in answered and len(answered) < 40
+
+    # The file now answers only the missing sample: the run is complete with it, so nothing else was asked again
+    write_jsonl(model, {missing: "No"})
+    resumed = figeval(*command)
+    assert resumed.returncode == 0, resumed.stderr
+    [log] = [read_eval_log(info) for info in list_eval_logs(folder)]
+    assert log.status == "success" and len(log.samples) == 40
+    assert {sample.id: sample.output.completion for sample in log.samples} == {
+        **{id: "Yes" for id in log.eval.dataset.sample_ids}, missing: "No"}
+
+
+def test_a_dry_run_plans_every_run_of_the_protocol_and_lists_the_skipped(ffe_hallu_imported: Path, tmp_path: Path):
+    planned = figeval("run", "--paper", "ffe-hallu", "--model", "replay/model.jsonl", "--judge", "replay/judge.jsonl",
+                      "--limit", "10", "--dry-run", "--log-dir", str(tmp_path / "logs"))
+    assert planned.returncode == 0, planned.stderr
+    lines = planned.stdout.splitlines()
+    # detection: 5 items x 2 framings; generation: its first 10 meanings, each judged once (the judge labels every
+    # output); the two runs that need files are skipped, each with its argument
+    assert "ffe_detection (defaults): 10 samples" in lines
+    assert "ffe_generation (meaning=human, judge=replay/judge.jsonl): 10 samples" in lines
+    [total] = [line for line in lines if line.startswith("total: ")]
+    assert total.startswith("total: 20 samples, 30 model calls (20 to the model, 10 to judges), ~")
+    assert [line.split(",")[0] for line in lines if line.startswith("skipped ")] == [
+        "skipped ffe_generation (meaning=paraphrased)", "skipped ffe_translation"]
+    assert not (tmp_path / "logs").exists()  # nothing asked, nothing written
