@@ -149,6 +149,19 @@ def test_run_refuses_a_grader_beside_a_judge_argument(ffe_hallu_imported: Path, 
     assert_one_line_error(result, "--model-role grader= is not used: -T judge=mockllm/j is ffe_generation's judge")
 
 
+def test_run_refuses_a_role_config_inspect_would_refuse_with_a_traceback(ffe_hallu_imported: Path, tmp_path: Path):
+    run = ("run", "ffe_generation", "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs"))
+    # `args` is not how a role's model takes its own arguments: Inspect reads `model_args`, and raised a
+    # ValueError traceback once the run's tasks were built
+    assert_one_line_error(figeval(*run, "--model-role", "grader={model: mockllm/g, args: {n_ctx: 8192}}",
+                                  cwd=tmp_path),
+                          "--model-role grader={model: mockllm/g, args: {n_ctx: 8192}}: args is not a setting of a "
+                          "model role; give the model's own arguments (-M's) as model_args: {...}")
+    assert_one_line_error(figeval(*run, "--model-role", "grader={model: mockllm/g, model_args: 8192}", cwd=tmp_path),
+                          "model_args must be name: value pairs")
+    assert not (tmp_path / "logs").exists()
+
+
 # --- 4. printed commands quote paths -------------------------------------------------------------------------
 
 

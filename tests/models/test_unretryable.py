@@ -50,7 +50,13 @@ def test_context_hint_names_where_the_models_args_are_set():
     assert context_fix("m.gguf", None) == "pass -M n_ctx=<larger>, -M n_parallel=<fewer> or lower max_tokens"
     hint = context_fix("m.gguf", "grader")
     assert "-M does not reach" in hint
-    assert "--model-role grader='{model: gguf/m.gguf, args: {n_ctx: <larger>}}'" in hint
+    assert "--model-role grader='{model: gguf/m.gguf, model_args: {n_ctx: <larger>}}'" in hint
+    # the binding the hint gives is one Inspect takes (with a model that needs no weights, and a number)
+    from inspect_ai._cli.util import parse_model_role_cli_args
+
+    binding = hint.split("--model-role ", 1)[1].split("' (", 1)[0].replace("'", "")
+    binding = binding.replace("gguf/m.gguf", "mockllm/model").replace("<larger>", "8192")
+    assert set(parse_model_role_cli_args((binding,))) == {"grader"}
     assert '"' not in hint  # Inspect logs the error's repr, which escapes quotes when both kinds appear
 
 

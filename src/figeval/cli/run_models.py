@@ -49,8 +49,37 @@ def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
         check_provider(args["judge"], f"-T judge={args['judge']}")
     for given in roles:
         role, _, value = given.partition("=")
+        check_role_config(given, value)
         for model in role_models(value):
             check_provider(model, f"--model-role {role.strip()}={model}")
+
+
+def check_role_config(given: str, value: str) -> None:
+    """Refuses a `--model-role` config (`{model: ..., ...}`) that Inspect would refuse with a traceback once the
+    run's tasks are built: a key that is neither `model`, `model_args` (the model's own arguments, -M's) nor a
+    generation setting, or `model_args` that is not a mapping.
+
+    Raises:
+        FigevalError: naming the option, the key and what to give.
+    """
+    import yaml
+    from inspect_ai.model import GenerateConfigArgs
+
+    try:
+        found = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return  # not a config: a model name, as Inspect reads it
+    settings = {"model", "model_args", *GenerateConfigArgs.__annotations__}
+    for config in found if isinstance(found, list) else [found]:
+        if not isinstance(config, dict):
+            continue
+        if unknown := sorted(str(key) for key in set(config) - settings):
+            raise FigevalError(f"--model-role {given}: {', '.join(unknown)} is not a setting of a model role; give "
+                               "the model's own arguments (-M's) as model_args: {...} and generation settings by "
+                               "name (temperature, max_tokens, ...).")
+        if not isinstance(config.get("model_args", {}), dict):
+            raise FigevalError(f"--model-role {given}: model_args must be name: value pairs "
+                               "(model_args: {n_ctx: 8192}).")
 
 
 def used_roles(task_parameters: Collection[str], args: dict[str, str]) -> set[str]:

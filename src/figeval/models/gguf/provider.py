@@ -51,13 +51,14 @@ class _Call(Request):
 
 def context_fix(model_name: str, role: str | None) -> str:
     """How to give a gguf model more context: `-M` sets the model under test's arguments only; a role's model
-    takes its own in its --model-role config (Inspect's ModelConfig `args`). Single quotes only: the message already
+    takes its own in its --model-role config (`model_args`, as Inspect's parse_model_role_cli_args reads it). Single
+    quotes only: the message already
     has one, and Inspect records the error as its repr, which escapes one kind when both appear."""
     if role is None:
         return "pass -M n_ctx=<larger>, -M n_parallel=<fewer> or lower max_tokens"
     name = role if role != "judge" else "grader"
     return (f"this is the {role} model, which -M does not reach: bind it with --model-role "
-            f"{name}='{{model: gguf/{model_name}, args: {{n_ctx: <larger>}}}}' (or fewer n_parallel)")
+            f"{name}='{{model: gguf/{model_name}, model_args: {{n_ctx: <larger>}}}}' (or fewer n_parallel)")
 
 
 class GGUFModelAPI(ModelAPI):
