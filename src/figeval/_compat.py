@@ -32,6 +32,13 @@ def run_inspect_eval_command(params: dict) -> None:
 from inspect_ai._cli.eval import eval_set_command as _inspect_eval_set_command  # noqa: E402
 
 
+def parse_model_roles(roles: tuple[str, ...]) -> dict:
+    """`--model-role` values as Inspect's CLI reads them: role -> a model name, a Model (for a config), or a list."""
+    from inspect_ai._cli.util import parse_model_role_cli_args
+
+    return dict(parse_model_role_cli_args(roles))
+
+
 def run_inspect_eval_set_command(params: dict, **set_options: object) -> bool:
     """`inspect eval-set` with the parsed parameters of `inspect_eval_options` (plus `tasks`) and eval-set's own
     options by their parameter names (`retry_attempts`, `log_dir_allow_dirty`, ...); True when every task ended

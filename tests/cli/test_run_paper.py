@@ -273,3 +273,19 @@ def test_a_dry_run_plans_every_run_of_the_protocol_and_lists_the_skipped(ffe_hal
     assert [line.split(",")[0] for line in lines if line.startswith("skipped ")] == [
         "skipped ffe_generation (meaning=paraphrased)", "skipped ffe_translation"]
     assert not (tmp_path / "logs").exists()  # nothing asked, nothing written
+
+
+def test_each_run_of_the_set_is_bound_only_the_roles_it_asks(ffe_hallu_imported: Path, tmp_path: Path):
+    from inspect_ai.log import read_eval_log
+
+    model, judge = scripted_answers(tmp_path)
+    logs = tmp_path / "logs"
+    ran = figeval("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--model-role",
+                  f"grader=replay/{judge}", "--limit", "10", "--log-dir", str(logs))
+    assert ran.returncode == 0, ran.stderr
+    found = {log.eval.task: log.eval for log in map(read_eval_log, list_eval_logs(set_folder(str(logs), "ffe-hallu",
+                                                                                            f"replay/{model}")))}
+    # an eval set binds --model-role to every task; the judge is the generation run's alone, so detection's log
+    # (and its identity in the set) names no grader
+    assert not found["figeval/ffe_detection"].model_roles
+    assert found["figeval/ffe_generation"].model_roles["grader"].model == f"replay/{judge}"

@@ -268,6 +268,7 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     from figeval._compat import preload_inspect_modules
     from figeval._registry import BENCHMARKS
     from figeval.cli.run_paper import (
+        bind_roles,
         paper_benchmark,
         print_outcome,
         print_runs,
@@ -282,15 +283,16 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     benchmark = paper_benchmark(paper, BENCHMARKS)
     refuse_selection_options(params)
     runs, skipped = protocol_runs(benchmark, args, roles)
-    prepared, plans, ids = [], [], []
+    prepared, plans, ids, role_models = [], [], [], {}
     for run in runs:
         task_params = dict(params)  # each run's own --limit subset
         task, subset = prepared_task(run.task, run.args, task_params, model, run_name, run.roles)
         if dry_run:
             plans.append(plan_task(run.task, task, run.args, task_params, model, run.roles, subset))
-        elif params.get("limit") is not None:
+            continue
+        if params.get("limit") is not None:
             ids += selected_ids(task, run.task, task_params)
-        prepared.append(task)
+        prepared.append(bind_roles(task, run.roles, role_models))
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     if dry_run:
@@ -303,7 +305,8 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, model, runs, skipped, folder)
-    params = launch_options(ctx, params, model, no_cache, log_realtime) | {"log_dir": folder}
+    # each task carries its own run's roles (bind_roles)
+    params = launch_options(ctx, params, model, no_cache, log_realtime) | {"log_dir": folder, "model_role": None}
     if ids:
         params |= {"sample_id": ",".join(ids), "limit": None}
     finished = run_set(params, prepared)

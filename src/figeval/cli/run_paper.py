@@ -170,6 +170,23 @@ def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]
     return [f"{task.name}:{id}" for id in ids]
 
 
+def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]]) -> Any:
+    """The task with its own run's `--model-role` bindings. An eval set binds `--model-role` to every task (each
+    task's identity and log would name it), but the protocol's runs ask different roles: a judged run its grader,
+    the others an extractor. `models` keeps each binding's model, made once for every run that asks it (a local
+    judge is loaded once)."""
+    from inspect_ai import task_with
+
+    from figeval._compat import parse_model_roles
+
+    bound: dict[str, Any] = {}
+    for given in roles:
+        if given not in models:
+            models[given] = parse_model_roles((given,))
+        bound |= models[given]
+    return task_with(task, model_roles=bound) if bound else task
+
+
 def refuse_selection_options(params: dict[str, Any]) -> None:
     """Refuses what an eval set cannot combine with the paper run's own selection.
 
