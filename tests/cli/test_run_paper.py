@@ -260,18 +260,21 @@ def test_a_paper_run_that_stopped_goes_on_from_its_completed_samples(ffe_hallu_i
 
 
 def test_a_dry_run_plans_every_run_of_the_protocol_and_lists_the_skipped(ffe_hallu_imported: Path, tmp_path: Path):
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
     planned = figeval("run", "--paper", "ffe-hallu", "--model", "replay/model.jsonl", "--judge", "replay/judge.jsonl",
-                      "--limit", "10", "--dry-run", "--log-dir", str(tmp_path / "logs"))
+                      "-T", f"paraphrases={sheet}", "--limit", "10", "--dry-run", "--log-dir", str(tmp_path / "logs"))
     assert planned.returncode == 0, planned.stderr
     lines = planned.stdout.splitlines()
-    # detection: 5 items x 2 framings; generation: its first 10 meanings, each judged once (the judge labels every
-    # output); the two runs that need files are skipped, each with its argument
+    # detection: 5 items x 2 framings; generation: its first 10 meanings, and the 3 verified paraphrases, each
+    # answer judged once (the judge labels every output); translation, without its pairs file, is skipped
     assert "ffe_detection (defaults): 10 samples" in lines
     assert "ffe_generation (meaning=human, judge=replay/judge.jsonl): 10 samples" in lines
+    assert f"ffe_generation (meaning=paraphrased, paraphrases={sheet}, judge=replay/judge.jsonl): 3 samples" in lines
     [total] = [line for line in lines if line.startswith("total: ")]
-    assert total.startswith("total: 20 samples, 30 model calls (20 to the model, 10 to judges), ~")
-    assert [line.split(",")[0] for line in lines if line.startswith("skipped ")] == [
-        "skipped ffe_generation (meaning=paraphrased)", "skipped ffe_translation"]
+    assert total.startswith("total: 23 samples, 36 model calls (23 to the model, 13 to judges), ~")
+    assert [line.split(",")[0] for line in lines if line.startswith("skipped ")] == ["skipped ffe_translation"]
+    # the task's note on the sheet is printed once, though the judge's prompts build the task again
+    assert planned.stderr.count("verified paraphrases used") == 1
     assert not (tmp_path / "logs").exists()  # nothing asked, nothing written
 
 

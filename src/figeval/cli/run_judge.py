@@ -13,6 +13,8 @@ a stand-in answer, which is then taken out of the prompt. The count is the judge
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from inspect import signature
@@ -115,7 +117,10 @@ def rendered_judge_prompts(task_name: str, args: dict[str, Any],
     from figeval.cli.options import make_task
 
     judge = RecordingJudge()
-    task = make_task(task_name, {**args, "judge": judge})
+    # built again around the recording judge, quietly: the task's notes on its data were printed when the plan
+    # built it first
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        task = make_task(task_name, {**args, "judge": judge})
     try:
         asyncio.run(_score_stand_ins(task, states))
     except Exception as error:  # a scorer that cannot score a stand-in: the calls are still counted
