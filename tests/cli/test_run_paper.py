@@ -79,6 +79,8 @@ def test_two_tasks_needing_their_own_file_take_it_by_task_name():
         (PERHALLUEVAL, {"data": "qa.csv"}, "-T data: perhallueval_qa and perhallueval_summarization each need their "
                                            "own data; give -T perhallueval_qa:data=PATH and -T "
                                            "perhallueval_summarization:data=PATH"),
+        (PERHALLUEVAL, {"judge": "openai/gpt-4.1"}, "--judge openai/gpt-4.1: no run of perhallueval's protocol is "
+                                                    "judged; leave it out"),
         (PERHALLUEVAL, {}, "--paper perhallueval: every run of its protocol needs an argument not given; "
                            "perhallueval_qa needs -T perhallueval_qa:data=PATH"),
     ],

@@ -126,6 +126,8 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     from figeval.cli.run_judge import judge_model
     from figeval.cli.run_models import used_roles
 
+    if args.get("judge") and not any("judge" in _task_parameters(run.task) for run in benchmark.protocol):
+        raise FigevalError(f"--judge {args['judge']}: no run of {benchmark.name}'s protocol is judged; leave it out.")
     split = _split_arguments(benchmark, args)
     needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
     bound = {role: role.partition("=")[0].strip() for role in roles}
