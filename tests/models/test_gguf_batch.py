@@ -268,3 +268,17 @@ def test_a_decode_holds_at_most_seven_requests(batched):
             [(7, 8)], [(slot, 12) for slot in range(7)]]
     finally:
         engine.active = saved
+
+
+def test_outside_a_sample_the_provider_serves_no_role(one_at_a_time, tmp_path):
+    # Inspect's eval_set (figeval run --paper) sets the active model and leaves it set after it ends: the context
+    # hint of a request made after it (a test, a script) named this model a judge
+    from inspect_ai import Task, eval_set
+    from inspect_ai.dataset import Sample
+
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text('{"id": "x", "output": "a"}\n', encoding="utf-8")
+    finished, _ = eval_set(Task(dataset=[Sample(id="x", input="q")]), model=f"replay/{replay}", display="none",
+                           log_dir=str(tmp_path / "logs"))
+    assert finished
+    assert one_at_a_time._role() is None

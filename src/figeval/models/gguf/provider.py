@@ -189,9 +189,11 @@ class GGUFModelAPI(ModelAPI):
         under test (or outside a sample)."""
         from inspect_ai.model import model_roles
 
-        from figeval._compat import active_model
+        from figeval._compat import active_model, running_sample
 
-        under_test = active_model()
+        # Inspect sets the active model when an eval starts and leaves it set after the eval ends, so outside a
+        # sample it may name an earlier eval's model: the running sample says whether there is a sample at all
+        under_test = active_model() if running_sample() is not None else None
         if under_test is None or under_test.api is self:
             return None
         for role, models in model_roles().items():
