@@ -30,3 +30,8 @@ def parse_pairs(pairs: tuple[str, ...], flag: str, typed: bool = True) -> dict[s
             raise FigevalError(f"{flag} takes name=value, got {pair!r} (e.g. {flag} controls=false).")
         parsed[name.strip()] = parse_value(value.strip()) if typed else value.strip()
     return parsed
+
+
+def pairs_text(args: dict[str, Any], empty: str = "") -> str:
+    """Arguments as the command line gives them (`meaning=human, judge=...`), or `empty` for none."""
+    return ", ".join(f"{name}={value}" for name, value in args.items()) or empty

@@ -16,7 +16,7 @@ from click.core import ParameterSource
 from inspect_ai.model import CachePolicy
 
 from figeval._compat import PrerequisiteError, inspect_eval_options
-from figeval.arguments import parse_pairs
+from figeval.arguments import pairs_text, parse_pairs
 from figeval.cli.run_display import progress_lines_without_terminal, quiet_inspect_output
 from figeval.cli.run_models import (
     check_judge_given,
@@ -163,7 +163,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
         click.echo(warning, err=True)
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
-    click.echo(f"figeval: {task_name} on {model} ({', '.join(f'{k}={v}' for k, v in args.items()) or 'defaults'})")
+    click.echo(f"figeval: {task_name} on {model} ({pairs_text(args, 'defaults')})")
     if subset is not None:
         click.echo(f"subset: {subset}")
     params = launch_options(ctx, params, model, no_cache, log_realtime)

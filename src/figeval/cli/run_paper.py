@@ -25,6 +25,7 @@ from typing import Any
 
 import click
 
+from figeval.arguments import pairs_text
 from figeval.benchmark import Benchmark, ProtocolRun
 from figeval.errors import FigevalError
 
@@ -44,8 +45,7 @@ class PaperRun:
     fills: str
 
     def describe(self) -> str:
-        given = ", ".join(f"{name}={value}" for name, value in self.args.items()) or "defaults"
-        return f"{self.task} ({given}): {self.fills}"
+        return f"{self.task} ({pairs_text(self.args, 'defaults')}): {self.fills}"
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ class SkippedRun:
     """The argument that would run it, with what to give."""
 
     def line(self) -> str:
-        given = ", ".join(f"{name}={value}" for name, value in self.args.items())
-        return f"skipped {self.task}{f' ({given})' if given else ''}, {self.fills}: give {self.enabled_by}"
+        given = f" ({pairs_text(self.args)})" if self.args else ""
+        return f"skipped {self.task}{given}, {self.fills}: give {self.enabled_by}"
 
 
 def paper_benchmark(name: str, benchmarks: Sequence[Benchmark]) -> Benchmark:

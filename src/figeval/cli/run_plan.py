@@ -30,6 +30,7 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ModelName
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
+from figeval.arguments import pairs_text
 from figeval.cli.run_judge import JudgePlan, judge_plan, role_model
 from figeval.cli.run_tokens import Tokenizer, tokenizer_for
 from figeval.errors import FigevalError
@@ -179,8 +180,7 @@ def plan_lines(plan: TaskPlan) -> list[str]:
     per_epoch = plan.calls // plan.epochs
     calls = (f"{plan.samples:,} samples x {epochs}" if per_epoch == plan.samples else
              f"{per_epoch:,} generate calls over {plan.samples:,} samples, x {epochs}")
-    given = ", ".join(f"{name}={value}" for name, value in plan.args.items()) or "defaults"
-    lines = [f"{plan.task} ({given}): {plan.samples:,} samples"]
+    lines = [f"{plan.task} ({pairs_text(plan.args, 'defaults')}): {plan.samples:,} samples"]
     if plan.subset:
         lines.append(f"  subset: {plan.subset}")
     lines += [f"  model calls: {plan.calls:,} ({calls})",
