@@ -58,6 +58,14 @@ def test_a_judge_bound_as_the_grader_role_judges_every_judged_run_and_an_extract
     assert run_of(runs, "ffe_generation", meaning="human").roles == ("grader=replay/j.jsonl",)
 
 
+def test_a_value_for_one_task_wins_over_one_for_every_run_in_either_order():
+    for args in ({"judge": "replay/all.jsonl", "ffe_generation:judge": "replay/gen.jsonl"},
+                 {"ffe_generation:judge": "replay/gen.jsonl", "judge": "replay/all.jsonl"}):
+        runs, _ = protocol_runs(FFE_HALLU, args | {"paraphrases": "p.csv", "pairs": "pairs.csv"}, ())
+        assert {run.task: run.args["judge"] for run in runs if "judge" in run.args} == {
+            "ffe_generation": "replay/gen.jsonl", "ffe_translation": "replay/all.jsonl"}
+
+
 def test_two_tasks_needing_their_own_file_take_it_by_task_name():
     runs, skipped = protocol_runs(PERHALLUEVAL, {"perhallueval_qa:data": "qa.csv"}, ())
     assert [(run.task, run.args) for run in runs] == [("perhallueval_qa", {"data": "qa.csv"})]
@@ -79,8 +87,8 @@ def test_two_tasks_needing_their_own_file_take_it_by_task_name():
         (PERHALLUEVAL, {"data": "qa.csv"}, "-T data: perhallueval_qa and perhallueval_summarization each need their "
                                            "own data; give -T perhallueval_qa:data=PATH and -T "
                                            "perhallueval_summarization:data=PATH"),
-        (PERHALLUEVAL, {"judge": "openai/gpt-4.1"}, "--judge openai/gpt-4.1: no run of perhallueval's protocol is "
-                                                    "judged; leave it out"),
+        (PERHALLUEVAL, {"judge": "openai/gpt-4.1"}, "judge openai/gpt-4.1 (--judge, -T judge=): no run of "
+                                                    "perhallueval's protocol is judged; leave it out"),
         (PERHALLUEVAL, {}, "--paper perhallueval: every run of its protocol needs an argument not given; "
                            "perhallueval_qa needs -T perhallueval_qa:data=PATH"),
     ],
@@ -99,6 +107,7 @@ def test_a_role_no_run_asks_is_refused():
 def test_the_set_folder_is_the_paper_and_the_model_as_folder_names():
     assert set_folder("logs", "ffe-hallu", "ollama/llama3:8b") == str(Path("logs/ffe-hallu/ollama-llama3-8b"))
     assert set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m") == str(Path("logs/ffe-hallu/gguf-gemma-3-270m"))
+    assert set_folder("logs", "ffe-hallu", "Gemma 3, base") == str(Path("logs/ffe-hallu/Gemma-3-base"))  # --name
 
 
 @pytest.mark.parametrize(
@@ -109,12 +118,21 @@ def test_the_set_folder_is_the_paper_and_the_model_as_folder_names():
          ["ffe_detection and --paper ffe-hallu: give the TASKs or the paper"]),
         ([], ["give a TASK to run", "--paper NAME"]),
         (["--paper", "ffe-hallu", "--sample-id", "ffe-fake-001/fake-q"], ["sample ids are each task's own"]),
+        (["--paper", "ffe-hallu", "--run-config", "rc.yaml"], ["--run-config rc.yaml and --paper: Inspect's eval-set "
+                                                               "takes no run config"]),
         (["--paper", "ffe-hallu", "--judge", "a/b", "-T", "judge=c/d"], ["--judge a/b and -T judge=c/d: give the judge "
                                                                          "once"]),
     ],
 )
 def test_bad_paper_runs_are_one_line(args, fragments, tmp_path: Path):
     assert_one_line_error(figeval("run", *args, "--log-dir", str(tmp_path / "logs")), *fragments)
+
+
+def test_a_paper_run_refuses_a_remote_log_dir():
+    # the tables are read from the set's logs on this machine (a path joined as a local one also lost the "//")
+    assert_one_line_error(figeval("run", "--paper", "ffe-hallu", "--log-dir", "s3://bucket/logs"),
+                          "--log-dir s3://bucket/logs and --paper: a paper run's tables are read from its logs on "
+                          "this machine")
 
 
 # --- the whole FFE-HALLU protocol on replayed answers ---------------------------------------------------------------
@@ -150,6 +168,12 @@ def paraphrase_sheet(path: Path) -> Path:
               f"{'yes' if row < 4 else ''}" for row in (1, 2, 3, 4)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def detection_ids() -> list[str]:
+    from figeval.cli.options import make_task
+
+    return [sample.id for sample in make_task("ffe_detection", {}).dataset]
 
 
 def scripted_answers(tmp_path: Path) -> tuple[Path, Path]:
@@ -294,3 +318,36 @@ def test_each_run_of_the_set_is_bound_only_the_roles_it_asks(ffe_hallu_imported:
     # (and its identity in the set) names no grader
     assert not found["figeval/ffe_detection"].model_roles
     assert found["figeval/ffe_generation"].model_roles["grader"].model == f"replay/{judge}"
+
+
+def test_the_tables_are_of_this_command_s_runs_not_other_settings_in_the_folder(ffe_hallu_imported: Path,
+                                                                                tmp_path: Path):
+    model = write_jsonl(tmp_path / "model.jsonl", {id: "Yes" for id in detection_ids()})
+    logs = tmp_path / "logs"
+    command = ("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--limit", "10", "--log-dir", str(logs))
+    first = figeval(*command)
+    assert first.returncode == 0, first.stderr
+    # the same model at another temperature is another task to Inspect: a second log in the same folder, newer,
+    # and the report's settings do not tell the two apart (the answers differ: every question answered "No")
+    write_jsonl(model, {id: "No" for id in detection_ids()})
+    other = figeval(*command, "--temperature", "0.5")
+    assert other.returncode == 0, other.stderr
+    again = figeval(*command)
+    assert again.returncode == 0, again.stderr
+    tables = first.stdout.index("FFE-HALLU Table 4")
+    assert again.stdout[again.stdout.index("FFE-HALLU Table 4"):] == first.stdout[tables:]
+    # "Yes" to "is it real?" for each of the 4 fakes: 4/4 hallucinated under that framing (the temperature-0.5
+    # run, "No", would show 0/4)
+    assert "100.0 [51.0, 100.0] (n=4)" in again.stdout.split("FFE-HALLU Figure 1")[0]
+
+
+def test_a_run_under_another_name_is_a_set_of_its_own(ffe_hallu_imported: Path, tmp_path: Path):
+    model = write_jsonl(tmp_path / "model.jsonl", {id: "Yes" for id in detection_ids()})
+    logs = tmp_path / "logs"
+    command = ("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--limit", "10", "--log-dir", str(logs))
+    assert figeval(*command).returncode == 0
+    named = figeval(*command, "--name", "My model")
+    assert named.returncode == 0, named.stderr
+    # a name is in the log, not in Inspect's identity of the task: the finished log could not take it
+    assert (logs / "ffe-hallu" / "My-model").is_dir()
+    assert "\nMy model " in named.stdout

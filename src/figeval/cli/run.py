@@ -273,7 +273,7 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
         print_outcome,
         print_runs,
         protocol_runs,
-        refuse_selection_options,
+        refuse_set_options,
         run_set,
         selected_ids,
         set_folder,
@@ -281,7 +281,7 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     from figeval.cli.run_plan import plan_task, print_plan
 
     benchmark = paper_benchmark(paper, BENCHMARKS)
-    refuse_selection_options(params)
+    refuse_set_options(params)
     runs, skipped = protocol_runs(benchmark, args, roles)
     prepared, plans, ids, role_models = [], [], [], {}
     for run in runs:
@@ -301,7 +301,7 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
             click.echo(skip.line())
         return
     log_dir = params["log_dir"]
-    folder = set_folder(log_dir, benchmark.name, model)
+    folder = set_folder(log_dir, benchmark.name, run_name.strip() if run_name and run_name.strip() else model)
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, model, runs, skipped, folder)

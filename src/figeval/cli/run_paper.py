@@ -3,14 +3,16 @@ through Inspect's eval-set, then that paper's tables with its published rows bes
 
 The user's arguments go to the runs that take them: `--judge` (as `-T judge=`) and `-T NAME=VALUE` to every run whose
 task takes NAME, except an argument a run needs that other runs do not take (a file: `-T paraphrases=` goes to the
-paraphrased-meaning run only); `-T TASK:NAME=VALUE` to TASK's runs only (two tasks that each need their own file).
-An argument the protocol sets for a run, or that no run takes, is refused. A run whose needed file or judge is not
-given is skipped, and the paper run says which argument would run it.
+paraphrased-meaning run only); `-T TASK:NAME=VALUE` to TASK's runs only (two tasks that each need their own file),
+over a value given for every run. An argument the protocol sets for a run, or that no run takes, is refused. A run
+whose needed file or judge is not given is skipped, and the paper run says which argument would run it.
 
 An eval set needs a folder of its own (Inspect pairs each task with the logs there): the runs are logged in
-LOG_DIR/<paper>/<model>. Running the same command again finds each finished task there and asks nothing again; a task
-that stopped part-way goes on from its log's completed samples (and the response cache). Logs of other settings in
-that folder (another judge, another `--limit`) are left where they are.
+LOG_DIR/<paper>/<--name, else the model>. Running the same command again finds each finished task there and asks
+nothing again; a task that stopped part-way, or ran on fewer samples (a smaller `--limit`), goes on from its log's
+completed samples (and the response cache). A finished log is used as it is: `--metadata` and `--tags` given later
+do not reach it. Logs of other settings in that folder (another judge, temperature or `-M`) stay there; the tables
+printed are of this command's runs only.
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     from figeval.cli.run_models import used_roles
 
     if args.get("judge") and not any("judge" in _task_parameters(run.task) for run in benchmark.protocol):
-        raise FigevalError(f"--judge {args['judge']}: no run of {benchmark.name}'s protocol is judged; leave it out.")
+        raise FigevalError(f"judge {args['judge']} (--judge, -T judge=): no run of {benchmark.name}'s protocol is "
+                           "judged; leave it out.")
     split = _split_arguments(benchmark, args)
     needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
     bound = {role: role.partition("=")[0].strip() for role in roles}
@@ -135,7 +138,7 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     for run in benchmark.protocol:
         parameters = _task_parameters(run.task)
         given = dict(run.args)
-        for task, name, value in split:
+        for task, name, value in sorted(split, key=lambda given: given[0] is not None):  # TASK: ones last: they win
             if task in (None, run.task) and name in parameters and (name in run.needs or name not in needed_somewhere):
                 given[name] = value
         run_asks = used_roles(parameters, given)
@@ -155,10 +158,23 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     return runs, skipped
 
 
-def set_folder(log_dir: str, paper: str, model: str) -> str:
-    """The eval set's folder: LOG_DIR/<paper>/<model>, the model's name with each run of characters a folder name
-    should not hold (`/`, `:`) as one `-`."""
-    return str(Path(log_dir) / paper / re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-"))
+def set_folder(log_dir: str, paper: str, name: str) -> str:
+    """The eval set's folder: LOG_DIR/<paper>/<name> (the run's `--name`, else the model), the name with each run of
+    characters a folder name should not hold (`/`, `:`, spaces) as one `-`. A run's name is in its log, not in
+    Inspect's identity of its task, so runs under another name need a set of their own."""
+    return str(Path(log_dir) / paper / re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-"))
+
+
+def set_task_ids(folder: str) -> set[str]:
+    """The task ids of the eval set Inspect last ran in `folder`, from the `eval-set.json` it writes there (each of
+    the set's logs has its task's id); empty when there is none."""
+    import json
+
+    try:
+        manifest = json.loads((Path(folder) / "eval-set.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {str(task.get("task_id")) for task in manifest.get("tasks", []) if isinstance(task, dict)}
 
 
 def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]:
@@ -189,12 +205,19 @@ def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]
     return task_with(task, model_roles=bound) if bound else task
 
 
-def refuse_selection_options(params: dict[str, Any]) -> None:
-    """Refuses what an eval set cannot combine with the paper run's own selection.
+def refuse_set_options(params: dict[str, Any]) -> None:
+    """Refuses what an eval set cannot combine with a paper run.
 
     Raises:
-        FigevalError: `--sample-id` (ids are a task's own) or `--sample-shuffle` with `--limit`.
+        FigevalError: `--sample-id` (ids are a task's own), `--sample-shuffle` with `--limit`, `--run-config`
+            (Inspect's eval-set takes none) or a remote `--log-dir` (the tables are read from the logs here).
     """
+    if params.get("run_config"):
+        raise FigevalError(f"--run-config {params['run_config']} and --paper: Inspect's eval-set takes no run config; "
+                           "give its settings as options.")
+    if "://" in str(params.get("log_dir") or ""):
+        raise FigevalError(f"--log-dir {params['log_dir']} and --paper: a paper run's tables are read from its logs "
+                           "on this machine; give a local folder.")
     if params.get("sample_id") is not None:
         raise FigevalError(f"--sample-id {params['sample_id']} and --paper: sample ids are each task's own; give "
                            "--limit N (whole items of every task), or run one task with `figeval run TASK`.")
@@ -238,7 +261,9 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     from figeval.reporting.report import build_report
     from figeval.cli.run_summary import report_command
 
-    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True)
+    ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
+    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True,
+                          keep=lambda log: log.eval.task_id in ids)
     if result.runs:
         click.echo("\n" + RENDERERS["text"][1](result), nl=False)
     for run in skipped:

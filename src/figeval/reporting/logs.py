@@ -59,9 +59,11 @@ def _one_per_run(found: list, log_of: Callable, location_of: Callable, note: Cal
     return kept
 
 
-def read_runs(log_dir: Path, note: Callable[[str], None] = _silent) -> tuple[list[RunSummary], list[RunSummary]]:
-    """Summaries of the runs in a log directory (headers only): the successful ones, and the others (started,
-    error, cancelled), each sorted by task, model and time; each run once (`_one_per_run`, copies told to `note`).
+def read_runs(log_dir: Path, note: Callable[[str], None] = _silent,
+              keep: Callable[[EvalLog], bool] | None = None) -> tuple[list[RunSummary], list[RunSummary]]:
+    """Summaries of the runs in a log directory (headers only), of those `keep` accepts when given: the successful
+    ones, and the others (started, error, cancelled), each sorted by task, model and time; each run once
+    (`_one_per_run`, copies told to `note`).
 
     Raises:
         FigevalError: a file is not a log or cannot be read, a run was scored by an earlier figeval release, or
@@ -73,7 +75,8 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent) -> tuple[lis
     except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
         headers = [_header_or_refuse(info.name) for info in infos]
     done, other = [], []
-    for info, log in _one_per_run(list(zip(infos, headers)), lambda pair: pair[1], lambda pair: pair[0].name, note):
+    found = [(info, log) for info, log in zip(infos, headers) if keep is None or keep(log)]
+    for info, log in _one_per_run(found, lambda pair: pair[1], lambda pair: pair[0].name, note):
         refuse_scores_before_outcomes(log, info)
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)

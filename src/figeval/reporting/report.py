@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from inspect_ai.log import EvalLog
+
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
@@ -41,11 +43,13 @@ class Report:
 
 def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[str] = (), paper: bool = False,
                  leaderboard: bool = False, human: Sequence[Path] = (), families: Mapping[str, str] | None = None,
-                 baseline: str | None = None, note: Callable[[str], None] = lambda _: None) -> Report:
+                 baseline: str | None = None, note: Callable[[str], None] = lambda _: None,
+                 keep: Callable[[EvalLog], bool] | None = None) -> Report:
     """The report over a log directory's runs (of `tasks` only, when given) with the tables `benchmarks` declare;
     with `human` label files (from `figeval annotate import`), the judge-vs-people and annotator agreement tables
     of their tasks; `families` names the family of models a table grouped by family does not know ({model:
-    family}); `note` is told of a run found twice (a copy, counted once). Where runs of several models share a
+    family}); `note` is told of a run found twice (a copy, counted once); `keep`, when given, says which logs'
+    runs to read (by header). Where runs of several models share a
     task and its settings, their paired differences in each headline (`figeval.reporting.comparison`): every
     model against `baseline` (a model as the report names it), or every pair; in the leaderboard, a mark where a
     model is not significantly apart from the row above.
@@ -59,7 +63,7 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
     unknown = sorted(set(tasks) - set(known))
     if unknown:
         raise FigevalError(f"unknown task {', '.join(unknown)} in --task; known tasks: {', '.join(sorted(known))}.")
-    done, other = read_runs(log_dir, note)
+    done, other = read_runs(log_dir, note, keep)
     if tasks:
         done, other = [r for r in done if r.task in tasks], [r for r in other if r.task in tasks]
     runs, superseded = newest_runs(done)
