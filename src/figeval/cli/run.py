@@ -87,8 +87,8 @@ def cli_defaults(model: str, cache: bool) -> dict[str, Any]:
 @click.command(context_settings={"max_content_width": 120})
 @click.argument("task_names", metavar="[TASK...]", nargs=-1)
 @click.option("--paper", metavar="NAME", help="Run every task of that paper's evaluation protocol (an eval set in "
-              "LOG_DIR/NAME/MODEL: a re-run asks nothing twice), then print its tables with the paper's rows; runs "
-              "that need a file or judge not given are listed as skipped. Papers: see `figeval list`.")
+              "LOG_DIR/NAME/MODEL, or --name: a re-run asks nothing twice), then print its tables with the paper's "
+              "rows; runs that need a file or judge not given are listed as skipped. Papers: see `figeval list`.")
 @click.option("--judge", metavar="MODEL", help="The judge of the judged tasks (the same as -T judge=MODEL).")
 @click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
@@ -124,8 +124,8 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     groups.
 
     --paper NAME runs the paper's protocol (`figeval list` lists the papers) as one Inspect eval set in
-    LOG_DIR/NAME/MODEL: a task finished there is not run again, one that stopped goes on from its completed
-    samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs only (two tasks that
+    LOG_DIR/NAME/MODEL (MODEL: --name, if given): a task finished there is not run again, one that stopped goes on
+    from its completed samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs only (two tasks that
     each need their own file); a run whose file or judge is not given is skipped, with the argument that runs it.
 
     Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
