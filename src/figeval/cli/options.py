@@ -46,8 +46,13 @@ def _typed(task: str, arg: str, value: Any, default: Any) -> Any:
     raise FigevalError(f"{task}: -T {arg}={value!r} must be {expected}.")
 
 
-def takes_answer_mode(name: str) -> bool:
+def task_parameters(name: str) -> set[str]:
+    """The arguments a registered task takes (its parameters); none for a name that is no task."""
     from figeval._registry import tasks
 
     known = tasks()
-    return name in known and "answer_mode" in signature(known[name]).parameters
+    return set(signature(known[name]).parameters) if name in known else set()
+
+
+def takes_answer_mode(name: str) -> bool:
+    return "answer_mode" in task_parameters(name)

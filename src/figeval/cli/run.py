@@ -8,7 +8,7 @@ prints during the run in `run_display.py`, and how the run ends in `run_summary.
 from __future__ import annotations
 
 import os
-from inspect import signature
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -125,8 +125,9 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
 
     --paper NAME runs the paper's protocol (`figeval list` lists the papers) as one Inspect eval set in
     LOG_DIR/NAME/MODEL (MODEL: --name, if given): a task finished there is not run again, one that stopped goes on
-    from its completed samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs only (two tasks that
-    each need their own file); a run whose file or judge is not given is skipped, with the argument that runs it.
+    from its completed samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs
+    only (two tasks that each need their own file); a run whose file or judge is not given is skipped, with the
+    argument that runs it.
 
     Inspect's own end-of-run panel is left out for the summary table; its progress display stays. Third-party
     log lines (Inspect's hook banner) show with --log-level info or lower.
@@ -152,7 +153,10 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     if not task_names:
         raise FigevalError("give a TASK to run (`figeval list` lists them), or --paper NAME for a paper's protocol.")
     if dry_run:
-        plan_run(task_names, args, params, model, run_name, roles)
+        from figeval.cli.run_plan import task_settings
+
+        settings = task_settings(task_names, args, roles)
+        plan_run([(name, given, bound) for name, (given, bound) in settings.items()], params, model, run_name)
         return
     if len(task_names) > 1:
         raise FigevalError(f"{' '.join(task_names)}: give one TASK to run (several are planned together with "
@@ -228,29 +232,29 @@ def prepared_task(task_name: str, args: dict[str, Any], params: dict[str, Any], 
         FigevalError: an unknown task or argument, missing data, a selection, model or role the run would fail
             on (each in one line).
     """
-    from figeval._registry import tasks
-    from figeval.cli.options import make_task
+    from figeval.cli.options import make_task, task_parameters
 
     task = make_task(task_name, args)  # unknown task or arguments, missing data: one line, before any model call
     check_sample_ids(task, task_name, params["sample_id"])
     check_limit_in_dataset(task, task_name, params["limit"])
     subset = apply_subset(task, task_name, params)
     apply_display_name(task, run_name, params["metadata"])
-    task_parameters = signature(tasks()[task_name]).parameters
-    check_roles(task_name, task_parameters, args, roles)
+    parameters = task_parameters(task_name)
+    check_roles(task_name, parameters, args, roles)
     check_other_models(args, roles)
     check_manual_labels(args, model)
-    check_judge_given(task_name, task_parameters, args, roles)
+    check_judge_given(task_name, parameters, args, roles)
     return task, subset
 
 
-def plan_run(task_names: tuple[str, ...], args: dict[str, Any], params: dict[str, Any], model: str,
-             run_name: str | None, roles: tuple[str, ...]) -> None:
-    """`--dry-run`: each task built and checked as its run would be, then its plan printed (cli/run_plan.py)."""
-    from figeval.cli.run_plan import plan_task, print_plan, task_settings
+def plan_run(runs: Sequence[tuple[str, dict[str, Any], tuple[str, ...]]], params: dict[str, Any], model: str,
+             run_name: str | None) -> None:
+    """`--dry-run`: each run (a task, its arguments and role bindings) built and checked as it would be, then its
+    plan printed (cli/run_plan.py)."""
+    from figeval.cli.run_plan import plan_task, print_plan
 
     plans = []
-    for task_name, (given, bound) in task_settings(task_names, args, roles).items():
+    for task_name, given, bound in runs:
         task_params = dict(params)  # each task's own --limit subset
         task, subset = prepared_task(task_name, given, task_params, model, run_name, bound)
         plans.append(plan_task(task_name, task, given, task_params, model, bound, subset))
@@ -278,30 +282,26 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
         selected_ids,
         set_folder,
     )
-    from figeval.cli.run_plan import plan_task, print_plan
-
     benchmark = paper_benchmark(paper, BENCHMARKS)
     refuse_set_options(params)
     runs, skipped = protocol_runs(benchmark, args, roles)
-    prepared, plans, ids, role_models = [], [], [], {}
+    if dry_run:
+        plan_run([(run.task, run.args, run.roles) for run in runs], params, model, run_name)
+        for skip in skipped:
+            click.echo(skip.line())
+        return
+    prepared, ids, role_models = [], [], {}
     for run in runs:
         task_params = dict(params)  # each run's own --limit subset
-        task, subset = prepared_task(run.task, run.args, task_params, model, run_name, run.roles)
-        if dry_run:
-            plans.append(plan_task(run.task, task, run.args, task_params, model, run.roles, subset))
-            continue
+        task, _ = prepared_task(run.task, run.args, task_params, model, run_name, run.roles)
         if params.get("limit") is not None:
             ids += selected_ids(task, run.task, task_params)
         prepared.append(bind_roles(task, run.roles, role_models))
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
-    if dry_run:
-        print_plan(plans, model)
-        for skip in skipped:
-            click.echo(skip.line())
-        return
     log_dir = params["log_dir"]
-    folder = set_folder(log_dir, benchmark.name, run_name.strip() if run_name and run_name.strip() else model)
+    # prepared_task has refused an empty --name
+    folder = set_folder(log_dir, benchmark.name, run_name.strip() if run_name else model)
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, model, runs, skipped, folder)

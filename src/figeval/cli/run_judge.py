@@ -17,7 +17,6 @@ import contextlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from inspect import signature
 from typing import Any
 
 from inspect_ai.model import ChatMessage, Model, ModelOutput, get_model
@@ -143,9 +142,9 @@ def judge_plan(task_name: str, args: dict[str, Any], states: Sequence[TaskState]
         roles: `--model-role` bindings.
         metadata: the task's metadata (its recorded `judge_every_output`).
     """
-    from figeval._registry import tasks
+    from figeval.cli.options import task_parameters
 
-    if "judge" not in signature(tasks()[task_name]).parameters or (model := judge_model(args, roles)) is None:
+    if "judge" not in task_parameters(task_name) or (model := judge_model(args, roles)) is None:
         return None
     tokenizer = tokenizer_for(model)
     prompts, why_not = rendered_judge_prompts(task_name, args, states)

@@ -8,7 +8,7 @@ Inspect would find each of these out at the first sample, after the log was star
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from figeval.errors import FigevalError
@@ -91,6 +91,18 @@ def used_roles(task_parameters: Collection[str], args: dict[str, str]) -> set[st
     if "judge" in task_parameters:
         return set() if args.get("judge") else {"grader"}
     return {EXTRACTOR_ROLE}
+
+
+def roles_of_runs(roles: Sequence[str], asks: Sequence[Collection[str]], none_asks: str) -> list[tuple[str, ...]]:
+    """Each of several runs' `--model-role` bindings: those of the roles it asks (`used_roles`), in the order given.
+
+    Raises:
+        FigevalError: a binding no run asks (`none_asks` names who does not: "none of a, b").
+    """
+    bound = {role: role.partition("=")[0].strip() for role in roles}
+    if unused := [role for role, name in bound.items() if not any(name in asked for asked in asks)]:
+        raise FigevalError(f"--model-role {unused[0]}: {none_asks} asks it; leave it out.")
+    return [tuple(role for role in roles if bound[role] in asked) for asked in asks]
 
 
 def check_roles(task_name: str, task_parameters: Collection[str], args: dict[str, str], roles: tuple[str, ...]) -> None:

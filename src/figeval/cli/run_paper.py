@@ -21,7 +21,6 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from inspect import signature
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ import click
 
 from figeval.arguments import pairs_text
 from figeval.benchmark import Benchmark, ProtocolRun
+from figeval.cli.options import task_parameters
 from figeval.errors import FigevalError
 
 # A task of the set that fails is tried this many more times within the run (each attempt goes on from the samples
@@ -75,14 +75,9 @@ def paper_benchmark(name: str, benchmarks: Sequence[Benchmark]) -> Benchmark:
     return papers[name]
 
 
-def _task_parameters(task: str) -> set[str]:
-    from figeval._registry import tasks
-
-    return set(signature(tasks()[task]).parameters)
-
-
 def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[str | None, str, Any]]:
-    """The user's `-T` arguments as (task or None, name, value), checked against the protocol.
+    """The user's `-T` arguments as (task or None, name, value), checked against the protocol; those given for
+    every run first, so that a value given for one task is applied after them and wins.
 
     Raises:
         FigevalError: a TASK: that is no task of the protocol, a name the protocol sets, a name no run takes, or a
@@ -100,7 +95,7 @@ def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[s
         if setting := [f"{name}={run.args[name]}" for run in runs if name in run.args]:
             raise FigevalError(f"-T {key}: the paper's protocol sets {name} itself ({', '.join(setting)}); leave it "
                                "out, or run the task alone with `figeval run TASK`.")
-        if not any(name in _task_parameters(run.task) for run in runs):
+        if not any(name in task_parameters(run.task) for run in runs):
             raise FigevalError(f"-T {key}: no task of {benchmark.name}'s protocol"
                                f"{f' named {task}' if task else ''} takes {name}; leave it out.")
         needing = list(dict.fromkeys(run.task for run in runs if name in run.needs))
@@ -108,7 +103,7 @@ def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[s
             raise FigevalError(f"-T {key}: {' and '.join(needing)} each need their own {name}; give "
                                f"{' and '.join(f'-T {need}:{name}=PATH' for need in needing)}.")
         split.append((task or None, name, value))
-    return split
+    return sorted(split, key=lambda given: given[0] is not None)
 
 
 def _enabling(benchmark: Benchmark, run: ProtocolRun, name: str) -> str:
@@ -126,32 +121,32 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
         FigevalError: an argument refused by `_split_arguments`, or a role no run asks.
     """
     from figeval.cli.run_judge import judge_model
-    from figeval.cli.run_models import used_roles
+    from figeval.cli.run_models import roles_of_runs, used_roles
 
-    if args.get("judge") and not any("judge" in _task_parameters(run.task) for run in benchmark.protocol):
+    if args.get("judge") and not any("judge" in task_parameters(run.task) for run in benchmark.protocol):
         raise FigevalError(f"judge {args['judge']} (--judge, -T judge=): no run of {benchmark.name}'s protocol is "
                            "judged; leave it out.")
     split = _split_arguments(benchmark, args)
     needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
-    bound = {role: role.partition("=")[0].strip() for role in roles}
-    runs, skipped, asked = [], [], set()
+    givens = []
     for run in benchmark.protocol:
-        parameters = _task_parameters(run.task)
+        parameters = task_parameters(run.task)
         given = dict(run.args)
-        for task, name, value in sorted(split, key=lambda given: given[0] is not None):  # TASK: ones last: they win
+        for task, name, value in split:
             if task in (None, run.task) and name in parameters and (name in run.needs or name not in needed_somewhere):
                 given[name] = value
-        run_asks = used_roles(parameters, given)
-        asked |= run_asks
-        run_roles = tuple(role for role in roles if bound[role] in run_asks)
+        givens.append(given)
+    bound = roles_of_runs(roles, [used_roles(task_parameters(run.task), given)
+                                  for run, given in zip(benchmark.protocol, givens)],
+                          f"no run of {benchmark.name}'s protocol")
+    runs, skipped = [], []
+    for run, given, run_roles in zip(benchmark.protocol, givens, bound):
         if missing := [name for name in run.needs if name not in given]:
             skipped.append(SkippedRun(run.task, dict(run.args), run.fills, _enabling(benchmark, run, missing[0])))
-        elif "judge" in parameters and judge_model(given, run_roles) is None:
+        elif "judge" in task_parameters(run.task) and judge_model(given, run_roles) is None:
             skipped.append(SkippedRun(run.task, dict(run.args), run.fills, "--judge MODEL, the judge of its answers"))
         else:
             runs.append(PaperRun(run.task, given, run_roles, run.fills))
-    if unused := [role for role, name in bound.items() if name not in asked]:
-        raise FigevalError(f"--model-role {unused[0]}: no run of {benchmark.name}'s protocol asks it; leave it out.")
     if not runs:
         raise FigevalError(f"--paper {benchmark.name}: every run of its protocol needs an argument not given; "
                            + "; ".join(f"{run.task} needs {run.enabled_by}" for run in skipped) + ".")

@@ -20,7 +20,6 @@ import asyncio
 from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from inspect import signature
 from typing import Any
 
 import click
@@ -78,20 +77,19 @@ def task_settings(task_names: Sequence[str], args: dict[str, Any],
         FigevalError: an argument or role no task given takes.
     """
     from figeval._registry import tasks
-    from figeval.cli.run_models import used_roles
+    from figeval.cli.options import task_parameters
+    from figeval.cli.run_models import roles_of_runs, used_roles
 
     if len(task_names) == 1:
         return {task_names[0]: (args, tuple(roles))}
     known = tasks()
-    taken = {name: set(signature(known[name]).parameters) if name in known else set(args) for name in task_names}
+    taken = {name: task_parameters(name) if name in known else set(args) for name in task_names}
     if unused := sorted(arg for arg in args if not any(arg in taken[name] for name in task_names)):
         raise FigevalError(f"-T {', '.join(unused)}: none of {', '.join(task_names)} takes it; leave it out.")
     given = {name: {arg: value for arg, value in args.items() if arg in taken[name]} for name in task_names}
-    asked = {name: used_roles(taken[name], given[name]) for name in task_names}
-    bound = {role: role.partition("=")[0].strip() for role in roles}
-    if unused := [role for role, name in bound.items() if not any(name in asked[task] for task in task_names)]:
-        raise FigevalError(f"--model-role {unused[0]}: none of {', '.join(task_names)} asks it; leave it out.")
-    return {name: (given[name], tuple(role for role in roles if bound[role] in asked[name])) for name in task_names}
+    bound = roles_of_runs(roles, [used_roles(taken[name], given[name]) for name in task_names],
+                          f"none of {', '.join(task_names)}")
+    return {name: (given[name], run_roles) for name, run_roles in zip(task_names, bound)}
 
 
 def planned_samples(task: Task, task_name: str, params: dict[str, Any]) -> tuple[list[Sample], str | None]:
