@@ -67,6 +67,17 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     return directory
 
 
+@pytest.fixture(autouse=True)
+def no_active_model_after_a_test():
+    """Inspect's `eval()` leaves the model it resolved tasks with as the process's active model; a later test's
+    judged task, built outside any eval, would then take itself for one built inside an eval and refuse for want
+    of a grader role before checking its other arguments (seen as order-dependent failures under xdist)."""
+    yield
+    from inspect_ai.model._model import active_model_context_var
+
+    active_model_context_var.set(None)
+
+
 @pytest.fixture
 def shared_ffe_hallu() -> Path:
     """The real FFE-HALLU files: both CSV files."""

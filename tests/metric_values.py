@@ -24,10 +24,22 @@ def metric_values(metrics: Iterable[Metric], scores: list[SampleScore]) -> dict[
     return values
 
 
+def identity_metadata(settings: dict[str, Any], files: Sequence[str] = (), own: Sequence[str] = ()) -> dict[str, Any]:
+    """Task metadata recording a run's identity as `figeval.task.identified_task` does (the settings also as plain
+    metadata, as tasks record them), for a log built by hand."""
+    from figeval.task import IDENTITY_KEY, PROMPT_VERSION, RecordedIdentity
+
+    own = (*own, *((PROMPT_VERSION,) if PROMPT_VERSION in settings else ()))
+    recorded = RecordedIdentity({k: str(v) for k, v in settings.items() if v is not None}, tuple(files), tuple(own))
+    return {**settings, IDENTITY_KEY: recorded.as_metadata()}
+
+
 def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str],
                     metadata: Sequence[dict[str, Any]] | None = None, task_name: str = "outcomes",
-                    task_metadata: dict[str, Any] | None = None, metrics: list | None = None):
-    """A real `.eval` log, written by Inspect, whose samples were scored with the given outcomes (in order)."""
+                    task_metadata: dict[str, Any] | None = None, metrics: list | None = None,
+                    settings: dict[str, Any] | None = None):
+    """A real `.eval` log, written by Inspect, whose samples were scored with the given outcomes (in order); with
+    `settings`, the run's identity (`identity_metadata`) beside `task_metadata`."""
     from inspect_ai import Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import MemoryDataset, Sample
@@ -55,6 +67,8 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
 
     samples = [Sample(id=sample_id, input="question", metadata=(metadata[i] if metadata else {}))
                for i, sample_id in enumerate(by_id)]
+    if settings is not None:
+        task_metadata = {**(task_metadata or {}), **identity_metadata(settings)}
     task = Task(name=task_name, dataset=MemoryDataset(samples), solver=generate(), scorer=replayed_outcomes(),
                 metadata=task_metadata)
     [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=reply, memoize=False),

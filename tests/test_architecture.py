@@ -21,7 +21,7 @@ LAYERS = (
     ("people, tasks and builders", ("figeval.annotation", "figeval.subset", "figeval.task", "figeval.building",
                                     "figeval.resumable")),
     ("results", ("figeval.reporting.runs", "figeval.reporting.model_names", "figeval.reporting.logs",
-                 "figeval.reporting.summary", "figeval.reporting.tables", "figeval.reporting.paper",
+                 "figeval.reporting.summary", "figeval.reporting.rows", "figeval.reporting.tables", "figeval.reporting.paper",
                  "figeval.reporting.rescore")),
     ("the benchmark contract", ("figeval.benchmark",)),
     ("benchmarks", ("figeval.benchmarks",)),

@@ -2,9 +2,55 @@
 
 from typing import get_args
 
+import pytest
+
 from figeval._registry import BENCHMARKS
 from figeval.answering import AnswerMode, AnswerModeName
-from figeval.benchmark import parameter_choices
+from figeval.benchmark import identity_problems, parameter_choices
+
+
+def test_every_task_parameter_is_run_identity_or_declared_score_neutral():
+    assert [problem for benchmark in BENCHMARKS for problem in identity_problems(benchmark)] == []
+
+
+def test_a_task_registered_without_an_identity_is_refused_by_the_contract():
+    from dataclasses import replace
+
+    from inspect_ai import Task, task
+
+    from tests.toy_benchmark import BENCHMARK as TOY
+
+    assert identity_problems(TOY) == []  # its `note` is declared neutral, with its reason
+
+    @task
+    def toy_undeclared(answer_mode: str = "generate", threshold: int = 3) -> Task:
+        return Task()
+
+    assert identity_problems(replace(TOY, tasks=(*TOY.tasks, toy_undeclared))) == [
+        "toy_undeclared: parameters ['answer_mode', 'threshold'] are neither run identity nor declared "
+        "score-neutral; register the task with figeval.task.identified_task"]
+
+
+def test_a_task_records_every_parameter_but_the_neutral_ones_as_its_identity():
+    from figeval.task import IDENTITY_KEY
+
+    from tests.toy_benchmark import toy_parity
+
+    recorded = toy_parity(note="a remark").metadata[IDENTITY_KEY]
+    assert recorded["settings"] == {"prompt_version": "toy-v1", "answer_mode": "generate"}
+    assert recorded["own"] == ["prompt_version"] and recorded["files"] == []
+    assert recorded["neutral"] == {"note": "written to the log for the reader; never shown to the model or the scorer"}
+
+
+def test_a_declaration_naming_no_parameter_is_refused_when_the_task_is_defined():
+    from inspect_ai import Task
+
+    from figeval.task import identified_task
+
+    with pytest.raises(TypeError, match=r"declares \['fakes'\] in its identity, but has no such parameter"):
+        @identified_task(files=("fakes",))
+        def toy_misspelled(fake: str | None = None) -> Task:
+            return Task()
 
 
 def test_a_literal_choice_is_the_set_the_code_uses():

@@ -40,7 +40,10 @@ def test_the_toy_is_listed_with_its_paper_and_choices(toy_registered):
     assert listed.returncode == 0, listed.stderr
     [info] = json.loads(listed.stdout)["tasks"]
     assert (info["benchmark"], info["paper"], info["samples"], info["data"]) == ("Toy", "figeval's tests", 4, "user file")
-    assert info["arguments"] == [{"name": "answer_mode", "type": "str", "default": "generate", "choices": ["generate"]}]
+    assert info["arguments"] == [
+        {"name": "answer_mode", "type": "str", "default": "generate", "choices": ["generate"], "score_neutral": None},
+        {"name": "note", "type": "str", "default": "", "choices": None,
+         "score_neutral": "written to the log for the reader; never shown to the model or the scorer"}]
 
 
 def test_the_toy_is_run_and_reported_with_its_table_and_figure(toy_run: Path, tmp_path: Path):

@@ -22,8 +22,19 @@ from inspect_ai._cli.eval import eval_options as inspect_eval_options  # noqa: E
 
 
 def run_inspect_eval_command(params: dict) -> None:
-    """`inspect eval` with the parsed parameters of `inspect_eval_options` (plus `tasks`)."""
-    _inspect_eval_command(**params, json_output=False)
+    """`inspect eval` with the parsed parameters of `inspect_eval_options` (plus `tasks`), in a copy of the
+    caller's context (`in_own_context`)."""
+    in_own_context(lambda: _inspect_eval_command(**params, json_output=False))
+
+
+def in_own_context(call):  # type: ignore[no-untyped-def]
+    """`call()` run in a copy of the current context. Inspect 0.3.285 sets the active model in its caller's context
+    while it resolves tasks and never resets it, so after an eval in this process a task built later (a second
+    command, a Python user's next task) would be taken for one built inside an eval: a judged task without a judge
+    then refuses for want of a grader role before it checks its other arguments."""
+    import contextvars
+
+    return contextvars.copy_context().run(call)
 
 
 # `figeval run --paper` is `inspect eval-set` the same way: Inspect's own eval-set command, invoked with the options
@@ -45,8 +56,9 @@ def run_inspect_eval_set_command(params: dict, **set_options: object) -> bool:
     with a complete log (the command's exit code 0)."""
     import click
 
+    context = click.get_current_context()
     try:
-        click.get_current_context().invoke(_inspect_eval_set_command, **params, **set_options, json_output=False)
+        in_own_context(lambda: context.invoke(_inspect_eval_set_command, **params, **set_options, json_output=False))
     except click.exceptions.Exit as exit:
         return exit.exit_code == 0
     return True

@@ -23,6 +23,13 @@ from figeval.errors import FigevalError
 # it; an answer the limit still stops is `truncated`. `--max-tokens N` sets one.
 DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0)
 
+# Generation settings that say how a run is carried out, not what the model is asked or how it answers: left out
+# of a run's identity (every other setting, given or the task's, is part of it: figeval.reporting.runs).
+SCORE_NEUTRAL_GENERATION = frozenset({
+    "max_retries", "timeout", "attempt_timeout", "stream_idle_timeout", "max_connections", "adaptive_connections",
+    "cache_prompt", "cache", "batch", "extra_headers", "max_tool_output",
+})
+
 # How many next-token candidates logprob mode reads; 20 is the most OpenAI-compatible APIs return.
 TOP_LOGPROBS = 20
 

@@ -26,6 +26,7 @@ from figeval.annotation.spec import AnnotationSpec
 from figeval.data.source import DatasetSource
 from figeval.errors import FigevalError
 from figeval.reporting.tables import Column, TableSpec
+from figeval.task import identity_declaration
 
 FigureKind = Literal["bars", "precision_recall"]
 
@@ -164,6 +165,23 @@ def parameter_choices(task: Callable[..., Task]) -> dict[str, tuple[str, ...]]:
                 break
     return found
 
+
+
+def identity_problems(benchmark: Benchmark) -> list[str]:
+    """Where a benchmark's tasks leave a parameter neither part of a run's identity nor declared score-neutral: a
+    task registered without `figeval.task.identified_task` records no identity, so reports could not tell two of
+    its runs apart; a neutral parameter needs its reason. Empty when every parameter is one or the other."""
+    problems = []
+    for task in benchmark.tasks:
+        declaration = identity_declaration(task)
+        parameters = list(inspect.signature(task).parameters)
+        if declaration is None:
+            problems.append(f"{task.__name__}: parameters {parameters} are neither run identity nor declared "
+                            "score-neutral; register the task with figeval.task.identified_task")
+            continue
+        problems += [f"{task.__name__}: {name} is declared score-neutral without a reason"
+                     for name, reason in declaration.neutral.items() if not reason.strip()]
+    return problems
 
 
 def annotation_spec(benchmarks: Sequence[Benchmark], task: str) -> AnnotationSpec:

@@ -4,6 +4,7 @@ or judge skipped with the argument that enables them; a second run asks no model
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -105,9 +106,18 @@ def test_a_role_no_run_asks_is_refused():
 
 
 def test_the_set_folder_is_the_paper_and_the_model_as_folder_names():
-    assert set_folder("logs", "ffe-hallu", "ollama/llama3:8b") == str(Path("logs/ffe-hallu/ollama-llama3-8b"))
-    assert set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m") == str(Path("logs/ffe-hallu/gguf-gemma-3-270m"))
-    assert set_folder("logs", "ffe-hallu", "Gemma 3, base") == str(Path("logs/ffe-hallu/Gemma-3-base"))  # --name
+    # a name that is a folder name as it is stays so; any other keeps its letters, digits, ".", "_" and "-" and adds 8
+    # hex digits of its sha256 (of "gguf/gemma-3-270m": 9a99d8fd...), so that no two names share a folder
+    assert set_folder("logs", "ffe-hallu", "MyModel") == str(Path("logs/ffe-hallu/MyModel"))
+    assert set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m") == str(Path("logs/ffe-hallu/gguf-gemma-3-270m-9a99d8fd"))
+    assert set_folder("logs", "ffe-hallu", "ollama/llama3:8b") == str(Path("logs/ffe-hallu/ollama-llama3-8b-fd3fc2a9"))
+    assert set_folder("logs", "ffe-hallu", "Gemma 3, base") == str(Path("logs/ffe-hallu/Gemma-3-base-c8c6c9ab"))
+    # a name in Persian keeps its letters (they were all dropped, and every Persian name shared one empty folder);
+    # names that differ only where the folder name cannot show it still get folders of their own
+    assert set_folder("logs", "ffe-hallu", "مدل الف") == str(Path("logs/ffe-hallu/مدل-الف-a363ce45"))
+    assert set_folder("logs", "ffe-hallu", "مدل ب") == str(Path("logs/ffe-hallu/مدل-ب-44871882"))
+    assert set_folder("logs", "p", "a/b") != set_folder("logs", "p", "a b")
+    assert set_folder("logs", "p", "..") == str(Path("logs/p") / hashlib.sha256(b"..").hexdigest()[:8])
 
 
 @pytest.mark.parametrize(
@@ -349,5 +359,5 @@ def test_a_run_under_another_name_is_a_set_of_its_own(ffe_hallu_imported: Path, 
     named = figeval(*command, "--name", "My model")
     assert named.returncode == 0, named.stderr
     # a name is in the log, not in Inspect's identity of the task: the finished log could not take it
-    assert (logs / "ffe-hallu" / "My-model").is_dir()
+    assert Path(set_folder(str(logs), "ffe-hallu", "My model")).is_dir()
     assert "\nMy model " in named.stdout

@@ -70,7 +70,8 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     # The report puts the two side by side, per category, with intervals; Table 4 gives each its own row.
     report = build_report(logs, BENCHMARKS)
     [table_4] = [t for t in report.tables if t.key == "ffe-hallu/table-4"]
-    assert [row.identity.get("data", "") for row in table_4.rows] == ["", custom_identity := word_data(final)]
+    assert [row.identity.get("fakes", "") for row in table_4.rows] == ["", custom_identity := word_data(final)]
+    assert table_4.identity_keys == ["fakes"] and table_4.rows[1].other_data == {"fakes": custom_identity}
     # (both runs complete: Table 4's only note is its own, on figeval's columns)
     assert table_4.rows[0].cells["avg"].value == pytest.approx(0.1) and table_4.notes == list(TABLE_4.notes)
     [table] = [t for t in report.tables if t.key == CONTAMINATION_KEY]
@@ -85,7 +86,7 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     assert word.cells["fresh"].value == pytest.approx(1.0)
     assert word.cells["difference"].value == pytest.approx(0.6)
     assert word.cells["published"].low < 0.4 < word.cells["published"].high
-    assert word.identity["data"] == custom_identity
+    assert word.identity["fakes"] == custom_identity
     # figeval's unparsed columns, over each set's answers (both framings): the published word perturbations' fake-q
     # rows 21-30 of 100 answers; the fresh set's 4 answers were all read. Wilson of 10/100 (z^2 = 3.841459):
     # centre 11.920730 / 103.841459 = 0.114797, half-width 1.959964 / 103.841459 * sqrt(10 * 90 / 100 + 0.960365)

@@ -75,7 +75,7 @@ def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):
     # 10 outputs: 2 labelled correct, 8 the judge could not label (left out of every rate)
     outcomes = [Outcome("correct", DecidedBy.JUDGE)] * 2 + [Outcome(None, DecidedBy.JUDGE, Status.JUDGE_UNPARSED)] * 8
     log = logged_outcomes(tmp_path, outcomes, FFE_LABELS.values, task_name="ffe_generation",
-                          task_metadata={"meaning": "human", "judge": MODEL}, metrics=judged_metrics())
+                          settings={"meaning": "human", "judge": MODEL}, metrics=judged_metrics())
     report = build_report(Path(log.location.removeprefix("file://")).parent, BENCHMARKS)
     table = next(t for t in report.tables if t.key == TABLE_3.key)
     [row] = table.rows

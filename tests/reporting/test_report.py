@@ -30,7 +30,7 @@ from figeval.reporting.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
-from tests.metric_values import logged_outcomes
+from tests.metric_values import identity_metadata, logged_outcomes
 
 A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"
 CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")
@@ -75,7 +75,7 @@ def logs(tmp_path_factory) -> Path:
         log.eval.task, log.eval.model, log.status = f"figeval/{task}", model, status
         log.eval.created = f"2026-11-01T{hour:02d}:{next(count) % 60:02d}:00+00:00"
         log.eval.eval_id = f"report-{next(count)}"  # each copy its own run (one eval id in two files is one run)
-        log.eval.metadata = metadata
+        log.eval.metadata = identity_metadata(metadata)
         log.eval.task_args = {}
         log.results.total_samples = log.results.completed_samples = samples
         log.results.scores = [EvalScore(name="scorer", scorer="scorer",
@@ -114,7 +114,7 @@ def logs(tmp_path_factory) -> Path:
     # Allusions: one model, scored from outcomes (its analyses read samples). MC 2 of 2 right, open 1 of 2.
     allusions = [{"allusion": a, "themes": [theme]} for a, theme in (("A", "religious"), ("B", "quranic"))]
     right = Outcome("1", DecidedBy.PARSER, target="1")
-    settings = {"prompt_version": "allusions-v3", "prompt_lang": "en", "dataset_variant": "perspoems"}
+    settings = {"prompt_version": "allusions-v3", "prompt_lang": "en", "dataset": "perspoems"}
     for name, outcomes, labels, policies, task, extra in (
         ("k", [Outcome("complete", DecidedBy.JUDGE), Outcome("partial", DecidedBy.JUDGE)], KNOWLEDGE_LABELS.values,
          KNOWLEDGE_POLICIES, "allusion_knowledge", {"judge": "openai/gpt-4o"}),
@@ -123,7 +123,8 @@ def logs(tmp_path_factory) -> Path:
          OPEN_POLICIES, "allusion_open", {"judge": "openai/gpt-4o", "judge_mode": "gt"}),
     ):
         log = logged_outcomes(tmp / name, outcomes, labels, allusions, task,
-                              task_metadata={**settings, **extra}, metrics=policy_metrics(policies))
+                              task_metadata={"dataset_variant": "perspoems"}, settings={**settings, **extra},
+                              metrics=policy_metrics(policies))
         log.eval.model = B
         log.eval.eval_id = f"report-{task}"
         write_eval_log(log, str(out / f"{task}.eval"))
@@ -325,7 +326,8 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     document = json.loads(report("--format", "json"))
     assert set(document) == {"figeval_version", "tables", "runs", "superseded", "not_successful"}
     table_4 = next(t for t in document["tables"] if t["key"] == "ffe-hallu/table-4")
-    assert set(table_4) == {"key", "title", "source", "unit", "intervals", "identity_keys", "notes", "columns", "rows"}
+    assert set(table_4) == {"key", "title", "source", "unit", "intervals", "identity_keys", "shared_settings", "notes",
+                           "columns", "rows"}
     a_row = next(r for r in table_4["rows"] if r["label"] == A)
     # fake_q's n is its 200 fakes, not the run's 800 samples
     assert (a_row["cells"]["fake_q"]["value"], a_row["cells"]["fake_q"]["n"], a_row["cells"]["fake_q"]["samples"]) == (
@@ -358,7 +360,7 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(f"| {A}")]
     # each cell's own n beside the row's 800 samples; n >= 100, so no interval (Table 4 prints none)
     shown = ["21.5 (n=200)", "7.5 (n=200)", "14.5 (n=400)", "86.0 (n=200)", "1.0 (n=400)", "5.0 (n=100)"]
-    assert md_rows == [[A, "ffe-detection-v3", "generate", "True", "800", *shown]]
+    assert md_rows == [[A, "800", *shown]]  # the settings every row shares are said in a note, not in columns
     # LaTeX: one table per table, the same row, escaped; Table 4's six columns in two tabulars of three (its
     # model column 21 + 3 wide, samples 7 + 3, each value column 12 + 3: 34 + 90 over the line's 100, 34 + 45
     # within it), the settings every run shares said once under it rather than in a column
@@ -502,3 +504,4 @@ def test_latex_prints_data_strings_literally():
     assert (r"\begin{tabular}[t]{@{}l@{}}org/m\_1 \& 50\% \\ \textbackslash{}end\{tabular\}\end{tabular} &  & "
             r"50.0 \\") in text  # model, n (none), A
     assert text.endswith(r"% line one \textbackslash{}end\{document\}")
+

@@ -28,7 +28,7 @@ PREFERRED = "the newest complete run (over the subset runs) is used"
 
 
 def detection_run(tmp_path: Path, name: str, accepted: list[bool], created: str, subset: str = "",
-                  data: str | None = None) -> RunSummary:
+                  fakes: str | None = None) -> RunSummary:
     """An ffe_detection run whose fakes (all Word Perturbation, one answer each) were accepted as real or not."""
     from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES
     from figeval.benchmarks.ffe_hallu.scorer import VERDICTS
@@ -41,9 +41,9 @@ def detection_run(tmp_path: Path, name: str, accepted: list[bool], created: str,
     log.reductions = None
     path = tmp_path / f"{name}.eval"
     write_eval_log(log, str(path))
-    identity = {"prompt_version": "ffe-detection-v3"} | ({"data": data} if data else {})
+    identity = {"prompt_version": "ffe-detection-v3"} | ({"fakes": fakes} if fakes else {})
     return RunSummary("ffe_detection", "openai/gpt-4.1", len(accepted), {}, "success", str(path), identity=identity,
-                      created=created, subset=subset)
+                      created=created, subset=subset, files=("fakes",) if fakes else ())
 
 
 def test_contamination_uses_the_complete_published_run_over_a_newer_subset(tmp_path: Path):
@@ -52,7 +52,7 @@ def test_contamination_uses_the_complete_published_run_over_a_newer_subset(tmp_p
     # published: the complete run accepted 1 of 4 fakes (0.25); a newer 2-fake smoke test accepted both (1.0)
     complete = detection_run(tmp_path, "complete", [True, False, False, False], MORNING)
     smoke = detection_run(tmp_path, "smoke", [True, True], NOON, subset=SUBSET)
-    fresh = detection_run(tmp_path, "fresh", [True, True, False, False], MORNING, data="mine.csv@0123abcd")
+    fresh = detection_run(tmp_path, "fresh", [True, True, False, False], MORNING, fakes="mine.csv@0123abcd")
     table = contamination_table([complete, smoke, fresh])
     word = table.rows[0]
     # the complete run's 0.25 (4 items), not the smoke test's 1.0; fresh 0.5: difference 0.25
@@ -67,7 +67,7 @@ def test_contamination_notes_a_subset_used_for_want_of_a_complete_run(tmp_path: 
     from figeval.benchmarks.ffe_hallu.tables import contamination_table
 
     smoke = detection_run(tmp_path, "smoke", [True, True], NOON, subset=SUBSET)
-    fresh = detection_run(tmp_path, "fresh", [True, False], MORNING, data="mine.csv@0123abcd")
+    fresh = detection_run(tmp_path, "fresh", [True, False], MORNING, fakes="mine.csv@0123abcd")
     table = contamination_table([smoke, fresh])
     assert table.rows[0].cells["published"].value == 1.0  # the smoke test's 2 of 2: the only published run
     assert (f"openai/gpt-4.1 Published fakes(%): from a subset run ({SUBSET}; no complete run of ffe_detection with "
@@ -84,7 +84,7 @@ def generation_run(tmp_path: Path, name: str, judged: str, count: int, created: 
 
     outcomes = [Outcome(judged, DecidedBy.JUDGE, details={JUDGE_MODEL: "openai/gpt-4.1", JUDGE_LABEL: judged})] * count
     log = logged_outcomes(tmp_path / name, outcomes, FFE_LABELS.values, task_name="ffe_generation",
-                          task_metadata={"meaning": "human", "judge": "openai/gpt-4.1"})
+                          settings={"meaning": "human", "judge": "openai/gpt-4.1"})
     return replace(summarize(log), created=created, subset=subset)
 
 
@@ -139,6 +139,7 @@ def allusion_log(tmp_path: Path, name: str, task: str, outcomes: list[Outcome], 
     texts = [{"allusion": "A", "themes": ["religious"]}] * len(outcomes)
     log = logged_outcomes(tmp_path / name, outcomes, labels, texts, task,
                           task_metadata={"dataset_variant": "perspoems", **metadata},
+                          settings={"dataset": "perspoems", **metadata},
                           metrics=[*policy_metrics(policies), *reading_metrics()])
     log.eval.created = created
     if limit is not None:

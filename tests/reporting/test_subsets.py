@@ -84,6 +84,7 @@ def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
     assert table.notes == [f"{B} Prompt-Fake Halluc.(%), Unparsed(%): from a subset run (limit 11-50: 40 of 800 "
                            f"samples; no complete run of ffe_detection with these settings): {rows[B].cells['fake_q'].log}.",
                            *TABLE_4.notes]
+    assert table.shared == {"prompt_version": "ffe-detection-v3"}
     # the runs: A's complete run and B's subset used, A's subset listed apart as not used
     assert [(run.model, run.subset) for run in report.runs] == [(B, "limit 11-50: 40 of 800 samples"), (A, "")]
     [left_out] = report.superseded

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
@@ -24,7 +24,7 @@ from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics, recorded_p
 from figeval.scoring.reading_metrics import reading_metrics
 from figeval.scoring.outcome import to_score
 from figeval.scoring.readers import read_answer
-from figeval.task import benchmark_task
+from figeval.task import benchmark_task, identified_task
 
 
 class Parity(str, Enum):
@@ -56,8 +56,8 @@ def parity_scorer() -> Scorer:
     return score
 
 
-@task
-def toy_parity(answer_mode: Literal["generate"] = "generate") -> Task:
+@identified_task(neutral={"note": "written to the log for the reader; never shown to the model or the scorer"})
+def toy_parity(answer_mode: Literal["generate"] = "generate", note: str = "") -> Task:
     """Is the number even or odd?"""
     samples = [Sample(id=f"toy-{number}", input=f"Is {number} even or odd? Answer with one word.",
                       target="even" if number % 2 == 0 else "odd", metadata={"number": str(number)})

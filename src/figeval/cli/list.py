@@ -21,6 +21,7 @@ import click
 
 from figeval.benchmark import Benchmark, parameter_choices
 from figeval.errors import DataError, FigevalError
+from figeval.task import identity_declaration
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class Argument:
     type: str
     default: Any
     choices: list[str] | None
+    score_neutral: str | None = None
+    """Why the argument cannot change a run's numbers, where its task declares so; None: part of the run's
+    identity (two runs that differ in it are reported apart)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ def _arguments(task: Callable[..., Any], benchmark: Benchmark) -> list[Argument]
     which the task validates against too, so this list cannot drift from what the task accepts."""
     words = parameter_choices(task)
     choices = {**benchmark.choices, **words}
+    neutral = declaration.neutral if (declaration := identity_declaration(task)) is not None else {}
     arguments = []
     for parameter in signature(task).parameters.values():
         annotation = parameter.annotation
@@ -62,7 +67,8 @@ def _arguments(task: Callable[..., Any], benchmark: Benchmark) -> list[Argument]
                 annotation if isinstance(annotation, str) else annotation.__name__)
         allowed = choices.get(parameter.name)
         default = None if parameter.default is Parameter.empty else parameter.default
-        arguments.append(Argument(parameter.name, kind, default, list(allowed) if allowed is not None else None))
+        arguments.append(Argument(parameter.name, kind, default, list(allowed) if allowed is not None else None,
+                                  neutral.get(parameter.name)))
     return arguments
 
 

@@ -17,8 +17,10 @@ printed are of this command's runs only.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shlex
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,10 +156,16 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
 
 
 def set_folder(log_dir: str, paper: str, name: str) -> str:
-    """The eval set's folder: LOG_DIR/<paper>/<name> (the run's `--name`, else the model), the name with each run of
-    characters a folder name should not hold (`/`, `:`, spaces) as one `-`. A run's name is in its log, not in
-    Inspect's identity of its task, so runs under another name need a set of their own."""
-    return str(Path(log_dir) / paper / re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-"))
+    """The eval set's folder: LOG_DIR/<paper>/<name> (the run's `--name`, else the model). A name that is not a safe
+    folder name as it is ("gguf/gemma-3-270m", "مدل الف" with its space) becomes its letters, digits, `.`, `_` and
+    `-` in any script, each other run of characters one `-`, then `-` and 8 hex digits of the name's sha256: two
+    names never share a folder, since a run's name is in its log, not in Inspect's identity of its task, and a set
+    finding another name's finished tasks in its folder would ask nothing and report them as its own."""
+    name = unicodedata.normalize("NFC", name)
+    safe = re.sub(r"[^\w.-]+", "-", name).strip("-.")
+    if safe != name:
+        safe = f"{safe}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}".lstrip("-")
+    return str(Path(log_dir) / paper / safe)
 
 
 def set_task_ids(folder: str) -> set[str]:

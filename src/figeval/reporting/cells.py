@@ -89,6 +89,17 @@ def fixed_columns(table: Table) -> int:
     return 2 + len(table.identity_keys)
 
 
+def shared_text(table: Table) -> str:
+    """The settings every row shares, as one line ("answer_mode=generate, temperature=0.0"); empty with none."""
+    return ", ".join(f"{name}={value}" for name, value in table.shared.items())
+
+
+def table_notes(table: Table) -> list[str]:
+    """What a table says under it in every format: the settings every row shares, then its notes."""
+    shared = shared_text(table)
+    return ([f"settings of every row: {shared}"] if shared else []) + table.notes
+
+
 def title_line(table: Table) -> str:
     return f"{table.source}: {table.title}" if table.source else table.title
 

@@ -74,7 +74,8 @@ def table_json(table: Table) -> dict[str, object]:
     units = {c.key: unit_of(table, c) for c in table.columns}
     return {
         "key": table.key, "title": table.title, "source": table.source, "unit": table.unit,
-        "intervals": table.intervals, "identity_keys": table.identity_keys, "notes": table.notes,
+        "intervals": table.intervals, "identity_keys": table.identity_keys,
+        "shared_settings": table.shared, "notes": table.notes,
         "columns": [{"key": c.key, "header": c.header, "better": c.better or None, "ours": c.ours,
                      "unit": unit_of(table, c)} for c in table.columns],
         "rows": [{"label": row.label, "reference": row.reference or None, "identity": row.identity,

@@ -8,7 +8,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from figeval import __version__
-from figeval.reporting.cells import MISSING, grid, title_line
+from figeval.reporting.cells import MISSING, grid, table_notes, title_line
 from figeval.reporting.render import run_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Table
@@ -43,7 +43,7 @@ def html_table(table: Table) -> str:
         cells = "".join(f'<td class="name" dir="auto">{escape(v)}</td>' if i < fixed
                         else f'<td class="value">{escape(v)}</td>' for i, v in enumerate(values))
         body.append(f'<tr class="{"reference" if row.reference else "run"}">{cells}</tr>')
-    notes = "".join(f"<li>{escape(note)}</li>" for note in table.notes)
+    notes = "".join(f"<li>{escape(note)}</li>" for note in table_notes(table))
     return (f'<div class="table-scroll"><table id="{escape(table.key)}"><caption>{escape(title_line(table))}'
             f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
             + (f'<ul class="notes">{notes}</ul>' if notes else ""))

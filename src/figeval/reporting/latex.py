@@ -43,8 +43,9 @@ def _latex_cell(lines: list[str], align: str, italic: bool = False) -> str:
     return rf"\begin{{tabular}}[t]{{@{{}}{align}@{{}}}}" + r" \\ ".join(escaped) + r"\end{tabular}"
 
 
-def shared_settings(table: Table) -> dict[str, str]:
-    """The settings with one value in every run's row (the papers' rows have none): said once, not per row."""
+def shared_columns(table: Table) -> dict[str, str]:
+    """The settings shown as columns with one value in every run's row (the papers' rows have none): said once
+    under the table, not per row."""
     runs = [row for row in table.rows if not row.reference]
     return {key: values.pop() for key in table.identity_keys
             if runs and all(key in row.identity for row in runs)
@@ -55,7 +56,7 @@ def _latex_grid(table: Table) -> tuple[list[list[str]], list[tuple[str, int]]]:
     """The grid without the shared settings' columns, and each kept column's kind ("name" for the model,
     settings and samples, "value") and width in characters once wrapped, padding included."""
     rows = grid(table)
-    dropped = {1 + table.identity_keys.index(key) for key in shared_settings(table)}
+    dropped = {1 + table.identity_keys.index(key) for key in shared_columns(table)}
     rows = [[cell for i, cell in enumerate(row) if i not in dropped] for row in rows]
     fixed = fixed_columns(table) - len(dropped)
     kinds = []
@@ -143,7 +144,7 @@ def latex_table(table: Table) -> str:
     lines = [r"\begin{table}[t]", r"\centering", r"\small"]
     for number, columns in enumerate(latex_parts(table)):
         lines += ([r"\par\medskip"] if number else []) + _latex_tabular(table, columns)
-    shared = ", ".join(f"{key}={value}" for key, value in shared_settings(table).items())
+    shared = ", ".join(f"{key}={value}" for key, value in (shared_columns(table) | table.shared).items())
     if note := " ".join(filter(None, [f"Every run: {shared}." if shared else "", marks_note(table)])):
         lines.append(rf"\par\smallskip{{\footnotesize {latex_escape(note)}\par}}")
     lines += [rf"\caption{{{latex_escape(title_line(table))}}}", rf"\label{{tab:{table.key.replace('/', '-')}}}",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from figeval.reporting.cells import MISSING, fixed_columns, grid, title_line
+from figeval.reporting.cells import MISSING, fixed_columns, grid, table_notes, title_line
 from figeval.reporting.data_formats import render_csv, render_json
 from figeval.reporting.latex import render_latex
 from figeval.reporting.report import Report
@@ -16,7 +16,7 @@ from figeval.reporting.tables import Table
 
 
 def _notes(table: Table) -> list[str]:
-    return [f"note: {note}" for note in table.notes]
+    return [f"note: {note}" for note in table_notes(table)]
 
 
 def text_table(table: Table) -> str:
@@ -83,7 +83,7 @@ def markdown_table(table: Table) -> str:
     for row, values in zip(table.rows, rows[1:]):
         values = [f"*{v}*" if row.reference and v != MISSING and v else v for v in map(_markdown_escape, values)]
         lines.append("| " + " | ".join(values) + " |")
-    return "\n".join(lines + ["", *(f"- {_markdown_escape(n)}" for n in table.notes)]).rstrip()
+    return "\n".join(lines + ["", *(f"- {_markdown_escape(n)}" for n in table_notes(table))]).rstrip()
 
 
 def render_markdown(report: Report) -> str:

@@ -76,7 +76,10 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
     if leaderboard:
         spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
                          tuple(c for c in headlines if c.task in present or not tasks), (), intervals=True)
-        tables = [mark_ties(build_table(spec, runs), runs, spec.columns, scores)]
+        benchmark_of = {task: benchmark.name for benchmark in benchmarks for task in benchmark.task_names()}
+        # one benchmark's settings are never compared with another's (each paper's prompt_lang is its own)
+        tables = [mark_ties(build_table(spec, runs, lambda task: benchmark_of.get(task, "")), runs, spec.columns,
+                            scores)]
     else:
         tables = []
         for benchmark in benchmarks:

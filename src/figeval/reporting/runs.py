@@ -11,13 +11,10 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode, resolved_answer_mode
 from figeval.reporting.model_names import given_name, model_names, short_name
 from figeval.subset import SUBSET_KEY
-
-# What, besides task and model, makes two runs' numbers incomparable: shown in every summary.
-IDENTITY_KEYS = ("prompt_version", "judge_prompt", "judge_prompt_version", "judge_mode", "meaning",
-                 "dataset_variant", "prompt_lang", "answer_mode", "controls", "balanced", "unparsed")
+from figeval.task import IDENTITY_KEY, PROMPT_VERSION, RecordedIdentity
 
 
 @dataclass(frozen=True)
@@ -30,7 +27,8 @@ class RunSummary:
     log: str
     errors: int = 0
     identity: dict[str, str] | None = None
-    """The run's settings that change its numbers: prompt version, judge and judge prompt, meaning source..."""
+    """The run's settings that change its numbers (`run_identity`): every task parameter the task does not
+    declare score-neutral, its prompt version, its judge, its decoding and epochs."""
     created: str = ""
     subset: str = ""
     """How the run left out part of its dataset ("limit 40: 40 of 800 samples"); empty for a complete run."""
@@ -38,6 +36,10 @@ class RunSummary:
     """The model as reports name it: the run's own name (`figeval run --name`), else a short name (a replay or
     gguf file's stem); one name per model however its path was spelled (`with_display_names`). Given empty, the
     model as recorded."""
+    files: tuple[str, ...] = ()
+    """The settings that name a file of the user's (data other than the paper's)."""
+    own: tuple[str, ...] = ()
+    """The settings that are this task's own: never compared with another task's of the same name."""
 
     def __post_init__(self) -> None:
         if not self.display_name:
@@ -60,8 +62,10 @@ def summarize(log: EvalLog) -> RunSummary:
             metrics.update({name: metric.value for name, metric in score.metrics.items()})
     task = log.eval.task.split("/")[-1]  # "figeval/<task>" -> "<task>"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
+    recorded = recorded_identity_of(log)
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
-                      log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model))
+                      log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model),
+                      recorded.files, recorded.own)
 
 
 def with_display_names(runs: Sequence[RunSummary], here: Path | None = None) -> list[RunSummary]:
@@ -112,23 +116,35 @@ def _limit_text(limit: int | tuple[int, int]) -> str:
     return f"limit {limit[0] + 1}-{limit[1]}" if isinstance(limit, tuple | list) else f"limit {limit}"
 
 
-def run_identity(log: EvalLog) -> dict[str, str]:
-    """The settings of a run that its numbers depend on, as recorded in its log (absent ones left out)."""
+def recorded_identity_of(log: EvalLog) -> RecordedIdentity:
+    """What the task recorded of its identity when it was built (`figeval.task.identified_task`); for a log
+    written before tasks recorded it, every argument Inspect recorded (`task_args`, defaults included), none
+    taken as neutral, and the prompt version."""
     metadata = log.eval.metadata or {}
-    identity = {key: str(metadata[key]) for key in IDENTITY_KEYS if metadata.get(key) is not None}
+    if isinstance(recorded := metadata.get(IDENTITY_KEY), dict):
+        return RecordedIdentity.from_metadata(recorded)
+    settings = {name: str(value) for name, value in (log.eval.task_args or {}).items() if value is not None}
+    if metadata.get(PROMPT_VERSION) is not None:
+        settings[PROMPT_VERSION] = str(metadata[PROMPT_VERSION])
+    return RecordedIdentity(settings, own=(PROMPT_VERSION,) if PROMPT_VERSION in settings else ())
+
+
+def run_identity(log: EvalLog) -> dict[str, str]:
+    """The settings of a run its numbers depend on, as its log records them: the task's identity (every parameter
+    not declared score-neutral, its prompt version), the answer mode `auto` resolved for the model, the judge
+    (a `judge` argument, else Inspect's grader role), every generation setting of the run's decoding that is
+    not score-neutral (`SCORE_NEUTRAL_GENERATION`), and the epochs when more than one."""
+    identity = dict(recorded_identity_of(log).settings)
     if identity.get("answer_mode") == AnswerMode.AUTO.value:  # the mode the model was asked in
         identity["answer_mode"] = resolved_answer_mode(AnswerMode.AUTO, log.eval.model).value
     grader = (log.eval.model_roles or {}).get("grader")
     graders = grader if isinstance(grader, list) else [grader] if grader is not None else []
-    # the judge: recorded by the task, given as its `judge` argument, or Inspect's grader role
-    judge = metadata.get("judge") or (log.eval.task_args or {}).get("judge") or ", ".join(c.model for c in graders)
-    if judge:
-        identity["judge"] = str(judge)
+    if "judge" not in identity and graders:
+        identity["judge"] = ", ".join(config.model for config in graders)
+    decoding = log.plan.config.model_dump(exclude_none=True) if log.plan is not None else {}
+    identity |= {name: str(value) for name, value in sorted(decoding.items()) if name not in SCORE_NEUTRAL_GENERATION}
     if log.eval.config.epochs and log.eval.config.epochs > 1:
         identity["epochs"] = str(log.eval.config.epochs)
-    if metadata.get("data_file"):
-        # a user's data file: its name and checksum, so runs on two versions of it never share a row
-        identity["data"] = f"{Path(str(metadata['data_file'])).name}@{str(metadata.get('data_sha256') or '')[:8]}"
     return identity
 
 

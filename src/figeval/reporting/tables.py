@@ -29,6 +29,7 @@ from typing import TypeVar
 from inspect_ai.log import read_eval_log
 
 from figeval.reporting.rescore import rescore_command
+from figeval.reporting.rows import RowRuns, model_rows, setting_names
 from figeval.reporting.runs import RunSummary, preference
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import wilson_interval
@@ -77,6 +78,8 @@ class Row:
     cells: dict[str, Cell]
     reference: str = ""
     """For the papers' own numbers: their source ("<paper> Table 4"); empty for the user's runs."""
+    other_data: dict[str, str] = field(default_factory=dict)
+    """The settings naming a file of the user's, for a row whose data is not the paper's."""
 
 
 @dataclass
@@ -94,6 +97,9 @@ class Table:
     notes: list[str] = field(default_factory=list)
     cell_n: bool = False
     """Each cell shows its own n (per-theme accuracy: the texts with the theme)."""
+    shared: dict[str, str] = field(default_factory=dict)
+    """The settings every row has alike that are not shown as columns (`shared_settings`); every format says
+    them once (`figeval.reporting.cells.table_notes`)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ class Column:
     task: str
     metric: str
     where: Mapping[str, str] = field(default_factory=dict)
-    """Run settings the column needs (meaning=human, dataset_variant=generated)."""
+    """Run settings the column needs (meaning=human, dataset=generated)."""
     better: str = ""
     ours: bool = False
     complement: bool = False
@@ -133,8 +139,9 @@ class TableSpec:
     title: str
     unit: str
     columns: tuple[Column, ...]
-    row_keys: tuple[str, ...]
-    """Run settings that make separate rows (run identity keys)."""
+    shown_settings: tuple[str, ...]
+    """Settings shown as a column whenever a row has them, though every row shares them (the judge of a judged
+    table); every setting splits rows (`build_table`), and those that differ between rows are shown anyway."""
     intervals: bool = False
     cell_labels: bool = False
     """The paper's cells carry a name (the paper numbers' note: the best model of a family)."""
@@ -226,64 +233,73 @@ def before_denominators_note(run: RunSummary) -> str:
             f"then report on {rescore.out} in its place.")
 
 
-def _settings(run: RunSummary, keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    identity = run.identity or {}
-    return tuple((key, identity[key]) for key in keys if key in identity)
-
-
-# Settings whose absence is a value of its own: a run on the published data (no `data`) and a run on a file of the
-# user's (`data=<file>@<sha8>`) never share a row, as a run without a judge shares one with a run with a judge does.
-_PRESENCE_MATTERS = ("data",)
-
-
-def _extends(settings: set, other: set) -> bool:
-    """Whether a row for the settings `other` holds a run with `settings` (a part of them, the same data)."""
-    keys, other_keys = {k for k, _ in settings}, {k for k, _ in other}
-    return settings <= other and all((key in keys) == (key in other_keys) for key in _PRESENCE_MATTERS)
-
-
 def _matches(run: RunSummary, column: Column) -> bool:
     identity = run.identity or {}
     return run.task == column.task and all(identity.get(k) == v for k, v in column.where.items())
 
 
-def build_table(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
-    """The spec's table from runs (already one per task, model and identity). Rows are sorted by model."""
+def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[[str], str] = lambda task: "") -> Table:
+    """The spec's table from runs (already one per task, model and identity): one row per model and identity
+    (`figeval.reporting.rows`), rows sorted by model. The settings shown as columns are those that tell rows apart,
+    the spec's `shown_settings` and every file of the user's (data other than the paper's); the settings every row
+    shares are said in a note. `scope_of` gives the scope of a task's settings (a table across benchmarks: its
+    benchmark, so that one benchmark's `prompt_lang` is never compared with another's)."""
     table = Table(spec.key, spec.title, f"{spec.paper} {spec.source}".strip(), spec.unit,
                   [ColumnHead(c.key, c.header, c.better, c.ours) for c in spec.columns], intervals=spec.intervals)
     used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
     for run in {run.log: run for _, run in used if scored_before_denominators(run)}.values():
         table.notes.append(before_denominators_note(run))
+    picked = {name for column in spec.columns for name in column.where}
     from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}  # log -> the run and the columns it fills
-    by_model: dict[str, set[tuple]] = {}
-    for _, run in used:
-        by_model.setdefault(run.display_name, set()).add(_settings(run, spec.row_keys))
-    for model in sorted(by_model):
-        partial = by_model[model]
-        # a run's settings that another run's settings extend do not make a row of their own
-        row_settings = [s for s in partial if not any(set(s) != set(other) and _extends(set(s), set(other))
-                                                      for other in partial)] or [()]
-        for settings in sorted(row_settings):
-            row = Row(model, dict(settings), {})
-            for column in spec.columns:
-                candidates = [run for c, run in used if c is column and run.display_name == model
-                              and _extends(set(_settings(run, spec.row_keys)), set(settings))]
-                if not candidates:
-                    continue
-                chosen = preferred(candidates)
-                cell = metric_cell(chosen, column.metric, column.complement)
-                if cell is not None:
-                    row.cells[column.key] = cell
-                    if not chosen.complete:
-                        from_subsets.setdefault(chosen.log, (chosen, []))[1].append(column.header)
-                if len(candidates) > 1:
-                    table.notes.append(f"{model} {column.header}: {len(candidates)} runs with other settings; the "
-                                       f"{preferred_text(candidates)} is used ({chosen.log}).")
-            table.rows.append(row)
+    found: list[tuple[str, RowRuns]] = []
+    for model in sorted({run.display_name for _, run in used}):
+        filled: dict[str, tuple[RunSummary, set[int]]] = {}
+        for index, column in enumerate(spec.columns):
+            for run in (run for c, run in used if c is column and run.display_name == model):
+                filled.setdefault(run.log, (run, set()))[1].add(index)
+        found += [(model, row) for row in model_rows(list(filled.values()), picked, scope_of)]
+    names = setting_names(list(dict.fromkeys(key for _, row in found for key in row.settings)))
+    files = {key for _, row in found for key in row.settings
+             if any(key[0] in run.files for runs in row.candidates.values() for run in runs)}
+    for model, found_row in found:
+        row = Row(model, {names[key]: value for key, value in found_row.settings.items()}, {})
+        row.other_data = {names[key]: value for key, value in found_row.settings.items() if key in files}
+        for index, candidates in sorted(found_row.candidates.items()):
+            column = spec.columns[index]
+            chosen = preferred(candidates)
+            cell = metric_cell(chosen, column.metric, column.complement)
+            if cell is not None:
+                row.cells[column.key] = cell
+                if not chosen.complete:
+                    from_subsets.setdefault(chosen.log, (chosen, []))[1].append(column.header)
+            if len(candidates) > 1:
+                table.notes.append(f"{model} {column.header}: {len(candidates)} runs with these settings; the "
+                                   f"{preferred_text(candidates)} is used ({chosen.log}).")
+        table.rows.append(row)
     table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
+    table.identity_keys = shown_settings(table.rows, [names[key] for key in names if key in files],
+                                         [name for key, name in names.items() if key[0] in spec.shown_settings])
+    table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes += spec.notes  # what figeval's columns count: after what is particular to these runs
-    table.identity_keys = [key for key in spec.row_keys if any(key in row.identity for row in table.rows)]
     return table
+
+
+def shown_settings(rows: Sequence[Row], always: Sequence[str] = (), declared: Sequence[str] = ()) -> list[str]:
+    """The settings a table shows as columns: those whose value differs between its rows (a row without one
+    differs from a row with it), `always` (files of the user's) and the `declared` ones present, in that order of
+    first appearance."""
+    names = list(dict.fromkeys(name for row in rows for name in row.identity))
+    varying = [name for name in names if len({row.identity.get(name) for row in rows}) > 1]
+    return [name for name in names if name in varying or name in always or name in declared]
+
+
+def shared_settings(rows: Sequence[Row], shown: Sequence[str]) -> dict[str, str]:
+    """The settings every one of the user's rows has alike that the table does not show as columns."""
+    rows = [row for row in rows if not row.reference]
+    if not rows:
+        return {}
+    return {name: value for name, value in rows[0].identity.items()
+            if name not in shown and all(row.identity.get(name) == value for row in rows)}
 
 
 def preferred(candidates: Sequence[T], run_of: Callable[[T], RunSummary] = lambda run: run) -> T:

@@ -21,6 +21,8 @@ from figeval.reporting.tables import (
     preferred,
     preferred_text,
     proportion_interval,
+    shared_settings,
+    shown_settings,
     subset_note,
     unparsed_column,
     unread_note,
@@ -51,7 +53,7 @@ TABLE_3 = TableSpec(
         unparsed_column(f"{meaning}/unparsed", f"{meaning} Unparsed(%)", "ffe_generation", {"meaning": meaning}),
         judge_unreadable_column(f"{meaning}/judge_unreadable", f"{meaning} Judge unreadable(%)", "ffe_generation",
                                 {"meaning": meaning}))),
-    ("judge", "judge_prompt", "prompt_version", "answer_mode"),
+    ("judge", "judge_prompt"),
     notes=(_JUDGED_UNREAD,),
 )
 
@@ -71,7 +73,7 @@ TABLE_4 = TableSpec(
      unparsed_column("unparsed", "Unparsed(%)", "ffe_detection"),
      Column("false_rejection", "Real FFEs rejected(%)", "ffe_detection", "false_rejection_rate", better="lower",
             ours=True)),
-    ("prompt_version", "answer_mode", "controls", "data"),
+    (),
     notes=(_DETECTION_UNREAD,),
 )
 
@@ -82,7 +84,7 @@ FIGURE_1 = TableSpec(
               f"halluc_rate_{framing}/{category_slug(category)}", better="higher", complement=True)
        for framing, label in (("fake_q", "Is it fake?"), ("real_q", "Is it real?")) for category in FAKE_CATEGORIES),
      unparsed_column("unparsed", "Unparsed(%)", "ffe_detection")),
-    ("prompt_version", "answer_mode", "data"),
+    (),
     notes=(unread_note("Unparsed(%) (of the fakes' answers, all categories and both framings)",
                        "counted as accepting the fake, so as inaccurate (Section 4)"),),
 )
@@ -91,7 +93,7 @@ TABLE_5 = TableSpec(
     "ffe-hallu/table-5", PAPER, "Table 5", "Task 3, FFE to FFE translation (judge labels)", "percent",
     (*_judged("ffe_translation"), unparsed_column("unparsed", "Unparsed(%)", "ffe_translation"),
      judge_unreadable_column("judge_unreadable", "Judge unreadable(%)", "ffe_translation")),
-    ("judge", "judge_prompt", "prompt_version", "answer_mode"),
+    ("judge", "judge_prompt"),
     notes=(_JUDGED_UNREAD,),
 )
 
@@ -173,6 +175,7 @@ def _difference_cell(published: list[float], fresh: list[float]) -> Cell | None:
 
 
 _PUBLISHED, _FRESH = "Published fakes(%)", "Fresh fakes(%)"
+_FAKES = "fakes"  # ffe_detection's parameter: the fake set of the user's a run asked
 
 
 def _preferred(runs: Sequence[RunSummary], key: Callable[[RunSummary], Hashable]) -> dict[Hashable, Choice]:
@@ -199,7 +202,7 @@ class Choice:
 
 def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
     """Each model's `ffe_detection` on the published fakes beside the same model and settings on a fake set of
-    the user's (`-T fakes=FILE`, a run whose identity carries `data`), per category: hallucination rate averaged
+    the user's (`-T fakes=FILE`, a run whose identity carries `fakes`), per category: hallucination rate averaged
     over both framings (Table 4's Avg), each with a 95% bootstrap interval over items, and their difference, and
     the share of each set's answers that were unparsed. A model that does clearly better on the published fakes
     than on fresh ones of the same categories may have seen the published set in training (FFE-HALLU's data is
@@ -209,11 +212,11 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
     detection = [run for run in runs if run.task == "ffe_detection"]
 
     def settings(run: RunSummary) -> tuple:
-        return run.display_name, tuple(sorted((k, v) for k, v in (run.identity or {}).items() if k != "data"))
+        return run.display_name, tuple(sorted((k, v) for k, v in (run.identity or {}).items() if k != _FAKES))
 
-    published = _preferred([run for run in detection if "data" not in (run.identity or {})], settings)
-    fresh = _preferred([run for run in detection if "data" in (run.identity or {})],
-                       lambda run: (settings(run), run.identity["data"]))
+    published = _preferred([run for run in detection if _FAKES not in (run.identity or {})], settings)
+    fresh = _preferred([run for run in detection if _FAKES in (run.identity or {})],
+                       lambda run: (settings(run), run.identity[_FAKES]))
     chosen = [(published[settings(new.run)], new) for new in fresh.values() if settings(new.run) in published]
     pairs = [(old.run, new.run) for old, new in chosen]
     if not pairs:
@@ -227,7 +230,7 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
                    ColumnHead("fresh_unparsed", "Fresh unparsed(%)", ours=True)], intervals=True)
     cache: dict[str, dict] = {}
     subsets: dict[str, tuple[RunSummary, list[str]]] = {}
-    for old, new in sorted(pairs, key=lambda pair: (pair[1].display_name, (pair[1].identity or {})["data"])):
+    for old, new in sorted(pairs, key=lambda pair: (pair[1].display_name, (pair[1].identity or {})[_FAKES])):
         for run, header in ((old, _PUBLISHED), (new, _FRESH)):
             cache.setdefault(run.log, _answers_by_item(run.log))
             if not run.complete and header not in subsets.setdefault(run.log, (run, []))[1]:
@@ -240,14 +243,14 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
                      ("fresh_unparsed", _unparsed_cell(cache[new.log], category, new.log)))
             cells = {key: cell for key, cell in found if cell}
             if cells:
-                table.rows.append(Row(new.display_name, {**dict(settings(new)[1]), "data": new.identity["data"],
+                table.rows.append(Row(new.display_name, {**dict(settings(new)[1]), _FAKES: new.identity[_FAKES],
                                                   "category": PAPER_CATEGORY_NAMES.get(category, category)}, cells))
         table.notes.append(f"{new.display_name}: published {old.log}, fresh {new.log}")
     choices = {id(choice): (choice, header) for pair in chosen for choice, header in zip(pair, (_PUBLISHED, _FRESH))}
     table.notes += [note for choice, header in choices.values() if (note := choice.note(header)) is not None]
     table.notes += [subset_note(run, headers) for run, headers in subsets.values() if headers]
-    present = {key for row in table.rows for key in row.identity}
-    table.identity_keys = [key for key in dict.fromkeys((*TABLE_4.row_keys, "data", "category")) if key in present]
+    table.identity_keys = shown_settings(table.rows, [_FAKES, "category"])
+    table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes.append(f"95% percentile bootstrap intervals over items ({RESAMPLES} resamples); an unparsed answer "
                        "counts as accepting the fake, as in Table 4; the unparsed columns (figeval's, over both "
                        "framings' answers) say how much of each rate rests on that rule.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate, system_message
 
@@ -43,7 +43,7 @@ from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import PLAIN, Design
-from figeval.task import benchmark_task
+from figeval.task import benchmark_task, identified_task
 
 # "Each fabricated FFE is tested under both prompt types" (Section 3.2): Table 4's average and agreement need both
 # framings of an item; Figure 1 reports by construction category (Section 3.4), and the controls (ours) are as
@@ -53,7 +53,7 @@ DETECTION_DESIGN = Design(unit="item", asked_as="framing", strata=("kind", "cate
 OPEN_DESIGN = PLAIN
 
 
-@task
+@identified_task(files=("fakes",))
 def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", fakes: str | None = None) -> Task:
     """FFE-HALLU Task 2: does the model accept fabricated Persian idioms and proverbs as real?
 
@@ -89,7 +89,7 @@ def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", f
     )
 
 
-@task
+@identified_task(files=("paraphrases",))
 def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, judge: str | None = None,
                    judge_prompt: JudgePrompt = "paper", judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 1: give a Persian idiom or proverb for a meaning; a judge labels the answer.
@@ -149,7 +149,7 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
     )
 
 
-@task
+@identified_task(files=("pairs",))
 def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: JudgePrompt = "paper",
                     judge_every_output: bool = True) -> Task:
     """FFE-HALLU Task 3: give the Persian equivalent of an English idiom or proverb; a judge labels the final choice.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
 
 from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
@@ -15,7 +15,7 @@ from figeval.benchmarks.perhallueval.scorer import STATISTICS, UnparsedPolicy, p
 from figeval.data.stored import sha256_of
 from figeval.scoring.metrics import AS_WRONG
 from figeval.subset import Design
-from figeval.task import benchmark_task
+from figeval.task import benchmark_task, identified_task
 
 # Each item is asked with its correct and its hallucinated version (Section 3.5; Appendix B's Hamming score is per
 # item, over both); QA reports Persian-specific and generic items apart (Section 5.1, Figure 5). A `--limit`
@@ -41,7 +41,8 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
     )
 
 
-@task
+# QA and summarization each read a file of their own: their `data` are never one setting.
+@identified_task(files=("data",), own=("data",))
 def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the answer to the Persian question faithful (Y) or hallucinated (N)? Each item is asked with its correct
     and its hallucinated answer.
@@ -56,7 +57,7 @@ def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto
     return _perhallueval_task("qa", data, answer_mode_of(answer_mode), unparsed)
 
 
-@task
+@identified_task(files=("data",), own=("data",))
 def perhallueval_summarization(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the summary faithful to the Persian news article (Y) or hallucinated (N)?
 

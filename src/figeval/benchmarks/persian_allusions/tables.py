@@ -42,9 +42,9 @@ def _unread(key: str, header: str, task: str, where: dict[str, str] | None = Non
 
 def _recognition(dataset: str) -> tuple[Column, ...]:
     name = {"perspoems": "PersPoems", "generated": "LLM-Generated"}[dataset]
-    open_gt = {"dataset_variant": dataset, "judge_mode": "gt"}
-    open_no_gt = {"dataset_variant": dataset, "judge_mode": "no_gt"}
-    mc = {"dataset_variant": dataset}
+    open_gt = {"dataset": dataset, "judge_mode": "gt"}
+    open_no_gt = {"dataset": dataset, "judge_mode": "no_gt"}
+    mc = {"dataset": dataset}
     return (
         Column(f"{dataset}/open", f"{name} Open-ended {JUDGED}", "allusion_open", "accuracy", open_gt, "higher"),
         *_unread(f"{dataset}/open", f"{name} Open-ended", "allusion_open", open_gt),
@@ -64,7 +64,7 @@ TABLE_3 = TableSpec(
     (Column("knowledge", f"Knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate", better="higher"),
      *_unread("knowledge", "Knowledge", "allusion_knowledge"),
      *_recognition("perspoems"), *_recognition("generated")),
-    ("prompt_lang", "judge"),
+    ("judge",),
     notes=(unread_note("The unparsed and judge unreadable columns", "counted as showing no knowledge (knowledge) and "
                        "as wrong (recognition)", judged=True),),
 )
@@ -73,10 +73,10 @@ TABLE_3 = TableSpec(
 HEADLINES = (
     Column("allusion_knowledge", f"Allusion knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate",
            better="higher"),
-    Column("allusion_mc", "Allusion MC (PersPoems)", "allusion_mc", "accuracy", {"dataset_variant": "perspoems"},
+    Column("allusion_mc", "Allusion MC (PersPoems)", "allusion_mc", "accuracy", {"dataset": "perspoems"},
            "higher"),
     Column("allusion_open", "Allusion open (PersPoems, GT judge)", "allusion_open", "accuracy",
-           {"dataset_variant": "perspoems", "judge_mode": "gt"}, "higher"),
+           {"dataset": "perspoems", "judge_mode": "gt"}, "higher"),
 )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
@@ -42,7 +42,7 @@ from figeval.benchmarks.persian_allusions.scorer import (
 from figeval.errors import FigevalError
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import Design
-from figeval.task import benchmark_task
+from figeval.task import benchmark_task, identified_task
 
 # Every task reports accuracy by theme (Table 2's six themes; scorer.theme_accuracy), so a `--limit` subset keeps
 # every theme, in proportion, counting a text by its first theme. Each sample is its own item.
@@ -93,7 +93,7 @@ def logprob_cue(mode: AnswerMode, cue: str) -> Solver:
     return solve
 
 
-@task
+@identified_task()
 def allusion_knowledge(prompt_lang: PromptLanguage = "en", judge: str | None = None) -> Task:
     """Does the model know each of the allusions of PersPoems? (Table 6; judged against the description)
 
@@ -107,7 +107,8 @@ def allusion_knowledge(prompt_lang: PromptLanguage = "en", judge: str | None = N
                  KNOWLEDGE_POLICIES, data.provenance, prompt_lang=prompt_lang)
 
 
-@task
+# The generated texts are one set for both recognition tasks: the same file is the same setting in either.
+@identified_task(files=("generated",))
 def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", seed: int = 0, generated: str | None = None,
                 answer_mode: AnswerModeName = "auto") -> Task:
     """Which of five allusions does the text refer to (or none)? (Table 7)
@@ -130,7 +131,7 @@ def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage 
                  dataset_variant=dataset, prompt_lang=prompt_lang, seed=seed)
 
 
-@task
+@identified_task(files=("generated",))
 def allusion_open(
     dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", judge_mode: JudgeMode = "gt", judge: str | None = None,
     generated: str | None = None,

@@ -15,7 +15,7 @@ TABLE_2 = TableSpec(
      Column("entailment_rate", "'entailment' share", "tr_idiom_entailment", "entailment_rate", ours=True),
      unparsed_column("detection_unparsed", "Unparsed (detection)", "tr_idiom_detection"),
      unparsed_column("entailment_unparsed", "Unparsed (entailment)", "tr_idiom_entailment")),
-    ("prompt_lang", "answer_mode", "balanced"),
+    (),
     # Section 4: "For a few without an identifiable label, we read the text and determined the label manually";
     # until a person does (`figeval annotate export`, `-T manual_labels`), accuracy counts such an answer wrong.
     notes=(unread_note("Unparsed, 'yes' share, 'entailment' share", "counted wrong in accuracy until labelled by hand "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
 
 from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
@@ -19,7 +19,7 @@ from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION, PromptLang
 from figeval.benchmarks.turkish_idioms.scorer import idiom_metrics, idiom_scorer, unparsed_policies
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import Design
-from figeval.task import benchmark_task
+from figeval.task import benchmark_task, identified_task
 
 # Each idiom is asked two ways (detection: its figurative and its literal-use sentence; entailment: its paraphrase
 # and the similar sentence), which keeps the classes balanced (Section 4: "the class distribution is balanced in
@@ -53,7 +53,8 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
     )
 
 
-@task
+# Each task's hand labels are of its own answers: the two tasks' files are never one setting.
+@identified_task(files=("manual_labels",), own=("manual_labels",))
 def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
                        balanced: bool = False, frequency_bands: str = "seen") -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
@@ -80,7 +81,7 @@ def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerMo
                        idioms_without_literal=without_literal, frequency_bands=frequency_bands)
 
 
-@task
+@identified_task(files=("manual_labels",), own=("manual_labels",))
 def tr_idiom_entailment(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
                         frequency_bands: str = "seen", yes_no_entailment: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
