@@ -272,6 +272,17 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     avg = next(r for r in rows if r["table"] == "ffe-hallu/table-4" and r["row"] == "Claude 3.7" and r["column"] == "avg")
     assert avg["value"] == "61.75"  # exactly as printed, no float noise (0.6175 * 100 = 61.750000000000014)
+    # a model's row beside the paper's is as precise as the paper's: A's average 14.5 shows as 14.50, as 61.75 does
+    a_line = next(line for line in text.split("FFE-HALLU Table 4")[1].splitlines() if line.startswith(A))
+    assert "14.50 (n=400)" in a_line
+    # PerHalluEval Table 4 prints its recalls in percent (81.3) and its Hamming scores as fractions (0.64): each
+    # column in the paper's unit, not 0.8 (the percent's one decimal applied to the fraction)
+    anthropic = next(line for line in text.split("PerHalluEval Table 4")[1].splitlines()
+                     if line.startswith("Anthropic (paper)"))
+    assert "81.3 (Claude Sonnet 4)" in anthropic and "0.64 (Claude Sonnet 4)" in anthropic
+    recall = next(r for r in rows if r["table"] == "perhallueval/table-4" and r["row"] == "Anthropic" and r["paper"]
+                  and r["column"] == "qa/hallucinated_recall")
+    assert (recall["value"], recall["unit"]) == ("81.3", "percent")
     # Table 3 as printed: DeepSeek-R1 paraphrased 47.0 + 27.5 + 25.0 = 99.5, DeepSeek-V3 18 + 24.5 + 47.5 = 90.0
     notes = tables["ffe-hallu/table-3"].notes
     assert any("DeepSeek-R1" in n and "99.5" in n for n in notes) and any("DeepSeek-V3" in n and "90.0" in n for n in notes)
@@ -359,20 +370,29 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     section = markdown.split("### FFE-HALLU Table 4", 1)[1].split("\n\n###", 1)[0]
     md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(f"| {A}")]
     # each cell's own n beside the row's 800 samples; n >= 100, so no interval (Table 4 prints none)
-    shown = ["21.5 (n=200)", "7.5 (n=200)", "14.5 (n=400)", "86.0 (n=200)", "1.0 (n=400)", "5.0 (n=100)"]
+    # (the paper prints Table 4's four columns with two decimals, so a model's row beside them has two; figeval's
+    # two columns, which the paper has not, the usual one)
+    shown = ["21.50 (n=200)", "7.50 (n=200)", "14.50 (n=400)", "86.00 (n=200)", "1.0 (n=400)", "5.0 (n=100)"]
     assert md_rows == [[A, "800", *shown]]  # the settings every row shares are said in a note, not in columns
-    # LaTeX: one table per table, the same row, escaped; Table 4's six columns in two tabulars of three (its
-    # model column 21 + 3 wide, samples 7 + 3, each value column 12 + 3: 34 + 90 over the line's 100, 34 + 45
-    # within it), the settings every run shares said once under it rather than in a column
+    # LaTeX: one table per table, the same row, escaped; Table 4's six columns split over tabulars that fit the
+    # line (each repeats the model and samples), the settings every run shares said once under it
     latex = report("--format", "latex")
     assert latex.count(r"\begin{table}[t]") == len(document["tables"])
-    assert rf"{A} & 800 & {' & '.join(shown[:3])} \\" in latex
-    assert rf"{A} & 800 & {' & '.join(shown[3:])} \\" in latex
+    table_4_latex = latex[latex.index(r"\caption{FFE-HALLU Table 3"):latex.index(r"\caption{FFE-HALLU Table 4")]
+    a_lines = [line.removeprefix(f"{A} & 800 & ").removesuffix(r" \\").split(" & ")
+               for line in table_4_latex.splitlines() if line.startswith(f"{A} & 800 & ")]
+    assert len(a_lines) > 1 and [unwrapped(cell) for line in a_lines for cell in line] == shown
     assert "Every run: prompt\\_version=ffe-detection-v3, answer\\_mode=generate, controls=True." in latex
     assert r"Unparsed(\%) *" in latex and r"*: figeval's column, not the paper's" in latex
     # --out writes a file and never over a log; text names the file it wrote
     written = report("--format", "markdown", "--out", str(tmp_path / "out"))
     assert written.strip() == f"wrote {tmp_path / 'out' / 'report.md'}"
+
+
+def unwrapped(latex_cell: str) -> str:
+    """A LaTeX cell's text as one line: a value wrapped in a tabular of lines ("21.50 \\\\ (n=200)") unwrapped."""
+    inner = re.sub(r"^\\begin\{tabular\}\[t\]\{@\{\}[lr]@\{\}\}(.*)\\end\{tabular\}$", r"\1", latex_cell)
+    return inner.replace(r" \\ ", " ").replace("{[}", "[").replace("{]}", "]")
 
 
 def test_figures_and_html(logs: Path, tmp_path: Path):
@@ -505,3 +525,22 @@ def test_latex_prints_data_strings_literally():
             r"50.0 \\") in text  # model, n (none), A
     assert text.endswith(r"% line one \textbackslash{}end\{document\}")
 
+
+
+
+@pytest.mark.parametrize(("value", "unit", "decimals", "shown"), [
+    (0.1425, "percent", None, "14.3"),  # 57/400: 14.25 half up, though 0.1425 * 100 is 14.249999999999998
+    ((0.215 + 0.43) / 2, "percent", 2, "32.25"),  # 0.32249999999999995 in floating point: 32.25 as computed exactly
+    ((0.215 + 0.43) / 2, "percent", None, "32.3"),
+    (0.99995, "fraction", None, "1.000"),
+    (0.0004, "fraction", None, "0.000"),
+    (-0.0, "percent", None, "0.0"),
+    (0.6175, "percent", 2, "61.75"),
+    (0.9, "fraction", 2, "0.90"),
+    (0.18, "percent", 0, "18"),
+    (12.0, "count", None, "12"),
+])
+def test_one_rounding_rule_for_every_shown_number(value, unit, decimals, shown):
+    from figeval.reporting.cells import number
+
+    assert number(value, unit, decimals) == shown

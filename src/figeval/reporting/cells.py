@@ -6,29 +6,34 @@ interval where the paper prints intervals or the run is small (n < 100), the pap
 direction arrow on the paper's columns (higher / lower is better) and a `*` on figeval's own columns. A row's
 `samples` is its runs' sample count; a cell whose n (its metric's own denominator) differs shows "(n=...)".
 
-Numbers are rounded once, when a format writes them (tables keep the metrics' values): text, Markdown, LaTeX and
-HTML print percent with one decimal and fractions with three (a paper's number as it prints it); CSV and JSON keep
-more (`figeval.reporting.data_formats`). Where a printed name, header or value may break across lines is here too
+Numbers are rounded once, when a format writes them (tables keep the metrics' values), by one rule (`number`): in
+the column's unit (the paper's for the column), to the column's decimals (as many as the paper's most precise
+number in the column, at least one for percent and three for fractions), half up, from the value's 12
+significant digits (so 0.1425 shows as 14.3 though 0.1425 * 100 is 14.249999999999998 in floating point); a
+paper's number as it prints it. CSV and JSON keep more (`figeval.reporting.data_formats`). Where a printed name, header or value may break across lines is here too
 (LaTeX tables and figures wrap them).
 """
 
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
-from figeval.reporting.tables import SMALL_N, Cell, ColumnHead, Row, Table
+from figeval.reporting.tables import SMALL_N, USUAL_DECIMALS, Cell, ColumnHead, Row, Table
 
 ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
 MISSING = "-"
 
 
 def number(value: float, unit: str, decimals: int | None = None) -> str:
-    """A value in its unit: percent with one decimal, fractions with three, or a paper's number as printed."""
-    if unit == "percent":
-        return f"{value * 100:.{1 if decimals is None else decimals}f}"
+    """A value in its unit (percent: x 100) with `decimals` (None: the unit's usual ones), rounded half up from its
+    12 significant digits; a count as it is."""
     if unit == "count":
         return f"{value:g}"
-    return f"{value:.{3 if decimals is None else decimals}f}"
+    exact = Decimal(f"{value:.12g}") * (100 if unit == "percent" else 1)
+    places = USUAL_DECIMALS.get(unit, 3) if decimals is None else decimals
+    shown = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return f"{shown + 0:f}"  # "+ 0" turns -0.0 into 0.0
 
 
 def shows_interval(table: Table, cell: Cell) -> bool:
@@ -39,9 +44,11 @@ def unit_of(table: Table, column: ColumnHead) -> str:
     return column.unit or table.unit
 
 
-def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
-    """"60.5", "0.620 [0.600, 0.640]", "0.640 (model)", "(n=112)" for a count with no value; "-" when missing."""
+def cell_text(table: Table, cell: Cell | None, unit: str | None = None, decimals: int | None = None) -> str:
+    """"60.5", "0.620 [0.600, 0.640]", "0.640 (model)", "(n=112)" for a count with no value; "-" when missing. A
+    paper's number shows its own decimals, any other the column's (`decimals`)."""
     unit = unit or table.unit
+    decimals = decimals if cell is None or cell.decimals is None else cell.decimals
     if cell is None:
         return MISSING
     if cell.value is None:
@@ -49,9 +56,9 @@ def cell_text(table: Table, cell: Cell | None, unit: str | None = None) -> str:
     elif isinstance(cell.value, str):
         text = cell.value
     else:
-        text = number(cell.value, unit, cell.decimals)
+        text = number(cell.value, unit, decimals)
         if shows_interval(table, cell):
-            text += f" [{number(cell.low, unit, cell.decimals)}, {number(cell.high, unit, cell.decimals)}]"
+            text += f" [{number(cell.low, unit, decimals)}, {number(cell.high, unit, decimals)}]"
         if cell.n is not None and (table.cell_n or (cell.samples is not None and cell.n != cell.samples)):
             text += f" (n={cell.n})"
     if cell.label:
@@ -80,7 +87,8 @@ def grid(table: Table) -> list[list[str]]:
     """The table as rows of strings, header first: label, settings, n, one column per table column."""
     head = ["model", *table.identity_keys, "samples", *(header_text(c) for c in table.columns)]
     body = [[row_label(row), *(row.identity.get(key, "") for key in table.identity_keys), row_n(table, row),
-             *(cell_text(table, row.cells.get(c.key), unit_of(table, c)) for c in table.columns)] for row in table.rows]
+             *(cell_text(table, row.cells.get(c.key), unit_of(table, c), c.decimals) for c in table.columns)]
+            for row in table.rows]
     return [head, *body]
 
 

@@ -9,8 +9,9 @@ paper's id under `paper`), so that this module knows no paper."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table, TableSpec
+from figeval.reporting.tables import USUAL_DECIMALS, Cell, ColumnHead, Row, Table, TableSpec
 
 CI_SUFFIXES = ("/ci_low", "/ci_high")
 Lines = Sequence[Mapping[str, str]]
@@ -47,6 +48,22 @@ def _as_stored(value: str, unit: str) -> float:
 def _decimals(value: str) -> int:
     """How many decimals a number is printed with ("33.25" -> 2, "18" -> 0)."""
     return len(value.partition(".")[2])
+
+
+def printed_precision(numbers: Lines, source: str, table: Table) -> None:
+    """Each column of `table` in the unit the paper prints it in (`source`, "Table 4") and with at least as many
+    decimals as its most precise number there, so that a user's row beside the paper's is as precise as the
+    paper's (32.25 beside 61.75, not 32.2) and a recall the paper prints as 81.3 is not shown as a fraction."""
+    found: dict[str, tuple[str, int]] = {}
+    for line in numbers:
+        if line["table"] != source or line["unit"] not in USUAL_DECIMALS:
+            continue
+        column = line["column"].removesuffix(CI_SUFFIXES[0]).removesuffix(CI_SUFFIXES[1])
+        unit, decimals = found.get(column, (line["unit"], USUAL_DECIMALS[line["unit"]]))
+        found[column] = (unit, max(decimals, _decimals(line["value"])))
+    table.columns = [replace(column, unit="" if found[column.key][0] == table.unit else found[column.key][0],
+                             decimals=found[column.key][1]) if column.key in found else column
+                     for column in table.columns]
 
 
 def reference_rows(numbers: Lines, spec: TableSpec, table: Table) -> list[Row]:

@@ -14,7 +14,7 @@ from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
-from figeval.reporting.paper import paper_notes, reference_rows, text_numbers
+from figeval.reporting.paper import paper_notes, printed_precision, reference_rows, text_numbers
 from figeval.reporting.logs import read_runs
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
 from figeval.reporting.summary import READ_LAYERS, unread_warning
@@ -99,13 +99,16 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
 
 def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: set[str],
                      context: TableContext) -> list[Table]:
-    """The benchmark's tables that the runs' tasks (`present`) fill, in its order; with the papers' numbers asked
-    for, each with the paper's rows and its notes on itself."""
+    """The benchmark's tables that the runs' tasks (`present`) fill, in its order, each column in the unit and at
+    the precision the paper prints it (`printed_precision`); with the papers' numbers asked for, each with the
+    paper's rows and its notes on itself."""
     tables = []
     for spec in benchmark.tables:
         if not spec.tasks & present:
             continue
         for table in spec.build(spec, runs, context) if spec.build else [build_table(spec, runs)]:
+            if table.key == spec.key:
+                printed_precision(context.numbers, spec.source, table)
             if context.paper and table.key == spec.key:
                 table.rows += reference_rows(context.numbers, spec, table)
                 table.notes += paper_notes(benchmark.inconsistencies(), spec.source)

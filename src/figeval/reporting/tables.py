@@ -36,6 +36,8 @@ from figeval.stats import wilson_interval
 
 # Below this many samples a rate's 95% interval is shown even where the paper prints none.
 SMALL_N = 100
+# How many decimals a value shows in a column the paper prints no number of: percent 14.5, fractions 0.145.
+USUAL_DECIMALS = {"percent": 1, "fraction": 3}
 Z_95 = 1.959964
 T = TypeVar("T")
 
@@ -68,6 +70,9 @@ class ColumnHead:
     """Not a column of the paper's table (figeval's addition, marked as such)."""
     unit: str = ""
     """The column's own unit where it differs from the table's (Cohen's kappa beside a percent agreement)."""
+    decimals: int | None = None
+    """How many decimals the column's values show: as many as the paper's most precise number in it (Avg 61.75),
+    at least the unit's usual precision; None: the unit's usual precision."""
 
 
 @dataclass
