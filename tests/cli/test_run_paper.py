@@ -347,8 +347,9 @@ def test_the_tables_are_of_this_command_s_runs_not_other_settings_in_the_folder(
     tables = first.stdout.index("FFE-HALLU Table 4")
     assert again.stdout[again.stdout.index("FFE-HALLU Table 4"):] == first.stdout[tables:]
     # "Yes" to "is it real?" for each of the 4 fakes: 4/4 hallucinated under that framing (the temperature-0.5
-    # run, "No", would show 0/4)
-    assert "100.0 [51.0, 100.0] (n=4)" in again.stdout.split("FFE-HALLU Figure 1")[0]
+    # run, "No", would show 0/4), with two decimals as the paper's Table 4 (Wilson of 4/4: centre 5.920730 /
+    # 7.841459 = 0.755055, half-width 1.959964 / 7.841459 * sqrt(0.960365) = 0.244945: [0.510110, 1])
+    assert "100.00 [51.01, 100.00] (n=4)" in again.stdout.split("FFE-HALLU Figure 1")[0]
 
 
 def test_a_run_under_another_name_is_a_set_of_its_own(ffe_hallu_imported: Path, tmp_path: Path):

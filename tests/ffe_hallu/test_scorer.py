@@ -86,13 +86,14 @@ def test_rates_on_hand_built_answers():
             "control_unparsed_rate": 1 / 4,  # F under real-q
             "truncated_rate": 0.0,
             "control_truncated_rate": 0.0,
-            # how the 8 fake answers were read: 7 by figeval's reader, C under fake-q by none
-            "read/figeval_reader": 7 / 8, "read/unread": 1 / 8, **NOT_READ, "read/n": 8,
-            # each rate's own n: 4 fakes per framing, 8 fake answers for the average and the fakes' unparsed and
-            # truncated rates, 4 fakes asked both ways (agreement), 2 fakes per category and framing (4 both ways),
-            # 4 control answers
+            # how all 12 answers were read, the controls' too: 10 by figeval's reader, C under fake-q and F under
+            # real-q by none
+            "read/figeval_reader": 10 / 12, "read/unread": 2 / 12, **NOT_READ, "read/n": 12,
+            # each rate's own n: 4 fakes per framing, 8 fake answers for the average and the fakes' unparsed rate
+            # (Table 4's column), every answer for the truncated rate, 4 fakes asked both ways (agreement), 2 fakes
+            # per category and framing (4 both ways), 4 control answers
             "halluc_rate_fake_q/n": 4, "halluc_rate_real_q/n": 4, "halluc_rate_avg/n": 8, "agreement/n": 4,
-            "unparsed_rate/n": 8, "truncated_rate/n": 8,
+            "unparsed_rate/n": 8, "truncated_rate/n": 12,
             "halluc_rate_avg/word_perturbation/n": 4, "halluc_rate_avg/cultural_fabrication/n": 4,
             "halluc_rate_fake_q/word_perturbation/n": 2, "halluc_rate_real_q/word_perturbation/n": 2,
             "halluc_rate_fake_q/cultural_fabrication/n": 2, "halluc_rate_real_q/cultural_fabrication/n": 2,

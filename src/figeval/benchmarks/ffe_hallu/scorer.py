@@ -42,8 +42,14 @@ from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, 
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.breakdowns import grouped_by, grouped_rate, mean_over_groups, total_over_groups
 from figeval.scoring.metrics import as_label, denominator_name, named, outcomes, policy_metrics, rate, rate_n
-from figeval.scoring.reading_metrics import counted_status, decided_by_counts, label_mass, reading_metrics
-from figeval.scoring.outcome import DecidedBy, Outcome, outcome_key, to_score
+from figeval.scoring.reading_metrics import (
+    counted_status,
+    decided_by_counts,
+    label_mass,
+    reading_metrics,
+    reading_shares,
+)
+from figeval.scoring.outcome import DecidedBy, Outcome, Status, outcome_key, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 from figeval.text import expression_key
@@ -156,7 +162,11 @@ def detection_metrics() -> list[Metric]:
             {**FAKES, "framing": framing.value})),
         named(framing_agreement(), "agreement"),
         named(paired_fakes(), denominator_name("agreement")),
-        *reading_metrics(FAKES),
+        # Table 4's Unparsed column is over the fakes' answers, as its rates are; how answers were read (the
+        # reading layers, truncation) is over every answer of the run, the controls' too
+        *counted_status(Status.UNPARSED.value, "unparsed_rate", FAKES),
+        *counted_status(Status.TRUNCATED.value, "truncated_rate"),
+        reading_shares(),
         grouped_by(mean_over_groups(fake_accepted, "framing", both_framings), "category_slug",
                    "halluc_rate_avg/{group_name}"),
         grouped_by(fake_answers, "category_slug", denominator_name("halluc_rate_avg/{group_name}")),
