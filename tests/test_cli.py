@@ -51,11 +51,12 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
 
     tables = figeval("report", str(logs))
     assert tables.returncode == 0, tables.stderr
-    # Table 4 in percent: fake-q 15.0, real-q 5.0, average 10.0, agreement 90.0, unparsed 2.5 (ours); no controls.
-    # A cell whose own n is not the row's 400 samples says it: each framing and agreement are over the 200 fakes.
+    # Table 4 in percent, with the paper's two decimals: fake-q 15.00, real-q 5.00, average 10.00, agreement 90.00,
+    # unparsed 2.5 (ours, the usual one decimal); no controls. A cell whose own n is not the row's 400 samples says
+    # it: each framing and agreement are over the 200 fakes.
     table_4 = tables.stdout.split("FFE-HALLU Table 4", 1)[1].split("\n\n", 1)[0]
     row = next(line for line in table_4.splitlines() if line.startswith("answers "))  # the file's stem names it
-    assert row.split()[-9:] == ["15.0", "(n=200)", "5.0", "(n=200)", "10.0", "90.0", "(n=200)", "2.5", "-"]
+    assert row.split()[-9:] == ["15.00", "(n=200)", "5.00", "(n=200)", "10.00", "90.00", "(n=200)", "2.5", "-"]
     [run] = json.loads(figeval("report", str(logs), "--json").stdout)["runs"]
     assert run["task"] == "ffe_detection" and run["model"] == f"replay/{replay}" and run["samples"] == 400
     assert run["display_name"] == "answers"

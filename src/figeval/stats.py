@@ -107,6 +107,19 @@ def gwet_ac1(units: Sequence[Sequence[Hashable]], categories: Sequence[Hashable]
     return (observed - expected) / (1.0 - expected)
 
 
+# Below this many items a percentile bootstrap's interval is not an honest 95% interval: over 3 items all answered
+# right every resample is 1.0, and the interval [1.0, 1.0] says there is no uncertainty at all. A share then gets the
+# Wilson interval over its n, which stays honest at 0% and 100%; any other statistic (a mean over items, a kappa, a
+# difference) gets none, and what shows it says why (`FEW_ITEMS`).
+MIN_BOOTSTRAP_ITEMS = 30
+FEW_ITEMS = f"fewer than {MIN_BOOTSTRAP_ITEMS} items: a bootstrap interval over so few cannot say how uncertain it is"
+
+
+def bootstrap_trusted(n_items: int) -> bool:
+    """Whether a percentile bootstrap over `n_items` items gives an honest 95% interval (`MIN_BOOTSTRAP_ITEMS`)."""
+    return n_items >= MIN_BOOTSTRAP_ITEMS
+
+
 @dataclass(frozen=True)
 class Interval:
     estimate: float

@@ -33,6 +33,8 @@ from figeval.subset import DESIGN_KEY, PLAIN, Design
 
 IDENTITY_KEY = "run_identity"
 """The task metadata key a run's identity is recorded under (`RecordedIdentity.as_metadata`)."""
+ITEM_MEANS_KEY = "item_means"
+"""The task metadata key of the metrics that are no share of their n (`benchmark_task`'s `item_means`)."""
 PROMPT_VERSION = "prompt_version"
 """The setting that holds a task's prompt version: each task's own (two tasks' versions are never one setting)."""
 
@@ -144,6 +146,7 @@ def benchmark_task(
     answer_mode: AnswerMode | None = None,
     metrics: Sequence[Metric] | None = None,
     design: Design = PLAIN,
+    item_means: Sequence[str] = (),
     **settings: Any,
 ) -> Task:
     """A benchmark task.
@@ -161,6 +164,9 @@ def benchmark_task(
         design: how the samples hang together (items asked several ways, the groups reported), so that
             `figeval run --limit N` keeps it (figeval.subset); the default, PLAIN, says the first N samples are a
             fair subset.
+        item_means: metrics that are no share of their n (a mean of per-item scores, an F1), with the metrics
+            grouped under them ("hamming_score/generic"): reports put no Wilson interval on them
+            (`figeval.reporting.tables.metric_cell`).
         **settings: the task's own arguments worth recording (dataset variant, judge mode).
     """
     metadata: dict[str, Any] = {"benchmark": benchmark, **provenance, **settings}
@@ -168,6 +174,8 @@ def benchmark_task(
         metadata["answer_mode"] = answer_mode.value
     if (recorded := design.as_metadata()) is not None:
         metadata[DESIGN_KEY] = recorded
+    if item_means:
+        metadata[ITEM_MEANS_KEY] = list(item_means)
     metadata |= {"prompt_version": version, "unparsed_policies": dict(unparsed_policies),
                  "figeval_version": __version__}
     return Task(

@@ -152,10 +152,13 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     assert [(row.identity["judge"], row.cells["agreement"].n) for row in table.rows] == [
         (f"replay/{saving}", 3), ("with figeval's rules", 5)]
     # the run asked 6 samples by --sample-id: a subset, used for want of a complete run, and said so
-    [subset, note] = table.notes
+    [subset, note, few] = table.notes
     # (the run named by its replay file's stem, outputs.jsonl)
     assert subset.startswith("outputs agreement: from a subset run (sample_id (6 ids): 6 of ")
     assert "labelled 3 of the 5 outputs people resolved" in note and "judge_every_output=true" in note
+    # kappas over 3 and 5 outputs: no bootstrap interval (it would claim a certainty 5 items cannot give)
+    assert few.startswith("no interval where fewer than 30 items") and few.count("Cohen's kappa") == 2
+    assert all(row.cells["kappa"].low is None for row in table.rows if "kappa" in row.cells)
 
 
 def injection_obeying_judge():

@@ -115,7 +115,7 @@ def test_ffe_detection_on_the_embedded_model(ffe_hallu_imported: Path, tmp_path:
     # rates between 0 and 1; each `/n` (read/n too) counts the answers a rate is over: 4 samples in all
     assert all(0.0 <= value <= 1.0 for name, value in metrics.items() if not name.endswith("/n"))
     assert all(value == int(value) and 0 < value <= 4 for name, value in metrics.items() if name.endswith("/n"))
-    assert metrics["read/logprob"] == 1.0 and metrics["read/n"] == 2  # the two fake answers, by logprob
+    assert metrics["read/logprob"] == 1.0 and metrics["read/n"] == 4  # every answer, the controls' too, by logprob
     for sample in log.samples:
         score = sample.scores["detection_scorer"]
         assert "P(yes)=" in score.explanation  # read from the next-token distribution

@@ -30,8 +30,18 @@ def test_rates_by_hand():
     assert rates["hallucinated_recall"] == pytest.approx(3 / 4)
     assert rates["hamming_score"] == pytest.approx(0.625)
     assert rates["hamming_score"] == pytest.approx((rates["factual_recall"] + rates["hallucinated_recall"]) / 2)
+    # 4 items are too few for the paper's bootstrap (stats.MIN_BOOTSTRAP_ITEMS): a recall, a share of its n, has
+    # the Wilson interval (2/4: centre 3.920730 / 7.841459 = 0.5, half-width 1.959964 / 7.841459 * sqrt(2 * 2 / 4
+    # + 0.960365) = 0.349961; 3/4: centre 0.627526, half-width 0.249948 * sqrt(0.75 + 0.960365) = 0.326885); the
+    # Hamming score, a mean of per-item scores, none
+    assert (rates["factual_recall/ci_low"], rates["factual_recall/ci_high"]) == pytest.approx((0.150039, 0.849961))
+    assert (rates["hallucinated_recall/ci_low"], rates["hallucinated_recall/ci_high"]) == pytest.approx(
+        (0.300642, 0.954413), abs=1e-6)
+    assert "hamming_score/ci_low" not in rates and rates["hamming_score/n"] == 4
+    # 32 items (the 4, 8 times): the bootstrap over items for all three, as the paper computes Table 2's intervals
+    many = pair_rates(pairs * 8, resamples=200)
     for name in ("factual_recall", "hallucinated_recall", "hamming_score"):
-        assert rates[f"{name}/ci_low"] <= rates[name] <= rates[f"{name}/ci_high"]
+        assert many[f"{name}/ci_low"] < many[name] < many[f"{name}/ci_high"]
 
 
 def test_rates_by_hand_with_unparsed_answers_excluded():
@@ -84,7 +94,9 @@ def test_f1_has_a_bootstrap_interval_over_items_not_a_wilson_one():
     # c alone has no true positive: undefined (such a resample is dropped), as `confusion` leaves F1 out
     with pytest.raises(UndefinedStatistic):
         f1([2])
-    interval = f1_interval(pairs, resamples=200)
+    # over 4 items no interval (too few for a bootstrap, and F1 is no share for a Wilson one); over 32 a bootstrap
+    assert f1_interval(pairs, resamples=200) == {}
+    interval = f1_interval(pairs * 8, resamples=200)
     assert set(interval) == {"f1/ci_low", "f1/ci_high"}
     assert 0 <= interval["f1/ci_low"] <= 4 / 7 <= interval["f1/ci_high"] <= 1
     # no true positive at all: no F1, no interval
@@ -131,10 +143,13 @@ def test_qa_end_to_end(tmp_path: Path):
     assert metrics["factual_recall/persian_specific"] == pytest.approx(1 / 3)
     assert metrics["factual_recall/generic"] == pytest.approx(1.0)
     assert metrics["hamming_score/generic"] == pytest.approx(2.5 / 3)
-    # the splits carry their own 95% intervals (Section 5.1 compares them)
-    for name in ("factual_recall", "hallucinated_recall", "hamming_score"):
+    # the splits carry their own 95% intervals (Section 5.1 compares them): over 3 items each, the recalls' Wilson
+    # intervals; the Hamming score none (a bootstrap over 3 items cannot say), which the log records it is
+    for name in ("factual_recall", "hallucinated_recall"):
         for subset in ("persian_specific", "generic"):
-            assert metrics[f"{name}/{subset}/ci_low"] <= metrics[f"{name}/{subset}"] <= metrics[f"{name}/{subset}/ci_high"]
+            assert metrics[f"{name}/{subset}/ci_low"] < metrics[f"{name}/{subset}"] <= metrics[f"{name}/{subset}/ci_high"]
+    assert not any(name.startswith("hamming_score") and name.endswith("ci_low") for name in metrics)
+    assert log.eval.metadata["item_means"] == ["hamming_score", "f1"]
     # 3 of the 6 items are Persian-specific; TP: Y on q1, q2, q4, q6 correct versions (4); FN: q3 N, q5 unparsed
     assert metrics["persian_specific_share"] == 0.5
     assert (metrics["tp"], metrics["fn"], metrics["tn"], metrics["fp"]) == (4, 2, 5, 1)

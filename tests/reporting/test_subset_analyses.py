@@ -17,6 +17,7 @@ from inspect_ai.log import write_eval_log
 from figeval._registry import BENCHMARKS
 from figeval.reporting.runs import RunSummary, summarize
 from figeval.scoring.outcome import DecidedBy, Outcome
+from figeval.stats import FEW_ITEMS
 from tests.metric_values import logged_outcomes
 
 MORNING, NOON = "2026-11-01T09:00:00+00:00", "2026-11-01T12:00:00+00:00"
@@ -120,8 +121,10 @@ def test_agreement_notes_a_subset_used_for_want_of_a_complete_run(tmp_path: Path
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
     [table] = agreement_tables(people_labels(tmp_path, smoke.model), [smoke], BENCHMARKS)
     assert {row.cells["agreement"].value for row in table.rows} == {0.0}  # hallucinated vs people's correct
-    assert table.notes == [f"{smoke.model} agreement: from a subset run ({SUBSET}; no complete run of ffe_generation "
-                           f"with these settings): {smoke.log}."]
+    assert table.notes[0] == (f"{smoke.model} agreement: from a subset run ({SUBSET}; no complete run of "
+                              f"ffe_generation with these settings): {smoke.log}.")
+    assert table.notes[1:] == [f"no interval where {FEW_ITEMS} ({smoke.model} Cohen's kappa; {smoke.model} Cohen's "
+                               "kappa)."]
 
 
 # --- Persian allusions' Section 4 analyses ------------------------------------------------------------------------

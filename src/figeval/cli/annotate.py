@@ -185,6 +185,7 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     from figeval.reporting.summary import format_table
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
+    from figeval.reporting.agreement import kappa_text
     from figeval.stats import agreement_row
 
     check_new_log(out, [log, sheet])
@@ -196,8 +197,7 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     if applied.extractor_pairs:
         extractor, person = zip(*applied.extractor_pairs)
         row = agreement_row("extractor vs hand labels", list(extractor), list(person))
-        kappa = (f"{row.kappa.estimate:.2f} [{row.kappa.low:.2f}, {row.kappa.high:.2f}]" if row.kappa
-                 else f"undefined ({row.note})")
+        kappa = kappa_text(row.kappa, row.n) if row.kappa else f"undefined ({row.note})"
         click.echo(f"extractor vs hand labels: n={row.n}, agreement {100 * row.percent:.1f}%, Cohen's kappa {kappa}")
     click.echo(format_table(summarize(applied.log)))
 

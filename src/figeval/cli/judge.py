@@ -13,10 +13,9 @@ def judge() -> None:
 
 
 def _format_row(row) -> str:
-    if row.kappa is None:
-        kappa = f"n/a ({row.note})"
-    else:
-        kappa = f"{row.kappa.estimate:.3f} [{row.kappa.low:.3f}, {row.kappa.high:.3f}]"
+    from figeval.reporting.agreement import kappa_text
+
+    kappa = f"n/a ({row.note})" if row.kappa is None else kappa_text(row.kappa, row.n)
     return f"{row.group}\n{'':<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"
 
 
@@ -61,4 +60,6 @@ def judge_agreement(logs: tuple[Path, ...], human: Path, confusion: bool) -> Non
         if isinstance(fleiss, str):
             click.echo(f"Fleiss' kappa, all {len(annotators)}: n/a ({fleiss})")
         elif fleiss is not None:
-            click.echo(f"Fleiss' kappa, all {len(annotators)}: {fleiss.estimate:.3f} [{fleiss.low:.3f}, {fleiss.high:.3f}]")
+            from figeval.reporting.agreement import kappa_text
+
+            click.echo(f"Fleiss' kappa, all {len(annotators)}: {kappa_text(fleiss, len(humans))}")

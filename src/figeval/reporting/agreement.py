@@ -21,10 +21,11 @@ from figeval.reporting.tables import (
     Table,
     preferred,
     preferred_text,
+    few_items_note,
     proportion_interval,
     subset_note,
 )
-from figeval.stats import AgreementRow
+from figeval.stats import FEW_ITEMS, AgreementRow, Interval, bootstrap_trusted
 
 def _columns(unit: str) -> list[ColumnHead]:
     # a paper printing agreement as a fraction calls it "EM" (exact match); in percent, "Agr."
@@ -32,11 +33,20 @@ def _columns(unit: str) -> list[ColumnHead]:
     return [agreement, ColumnHead("kappa", "Cohen's kappa", "higher", unit="fraction")]
 
 
+def kappa_text(kappa: Interval, n: int) -> str:
+    """A kappa with its 95% bootstrap interval ("0.712 [0.604, 0.810]"), or why it has none over n items."""
+    if bootstrap_trusted(n):
+        return f"{kappa.estimate:.3f} [{kappa.low:.3f}, {kappa.high:.3f}]"
+    return f"{kappa.estimate:.3f} (no interval: {FEW_ITEMS})"
+
+
 def _cells(row: AgreementRow, agreement_key: str) -> dict[str, Cell]:
     # percent agreement is a share of the n items both labelled: the Wilson interval over them (kappa: bootstrap)
     cells = {agreement_key: Cell(row.percent, *proportion_interval(row.percent, row.n), row.n)} if row.n else {}
     if row.kappa is not None:
-        cells["kappa"] = Cell(row.kappa.estimate, row.kappa.low, row.kappa.high, row.n)
+        trusted = bootstrap_trusted(row.n)
+        cells["kappa"] = Cell(row.kappa.estimate, row.kappa.low if trusted else None,
+                              row.kappa.high if trusted else None, row.n)
     return cells
 
 
@@ -85,6 +95,9 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], benchmarks: Seque
         judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
     tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
+    for table in tables:
+        if few := few_items_note(table):
+            table.notes.append(few)
     if paper and printed:
         numbers, notes = benchmark.numbers(), benchmark.inconsistencies()
         if judged.rows and printed.judges:
@@ -156,6 +169,5 @@ def _annotator_table(task, humans, annotators, labels: Path, source: str, unit: 
     if isinstance(fleiss, str):
         people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: n/a ({fleiss})")
     elif fleiss is not None:
-        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {fleiss.estimate:.3f} "
-                            f"[{fleiss.low:.3f}, {fleiss.high:.3f}]")
+        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {kappa_text(fleiss, len(humans))}")
     return people

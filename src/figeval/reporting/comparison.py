@@ -26,7 +26,8 @@ from figeval._compat import metric_from_definition
 from figeval.paired import PairedDifference, clustered_standard_error, mcnemar_exact, paired_bootstrap
 from figeval.reporting.resampled import Value, fast_value, metric_value, per_sample
 from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table
+from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table, few_items_note
+from figeval.stats import bootstrap_trusted
 from figeval.subset import Design
 
 RESAMPLES = 2000
@@ -66,9 +67,14 @@ class Comparison:
     note: str = ""
 
     @property
+    def decided(self) -> bool:
+        """Enough items for the bootstrap's interval to say anything (`stats.MIN_BOOTSTRAP_ITEMS`)."""
+        return bootstrap_trusted(self.difference.items)
+
+    @property
     def significant(self) -> bool:
-        """The 95% interval leaves out 0."""
-        return self.difference.low > 0 or self.difference.high < 0
+        """The 95% interval leaves out 0 (never over too few items to have one)."""
+        return self.decided and (self.difference.low > 0 or self.difference.high < 0)
 
 
 @dataclass
@@ -236,7 +242,8 @@ def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table
         paired = comparison.difference
         cells = {
             "task": Cell(comparison.task), "metric": Cell(comparison.metric), "baseline": Cell(comparison.baseline),
-            "difference": Cell(paired.difference, paired.low, paired.high, label="*" if comparison.significant else ""),
+            "difference": Cell(paired.difference, *((paired.low, paired.high) if comparison.decided else (None, None)),
+                               n=paired.items, label="*" if comparison.significant else ""),
             "se": Cell(comparison.standard_error),
             "p": Cell(p_text(comparison.mcnemar_p)),
             "items": Cell(float(paired.items)),
@@ -244,6 +251,8 @@ def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table
         table.rows.append(Row(comparison.model, {}, cells))
         if comparison.note:
             table.notes.append(f"{comparison.model} vs {comparison.baseline}, {comparison.metric}: {comparison.note}")
+    if few := few_items_note(table):
+        table.notes.append(few)
     table.notes += [
         f"Difference: the model's value minus the baseline's on the same samples, with its 95% interval from a "
         f"paired bootstrap over items ({RESAMPLES} resamples, seed {SEED}; Miller 2024, 'Adding Error Bars to "
@@ -278,7 +287,7 @@ def mark_ties(table: Table, runs: Sequence[RunSummary], columns: Sequence[Column
             if run is None or base is None or run.identity != base.identity:
                 continue
             result = compare(column.task, column.metric, run, base, cache)
-            if isinstance(result, Comparison) and not result.significant:
+            if isinstance(result, Comparison) and result.decided and not result.significant:
                 row.cells[column.key] = replace(here, label=f"{here.label} {TIE}".strip())
                 marked = True
     if marked:

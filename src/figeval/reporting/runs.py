@@ -14,7 +14,9 @@ from inspect_ai.log import EvalLog
 from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode, resolved_answer_mode
 from figeval.reporting.model_names import given_name, model_names, short_name
 from figeval.subset import SUBSET_KEY
-from figeval.task import IDENTITY_KEY, PROMPT_VERSION, RecordedIdentity
+from figeval.scoring.metrics import denominator_name
+from figeval.stats import bootstrap_trusted, wilson_interval
+from figeval.task import IDENTITY_KEY, ITEM_MEANS_KEY, PROMPT_VERSION, RecordedIdentity
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class RunSummary:
     """The settings that name a file of the user's (data other than the paper's)."""
     own: tuple[str, ...] = ()
     """The settings that are this task's own: never compared with another task's of the same name."""
+    item_means: tuple[str, ...] = ()
+    """Metrics that are no share of their n (and those grouped under them): never given a Wilson interval."""
 
     def __post_init__(self) -> None:
         if not self.display_name:
@@ -52,6 +56,24 @@ class RunSummary:
     def as_json(self) -> dict[str, object]:
         return asdict(self)
 
+    def interval(self, metric: str) -> tuple[float, float] | None:
+        """A metric's 95% interval, by one rule for every table and summary: its own (bootstrap) interval, from
+        `MIN_BOOTSTRAP_ITEMS` answers on; else, for a share of its n (its value times n a whole number), the Wilson
+        interval over n, which stays honest at 0% and 100%; else none (a mean over items, F1, a mass: the report
+        says why for a small n)."""
+        value, n = self.metrics.get(metric), self.metrics.get(denominator_name(metric))
+        low, high = self.metrics.get(f"{metric}/ci_low"), self.metrics.get(f"{metric}/ci_high")
+        if value is None:
+            return None
+        if low is not None and high is not None and (n is None or bootstrap_trusted(int(n))):
+            return low, high
+        if self.is_item_mean(metric) or not n or not 0.0 <= value <= 1.0 or abs(value * n - round(value * n)) > 1e-6:
+            return None
+        return wilson_interval(round(value * n), round(n))
+
+    def is_item_mean(self, metric: str) -> bool:
+        return any(metric == mean or metric.startswith(f"{mean}/") for mean in self.item_means)
+
 
 def summarize(log: EvalLog) -> RunSummary:
     metrics: dict[str, float] = {}
@@ -63,9 +85,10 @@ def summarize(log: EvalLog) -> RunSummary:
     task = log.eval.task.split("/")[-1]  # "figeval/<task>" -> "<task>"
     errors = sum(1 for sample in log.samples or [] if sample.error is not None)
     recorded = recorded_identity_of(log)
+    item_means = tuple((log.eval.metadata or {}).get(ITEM_MEANS_KEY) or ())
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
                       log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model),
-                      recorded.files, recorded.own)
+                      recorded.files, recorded.own, item_means)
 
 
 def with_display_names(runs: Sequence[RunSummary], here: Path | None = None) -> list[RunSummary]:

@@ -9,7 +9,7 @@ import textwrap
 
 from figeval.reporting.runs import RunSummary
 from figeval.scoring.metrics import denominator_name
-from figeval.stats import wilson_interval
+from figeval.stats import FEW_ITEMS, bootstrap_trusted
 
 # How answers were read (`read/<layer>` metrics), in the order the layers are tried, and their names for people.
 READ_LAYERS = {"paper_rule": "the paper's rule", "figeval_reader": "figeval's reader", "logprob": "logprob",
@@ -63,7 +63,7 @@ def format_table(run: RunSummary) -> str:
         head.append(("subset", run.subset))
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
-    rows = head + metric_rows(run.metrics)
+    rows = head + metric_rows(run)
     width = max(len(name) for name, _ in rows)
     # a long value (a subset's rule) wraps under itself at its spaces, so the table stays as wide as a terminal; a
     # path or model name is never cut (it stays whole, to be copied, however long)
@@ -84,35 +84,26 @@ def format_table(run: RunSummary) -> str:
     return "\n".join(lines)
 
 
-def summary_interval(metrics: dict[str, float], name: str) -> tuple[float, float] | None:
-    """A metric's 95% interval for the run summary: its own bootstrap bounds (`/ci_low`, `/ci_high`), else the
-    Wilson interval when it is a proportion of its n answers (value * n a whole number: a mean of scores such as
-    label_mass is not), else None."""
-    if f"{name}/ci_low" in metrics and f"{name}/ci_high" in metrics:
-        return metrics[f"{name}/ci_low"], metrics[f"{name}/ci_high"]
-    value, n = metrics[name], metrics.get(denominator_name(name))
-    if not n or not 0.0 <= value <= 1.0 or abs(value * n - round(value * n)) > 1e-6:
-        return None
-    return wilson_interval(round(value * n), round(n))
-
-
-def metric_rows(metrics: dict[str, float]) -> list[tuple[str, str]]:
+def metric_rows(run: RunSummary) -> list[tuple[str, str]]:
     """(name, value) per metric but the reading layers: "0.150 [0.107, 0.206] (n=200)" where the metric records
     its n (`<metric>/n`, a count, shown beside it rather than on a line of its own) with its 95% interval
-    (`summary_interval`), which replaces the metric's stderr line; else "0.150"; an `/n` whose metric is absent on
+    (`RunSummary.interval`), which replaces the metric's stderr line; "0.500 (n=6; fewer than 30 items: ...)" where
+    a metric that is no share has too few items for an interval; else "0.150"; an `/n` whose metric is absent on
     its own line, as a count."""
+    metrics = run.metrics
     rows = []
     for name, value in metrics.items():
         if name.startswith("read/") or (name.endswith("/n") and name.removesuffix("/n") in metrics):
             continue
         if name.endswith(("/stderr", "/ci_low", "/ci_high")) and name.rpartition("/")[0] in metrics \
-                and summary_interval(metrics, name.rpartition("/")[0]) is not None:
+                and (run.interval(name.rpartition("/")[0]) is not None or name.endswith(("/ci_low", "/ci_high"))):
             continue
         if name.endswith("/n"):
             rows.append((name, f"{value:.0f}"))
             continue
         n = metrics.get(denominator_name(name))
-        interval = summary_interval(metrics, name) if n is not None else None
+        interval = run.interval(name) if n is not None else None
         shown = f"{value:.3f}" + ("" if interval is None else f" [{interval[0]:.3f}, {interval[1]:.3f}]")
-        rows.append((name, shown + ("" if n is None else f" (n={n:.0f})")))
+        few = interval is None and n is not None and run.is_item_mean(name) and not bootstrap_trusted(int(n))
+        rows.append((name, shown + ("" if n is None else f" (n={n:.0f}{f'; {FEW_ITEMS}' if few else ''})")))
     return rows

@@ -32,7 +32,7 @@ from figeval.reporting.rescore import rescore_command
 from figeval.reporting.rows import RowRuns, model_rows, setting_names
 from figeval.reporting.runs import RunSummary, preference
 from figeval.scoring.metrics import denominator_name
-from figeval.stats import wilson_interval
+from figeval.stats import FEW_ITEMS, bootstrap_trusted, wilson_interval
 
 # Below this many samples a rate's 95% interval is shown even where the paper prints none.
 SMALL_N = 100
@@ -199,21 +199,28 @@ def proportion_interval(value: float, n: int | None) -> tuple[float | None, floa
 
 
 def metric_cell(run: RunSummary, metric: str, complement: bool = False) -> Cell | None:
-    """A run's metric with its n (its own denominator, `<metric>/n`) and its 95% interval: the metric's own
-    `/ci_low`, `/ci_high` when it has them (bootstrap), else the Wilson interval over its n; with `complement`,
-    1 - the metric and the interval flipped. No n and no interval when the log does not record the metric's n (see
-    `before_denominators_note`); None if the run lacks the metric."""
+    """A run's metric with its n (its own denominator, `<metric>/n`) and its 95% interval (`RunSummary.interval`);
+    with `complement`, 1 - the metric and the interval flipped. No n when the log does not record the metric's n
+    (see `before_denominators_note`); None if the run lacks the metric."""
     value = run.metrics.get(metric)
     if value is None:
         return None
     recorded_n = run.metrics.get(denominator_name(metric))
     n = None if recorded_n is None else int(recorded_n)
-    low, high = run.metrics.get(f"{metric}/ci_low"), run.metrics.get(f"{metric}/ci_high")
-    if low is None or high is None:
-        low, high = proportion_interval(value, n)
+    low, high = run.interval(metric) or (None, None)
     if complement:
         value, low, high = 1 - value, None if high is None else 1 - high, None if low is None else 1 - low
     return Cell(value, low, high, n, run.log, samples=run.samples)
+
+
+def few_items_note(table: Table) -> str:
+    """What a table says of its cells with no interval over a small n (`stats.FEW_ITEMS`); empty with none."""
+    cells = [(row.label, column.header) for row in table.rows if not row.reference for column in table.columns
+             if (cell := row.cells.get(column.key)) is not None and isinstance(cell.value, float) and cell.low is None
+             and cell.n is not None and not bootstrap_trusted(cell.n) and not cell.label]
+    if not cells:
+        return ""
+    return f"no interval where {FEW_ITEMS} (" + "; ".join(f"{label} {header}" for label, header in cells) + ")."
 
 
 # Every figeval task reports `unparsed_rate`: a log without its n was scored before metrics recorded their own n.
@@ -282,6 +289,8 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
                                    f"{preferred_text(candidates)} is used ({chosen.log}).")
         table.rows.append(row)
     table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
+    if few := few_items_note(table):
+        table.notes.append(few)
     table.identity_keys = shown_settings(table.rows, [names[key] for key in names if key in files],
                                          [name for key, name in names.items() if key[0] in spec.shown_settings])
     table.shared = shared_settings(table.rows, table.identity_keys)

@@ -17,6 +17,7 @@ from figeval.reporting.tables import (
     Row,
     Table,
     TableSpec,
+    few_items_note,
     judge_unreadable_column,
     preferred,
     preferred_text,
@@ -27,7 +28,7 @@ from figeval.reporting.tables import (
     unparsed_column,
     unread_note,
 )
-from figeval.stats import bootstrap_interval
+from figeval.stats import bootstrap_interval, bootstrap_trusted
 
 # How the report names the paper (the benchmark's title).
 PAPER = "FFE-HALLU"
@@ -156,16 +157,23 @@ def _unparsed_cell(items: dict[str, tuple[str, list[Answer]]], category: str, lo
 
 
 def _rate_cell(values: list[float], log: str) -> Cell | None:
+    """The mean of the items' rates with its bootstrap interval over items (none over too few items: the mean of
+    an item's two answers is no share a Wilson interval fits)."""
     if not values:
         return None
+    if not bootstrap_trusted(len(values)):
+        return Cell(sum(values) / len(values), n=len(values), log=log)
     interval = bootstrap_interval(lambda idx: sum(values[i] for i in idx) / len(idx), len(values), resamples=RESAMPLES)
     return Cell(interval.estimate, interval.low, interval.high, len(values), log)
 
 
 def _difference_cell(published: list[float], fresh: list[float]) -> Cell | None:
-    """Fresh minus published, with a percentile bootstrap interval resampling each set's items independently."""
+    """Fresh minus published, with a percentile bootstrap interval resampling each set's items independently (none
+    when either set has too few items for one; its n is the smaller set's)."""
     if not published or not fresh:
         return None
+    if not bootstrap_trusted(min(len(published), len(fresh))):
+        return Cell(sum(fresh) / len(fresh) - sum(published) / len(published), n=min(len(published), len(fresh)))
     rng = np.random.default_rng(0)
     a, b = np.array(published), np.array(fresh)
     draws = [b[rng.integers(0, len(b), len(b))].mean() - a[rng.integers(0, len(a), len(a))].mean()
@@ -249,6 +257,8 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
     choices = {id(choice): (choice, header) for pair in chosen for choice, header in zip(pair, (_PUBLISHED, _FRESH))}
     table.notes += [note for choice, header in choices.values() if (note := choice.note(header)) is not None]
     table.notes += [subset_note(run, headers) for run, headers in subsets.values() if headers]
+    if few := few_items_note(table):
+        table.notes.append(few)
     table.identity_keys = shown_settings(table.rows, [_FAKES, "category"])
     table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes.append(f"95% percentile bootstrap intervals over items ({RESAMPLES} resamples); an unparsed answer "

@@ -52,7 +52,7 @@ from figeval.scoring.reading_metrics import label_mass, reading_metrics
 from figeval.scoring.outcome import to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import TopLogprobs, read_answer
-from figeval.stats import UndefinedStatistic, bootstrap_interval
+from figeval.stats import UndefinedStatistic, bootstrap_interval, bootstrap_trusted, wilson_interval
 
 UNPARSED = "unparsed"
 # Logprob mode: the yes/no words beside the letters (which `believability` counts with their variants). Not
@@ -67,6 +67,9 @@ def answer_mass(candidates: TopLogprobs) -> dict[str, float]:
     return {YES: letters.p_yes + words[YES], NO: letters.p_no + words[NO]}
 # Hamming first: Table 2 compares the models by it; the log viewer shows a task's first metric as its score.
 STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
+# Statistics that are no share of their n (a mean of per-item scores in 0, 1/2, 1; F1): no Wilson interval fits
+# them, so over too few items for a bootstrap they have none (recorded in the log: `benchmark_task`'s item_means).
+ITEM_MEANS = ("hamming_score", "f1")
 # The unparsed policies a run may choose (`-T unparsed=...`): as_wrong and excluded, scoring.metrics' names.
 UnparsedPolicy = Literal["as_wrong", "excluded"]
 POLICIES = get_args(UnparsedPolicy)
@@ -137,17 +140,24 @@ def statistic(name: str, unparsed: str, pairs: Sequence[PairAnswer]) -> Callable
 
 def pair_rates(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
                seed: int = 0) -> dict[str, float]:
-    """The three statistics with 95% bootstrap intervals over items and their denominators (`<name>/n`: answers
-    counted for a recall, items counted for the Hamming score); undefined ones are left out."""
+    """The three statistics with their 95% intervals and denominators (`<name>/n`: answers counted for a recall,
+    items counted for the Hamming score); undefined ones are left out. The intervals are the paper's bootstrap over
+    items (Table 2) from `MIN_BOOTSTRAP_ITEMS` items on; over fewer, a recall (a share of its n) has the Wilson
+    interval and the Hamming score (a mean over items, `ITEM_MEANS`) none."""
     rates: dict[str, float] = {}
     for name in STATISTICS:
-        try:
-            interval = bootstrap_interval(statistic(name, unparsed, pairs), len(pairs), resamples=resamples, seed=seed)
-        except UndefinedStatistic:
+        numerator, denominator = _contributions(pairs, name, unparsed)
+        counted = int(denominator.sum())
+        if counted == 0:
             continue
-        counted = int(_contributions(pairs, name, unparsed)[1].sum())
-        rates |= {name: interval.estimate, f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high,
-                  denominator_name(name): counted}
+        estimate = statistic(name, unparsed, pairs)(list(range(len(pairs))))
+        rates |= {name: estimate, denominator_name(name): counted}
+        if bootstrap_trusted(len(pairs)):
+            interval = bootstrap_interval(statistic(name, unparsed, pairs), len(pairs), resamples=resamples, seed=seed)
+            rates |= {f"{name}/ci_low": interval.low, f"{name}/ci_high": interval.high}
+        elif name not in ITEM_MEANS:
+            low, high = wilson_interval(int(round(numerator.sum())), counted)
+            rates |= {f"{name}/ci_low": low, f"{name}/ci_high": high}
     return rates
 
 
@@ -233,7 +243,10 @@ def f1_statistic(pairs: Sequence[PairAnswer], unparsed: str) -> Callable[[Sequen
 def f1_interval(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG, resamples: int = 1000,
                 seed: int = 0) -> dict[str, float]:
     """F1's 95% bootstrap interval over items (`f1/ci_low`, `f1/ci_high`), as the three statistics have theirs:
-    F1 is no proportion, so a report must not put a Wilson interval on it. Empty when F1 is undefined."""
+    F1 is no proportion (`ITEM_MEANS`), so a report must not put a Wilson interval on it. Empty when F1 is
+    undefined, and over fewer than `MIN_BOOTSTRAP_ITEMS` items."""
+    if not bootstrap_trusted(len(pairs)):
+        return {}
     try:
         interval = bootstrap_interval(f1_statistic(pairs, unparsed), len(pairs), resamples=resamples, seed=seed)
     except UndefinedStatistic:

@@ -11,7 +11,7 @@ from inspect_ai.dataset import MemoryDataset
 from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
 from figeval.benchmarks.perhallueval.dataset import item_samples, load_items
 from figeval.benchmarks.perhallueval.prompts import PROMPT_VERSION
-from figeval.benchmarks.perhallueval.scorer import STATISTICS, UnparsedPolicy, perhallueval_metrics, perhallueval_scorer
+from figeval.benchmarks.perhallueval.scorer import ITEM_MEANS, STATISTICS, UnparsedPolicy, perhallueval_metrics, perhallueval_scorer
 from figeval.data.stored import sha256_of
 from figeval.scoring.metrics import AS_WRONG
 from figeval.subset import Design
@@ -37,6 +37,7 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
         provenance={"data_file": data, "data_sha256": sha256_of(path) if path else None},
         answer_mode=mode,
         design=ITEM_DESIGN,
+        item_means=ITEM_MEANS,
         unparsed=unparsed,
     )
 
