@@ -72,6 +72,10 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     [table_4] = [t for t in report.tables if t.key == "ffe-hallu/table-4"]
     assert [row.identity.get("fakes", "") for row in table_4.rows] == ["", custom_identity := word_data(final)]
     assert table_4.identity_keys == ["fakes"] and table_4.rows[1].other_data == {"fakes": custom_identity}
+    # beside the paper's rows, the run on the built fakes says it is not the paper's measurement
+    [with_paper] = [t for t in build_report(logs, BENCHMARKS, paper=True).tables if t.key == "ffe-hallu/table-4"]
+    assert (f"on data other than the paper's, so not the paper's measurement: {table_4.rows[1].label} "
+            f"(fakes={custom_identity}).") in with_paper.notes
     # (both runs complete: Table 4's only note is its own, on figeval's columns)
     assert table_4.rows[0].cells["avg"].value == pytest.approx(0.1) and table_4.notes == list(TABLE_4.notes)
     [table] = [t for t in report.tables if t.key == CONTAMINATION_KEY]

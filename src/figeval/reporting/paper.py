@@ -66,6 +66,15 @@ def printed_precision(numbers: Lines, source: str, table: Table) -> None:
                      for column in table.columns]
 
 
+def other_data_note(table: Table) -> str:
+    """What a table with the paper's rows says of the user's rows on data other than the paper's (a file of the
+    user's: another fake set, a built data file, a pairs file), so that they are not read as the paper's
+    measurement; empty with none."""
+    rows = [f"{row.label} ({', '.join(f'{name}={value}' for name, value in row.other_data.items())})"
+            for row in table.rows if row.other_data and not row.reference]
+    return ("on data other than the paper's, so not the paper's measurement: " + "; ".join(rows) + ".") if rows else ""
+
+
 def reference_rows(numbers: Lines, spec: TableSpec, table: Table) -> list[Row]:
     """The paper's rows of the spec's table, in the paper's order, with the columns the table shows."""
     return paper_rows(numbers, spec.source, {column.key for column in spec.columns}, table.source, spec.cell_labels)

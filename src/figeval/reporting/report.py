@@ -14,7 +14,7 @@ from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
-from figeval.reporting.paper import paper_notes, printed_precision, reference_rows, text_numbers
+from figeval.reporting.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
 from figeval.reporting.logs import read_runs
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
 from figeval.reporting.summary import READ_LAYERS, unread_warning
@@ -110,6 +110,8 @@ def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: 
             if table.key == spec.key:
                 printed_precision(context.numbers, spec.source, table)
             if context.paper and table.key == spec.key:
+                if other := other_data_note(table):
+                    table.notes.append(other)
                 table.rows += reference_rows(context.numbers, spec, table)
                 table.notes += paper_notes(benchmark.inconsistencies(), spec.source)
             tables.append(table)
