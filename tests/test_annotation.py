@@ -138,16 +138,19 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # 004: 1, 005: 0, 006: 0 -> 5/5.
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels), "--confusion")
     assert agreement.returncode == 0, agreement.stderr
+    # the paper's tables named as FFE-HALLU declares them for this task (the allusions paper's would be Table 4)
+    assert agreement.stdout.startswith("judge vs human (FFE-HALLU Table 6 (Task 1)): ")
+    assert "\nannotators (FFE-HALLU Table 7), per model and set of its answers\n" in agreement.stdout
     assert figures(agreement.stdout, "replay/", "| judge replay/")[:2] == ["5", "1.000"]
     # the run's final labels, rules included (001 correct by the reference rule, humans 1) -> 5/5
     assert figures(agreement.stdout, "replay/", "| with figeval's rules")[:2] == ["5", "1.000"]
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
-    # Tables 7-8 are per generator model (here one), then pooled as an extra line
+    # Tables 7-8 are per generator model and set of its answers (here one), then over all labels as an extra line
     assert figures(agreement.stdout, "ann1 vs ann2: replay/")[:3] == ["5", "0.600", "0.375"]
-    assert figures(agreement.stdout, "ann1 vs ann2: all models")[:3] == ["5", "0.600", "0.375"]
+    assert figures(agreement.stdout, "ann1 vs ann2: all labels")[:3] == ["5", "0.600", "0.375"]
     # ann1 and ann3 agree on all 5
-    assert figures(agreement.stdout, "ann1 vs ann3: all models")[:2] == ["5", "1.000"]
+    assert figures(agreement.stdout, "ann1 vs ann3: all labels")[:2] == ["5", "1.000"]
     assert "Fleiss' kappa, all 3:" in agreement.stdout
     assert "judge \\ human" in agreement.stdout
 
@@ -161,7 +164,7 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert list(judged)[1] == "with figeval's rules"
     people = tables["annotator-agreement/ffe_generation"]
     pair = next(row["cells"] for row in people["rows"] if row["identity"].get("annotators") == "ann1 vs ann2"
-                and row["label"] == "all models")
+                and row["label"] == "all labels")
     assert (pair["agreement"]["value"], round(pair["kappa"]["value"], 3)) == (0.6, 0.375)
     gpt = next(row for row in people["rows"] if row["label"] == "GPT-4.1")
     assert gpt["reference"] == "FFE-HALLU Table 7" and gpt["cells"]["agreement"]["value"] == 0.915
@@ -472,7 +475,7 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
     # agreement with the third is over the answers it labelled: 003 (ann1 2 = ann3 2), 006 (ann1 0 = ann3 0)
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
     assert agreement.returncode == 0, agreement.stderr
-    assert figures(agreement.stdout, "ann1 vs ann3: all models")[:2] == ["2", "1.000"]
+    assert figures(agreement.stdout, "ann1 vs ann3: all labels")[:2] == ["2", "1.000"]
 
     # a third sheet that misses a disagreement is refused, naming it
     missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003/human": "2", "ffe-gen-006/human": "0"})
@@ -499,7 +502,7 @@ def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
     humans = [HumanLabel("ffe_generation", model, "s1", C, Resolution.AGREED, (C, C)),
               HumanLabel("ffe_generation", model, "s2", H, Resolution.AGREED, (H, H)),
               HumanLabel("ffe_generation", model, "s3", None, Resolution.UNRESOLVED, (C, I))]
-    [row] = human_rates(humans, FFE_LABELS)
+    row = human_rates(model, humans, FFE_LABELS)
     # s1 correct, s2 hallucinated; s3 unresolved is counted apart
     assert (row.n, row.unresolved, row.rates) == (2, 1, {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0})
     # the run over the same two answers: s1 correct, s2 unparsed -> hallucinated by the task's policy
@@ -553,6 +556,21 @@ def test_a_model_s_human_and_paraphrased_meaning_runs_never_share_an_answer(ffe_
     # person said 0, 1 -> 1/2; the run's own labels (001 incorrect by the judge, 003 correct by the rule) alike.
     assert found == {("human", judge_name): (1.0, 2), ("human", "with figeval's rules"): (1.0, 2),
                      ("paraphrased", judge_name): (0.5, 2), ("paraphrased", "with figeval's rules"): (0.5, 2)}
+
+    # The people's rates (Table 3 from people's labels) per meaning, each beside its run, never one line over both:
+    # columns hallucinated, correct, incorrect. Human: the person's 001 correct, 003 incorrect; the run alike (001
+    # by the reference rule, 003 by the judge's 2). Paraphrased: the person's 001 hallucinated, 003 correct; the
+    # run's 001 incorrect (the judge's 2), 003 correct by the rule.
+    rates = figeval("annotate", "rates", str(labels), str(logs))
+    assert rates.returncode == 0, rates.stderr
+    lines = [line.split() for line in rates.stdout.splitlines() if line.startswith("replay/")]
+    from figeval.data.stored import sha256_of
+
+    sheet_file = f"paraphrases.csv@{sha256_of(paraphrases)[:8]}"
+    assert [line[1:] for line in lines] == [
+        ["humans", "2", "0.0", "50.0", "50.0", "meaning=human"], ["run", "2", "0.0", "50.0", "50.0"],
+        ["humans", "2", "50.0", "50.0", "0.0", "meaning=paraphrased,", f"paraphrases={sheet_file}"],
+        ["run", "2", "0.0", "50.0", "50.0"]]
 
 
 def test_one_model_judged_by_two_judges_keeps_each_judge_s_lines_apart(ffe_hallu_imported: Path, tmp_path: Path):

@@ -82,6 +82,12 @@ def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
     # correct, 009 incorrect by rule, 012 unparsed and counted wrong (labelled neither) -> n 5, correct 3/5 = 60.0%,
     # incorrect 1/5 = 20.0%; the correct rate is the run's accuracy, Table 3's open-ended column.
     assert rate_lines(rates.stdout) == {"humans": ["6", "66.7", "33.3"], "run": ["5", "20.0", "60.0"]}
+    # the judge against them under the allusions paper's own table's name (FFE-HALLU's Table 6 was printed for it);
+    # the paper prints no annotators' table
+    agreement = figeval("judge", "agreement", str(open_run), "--human", str(labels))
+    assert agreement.returncode == 0, agreement.stderr
+    assert agreement.stdout.startswith("judge vs human (Persian allusions Table 4): ")
+    assert "\nannotators, per model and set of its answers\n" in agreement.stdout and "Table 6" not in agreement.stdout
 
 
 def test_a_models_runs_on_both_judge_modes_are_told_apart(open_run: Path, tmp_path: Path):

@@ -97,20 +97,23 @@ def judge_agreement(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelSch
     return rows + [compared(f"{log.eval.model} | with figeval's rules", judge_labels(log, scheme, with_rules=True))]
 
 
-def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str]) -> tuple[list[AgreementRow], Interval | str | None]:
-    """Each pair of annotators' agreement per generator model (Tables 7 and 8, Appendix C), then pooled over
-    the models as an extra line, each over the answers both labelled; and with three annotators, Fleiss' kappa
-    over every answer's ratings, with a 95% bootstrap interval (or why it is undefined); None with fewer."""
+def annotator_agreement(groups: Sequence[tuple[str, Sequence[HumanLabel]]],
+                        annotators: Sequence[str]) -> tuple[list[AgreementRow], Interval | str | None]:
+    """Each pair of annotators' agreement per group of answers (Tables 7 and 8, Appendix C: per generator model;
+    `groups` are (name, labels), one per model and set of answers, never two runs' answers pooled), then over every
+    labelled answer as an extra line ("all labels"), each over the answers both labelled; and with three
+    annotators, Fleiss' kappa over every answer's ratings, with a 95% bootstrap interval (or why it is undefined);
+    None with fewer."""
+    everything = list({(h.model, h.sample_id): h for _, labels in groups for h in labels}.values())
     rows = []
     for (i, first), (j, second) in combinations(enumerate(annotators), 2):
-        groups = [(model, [h for h in humans if h.model == model]) for model in sorted({h.model for h in humans})]
-        for group, members in groups + [("all models", list(humans))]:
+        for group, members in [*groups, ("all labels", everything)]:
             both = [h for h in members if h.annotators[i] is not None and h.annotators[j] is not None]
             rows.append(agreement_row(f"{first} vs {second}: {group}", [h.annotators[i] for h in both],
                                       [h.annotators[j] for h in both]))
     if len(annotators) < 3:
         return rows, None
-    units = [[label for label in h.annotators if label is not None] for h in humans]
+    units = [[label for label in h.annotators if label is not None] for h in everything]
     try:
         return rows, bootstrap_interval(lambda idx: fleiss_kappa([units[i] for i in idx]), len(units))
     except UndefinedStatistic as error:
@@ -120,6 +123,7 @@ def annotator_agreement(humans: Sequence[HumanLabel], annotators: Sequence[str])
 @dataclass(frozen=True)
 class LabelRates:
     model: str
+    """The model, or the group of its answers the rates are of."""
     n: int
     """Answers counted: those the annotators resolved (and, for a run, that it labelled or counted)."""
     rates: dict[str, float]
@@ -127,16 +131,12 @@ class LabelRates:
     unresolved: int = 0
 
 
-def human_rates(humans: Sequence[HumanLabel], scheme: LabelScheme) -> list[LabelRates]:
-    """Each generator model's label rates from the resolved human labels (the paper's Tables 3 and 5 are
+def human_rates(group: str, humans: Sequence[HumanLabel], scheme: LabelScheme) -> LabelRates:
+    """The label rates of a group of answers from their resolved human labels (the paper's Tables 3 and 5 are
     human-labelled); answers left unresolved are counted apart, never in a rate."""
-    found = []
-    for model in sorted({h.model for h in humans}):
-        mine = [h for h in humans if h.model == model]
-        resolved = [h.label for h in mine if h.label is not None]
-        rates = {label.value: sum(r is label for r in resolved) / len(resolved) for label in scheme.labels} if resolved else {}
-        found.append(LabelRates(model, len(resolved), rates, len(mine) - len(resolved)))
-    return found
+    resolved = [h.label for h in humans if h.label is not None]
+    rates = {label.value: sum(r is label for r in resolved) / len(resolved) for label in scheme.labels} if resolved else {}
+    return LabelRates(group, len(resolved), rates, len(humans) - len(resolved))
 
 
 def run_rates(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -> LabelRates:

@@ -109,49 +109,41 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
 @click.argument("labels", type=click.Path(path_type=Path))
 @click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
 def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
-    """Label rates per generator model from resolved human LABELS (the rates the papers print
-    from people's labels; in percent), and beside them each run's own rates over the same
-    answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model
-    is refused, a log dir's other runs are left out)."""
+    """Label rates from resolved human LABELS (the rates the papers print from people's labels; in percent), one
+    line per model and set of answers, and beside each the rates of the runs whose answers they are, over the same
+    answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model is
+    refused, a log dir's other runs are left out). A model's runs with other settings (dictionary and paraphrased
+    meanings) are separate lines, never pooled."""
     from figeval._registry import annotation_spec
-    from figeval.annotation.agreement import human_rates
+    from figeval.annotation.agreement import human_rates, run_rates
     from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
+    from figeval.reporting.agreement import label_groups, settings_text
     from figeval.reporting.logs import read_named_logs
+    from figeval.reporting.runs import distinguishing_settings, summarize
 
     task, humans, _ = read_task_labels(labels, annotation_spec)
     scheme = annotation_spec(task).scheme
     names = [label.value for label in scheme.labels]
     labelled, unlabelled = labelled_runs(read_named_logs(logs, _note), task, humans, labels) if logs else ([], [])
-    runs: dict[str, list] = {}
-    for log in labelled:
-        runs.setdefault(log.eval.model, []).append(log)
-    header = f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names)
+    runs = [(summarize(log), log) for log in labelled]
     click.echo(f"{task}: label rates (%) over the answers the annotators resolved")
-    click.echo(header)
-    for row in human_rates(humans, scheme):
-        lines = [("humans", row, "")] + _run_lines(runs.get(row.model, []), humans, scheme)
+    click.echo(f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names))
+    for group in label_groups(humans, runs):
+        lines = [("humans", human_rates(group.name, group.labels, scheme), settings_text(group.settings))]
+        varying = distinguishing_settings([run for run, _ in group.runs])
+        lines += [("run", run_rates(log, group.labels, scheme),
+                   ", ".join(f"{key}={(run.identity or {}).get(key, '-')}" for key in varying))
+                  for run, log in group.runs]
         for source, rates, settings in lines:
             cells = " ".join(f"{100 * rates.rates[name]:>13.1f}" if rates.rates else f"{'-':>13}" for name in names)
-            click.echo(f"{row.model:<40} {source:<8} {rates.n:>5} {cells}{settings}")
-        if row.unresolved:
-            click.echo(f"{'':<40} {row.unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
+            click.echo(f"{group.model:<40} {source:<8} {rates.n:>5} {cells}" + (f"  {settings}" if settings else ""))
+        if unresolved := sum(h.label is None for h in group.labels):
+            click.echo(f"{'':<40} {unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
     for log in unlabelled:
         click.echo(f"note: {unlabelled_note(log, labels)}")
-
-
-def _run_lines(model_runs: list, humans, scheme) -> list[tuple[str, object, str]]:
-    """A model's runs beside the people's rates. One run: its rates. Several (the allusions' open-ended runs per
-    dataset and judge mode): each run that shares answers with the labels, with the settings that tell it apart."""
-    from figeval.annotation.agreement import run_rates
-    from figeval.reporting.runs import distinguishing_settings, summarize
-
-    summaries = [summarize(log) for log in model_runs]
-    found = [(run_rates(log, humans, scheme), summary.identity or {}) for log, summary in zip(model_runs, summaries)]
-    if len(found) == 1:
-        return [("run", found[0][0], "")]
-    varying = distinguishing_settings(summaries)
-    return [("run", rates, "  " + ", ".join(f"{key}={identity.get(key, '-')}" for key in varying))
-            for rates, identity in found if rates.n]
+    if not logs:
+        click.echo("note: no runs given: a model's people's rates are over all its labelled answers; give the runs "
+                   "(LOGS) to have them split by the settings of the runs whose answers they are.")
 
 
 @annotate.command("unread")

@@ -5,11 +5,13 @@ the paper's rows where its benchmark declares the paper's tables (`Benchmark.agr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from figeval.annotation.labels import HumanLabel
 from figeval.benchmark import AgreementTables, Benchmark, annotation_spec
 from figeval.reporting.logs import read_log
 from figeval.reporting.paper import Lines, paper_notes, paper_rows
@@ -31,6 +33,56 @@ def _columns(unit: str) -> list[ColumnHead]:
     # a paper printing agreement as a fraction calls it "EM" (exact match); in percent, "Agr."
     agreement = ColumnHead("em", "EM", "higher") if unit == "fraction" else ColumnHead("agreement", "Agreement(%)", "higher")
     return [agreement, ColumnHead("kappa", "Cohen's kappa", "higher", unit="fraction")]
+
+
+@dataclass(frozen=True)
+class LabelGroup:
+    """People's labels of one set of a model's answers, with the runs whose answers they are."""
+
+    model: str
+    settings: dict[str, str]
+    """What tells these answers from the model's other labelled answers: the settings their runs alone share
+    (meaning=paraphrased); empty when the model has one set."""
+    labels: list[HumanLabel]
+    runs: list[tuple[RunSummary, EvalLog]]
+    """The runs whose answers these are (several: the same answers judged twice); none: no run given has them."""
+
+    @property
+    def name(self) -> str:
+        if not self.runs:
+            return f"{self.model} (no run given)"
+        return self.model + (f" ({settings_text(self.settings)})" if self.settings else "")
+
+
+def settings_text(settings: Mapping[str, str]) -> str:
+    return ", ".join(f"{key}={value}" for key, value in settings.items())
+
+
+def label_groups(humans: Sequence[HumanLabel], labelled: Sequence[tuple[RunSummary, EvalLog]]) -> list[LabelGroup]:
+    """People's labels split by the runs whose answers they label (`labelled`, from `labelled_runs`): one group per
+    model and set of answers, so that a model's dictionary-meaning and paraphrased-meaning answers are never one
+    line; runs of the same answers (one output judged twice) share a group. Labels of answers no run given has are
+    a group per model of their own. Groups in the order of model, then settings."""
+    by_key = {(h.model, h.sample_id): h for h in humans}
+    found: dict[tuple, tuple[list[HumanLabel], list[tuple[RunSummary, EvalLog]]]] = {}
+    claimed: set[tuple[str, str]] = set()
+    for run, log in labelled:
+        keys = tuple(sorted({key for sample in log.samples or [] if (key := (log.eval.model, str(sample.id))) in by_key}))
+        if keys:
+            claimed |= set(keys)
+            found.setdefault((log.eval.model, keys), ([by_key[key] for key in keys], []))[1].append((run, log))
+    shared = {key: dict(sorted(set.intersection(*(set((run.identity or {}).items()) for run, _ in runs))))
+              for key, (_, runs) in found.items()}
+    groups = []
+    for key, (labels, runs) in found.items():
+        # the settings that tell this group from the model's other groups
+        others = [settings for other, settings in shared.items() if other[0] == key[0] and other != key]
+        told = {name: value for name, value in shared[key].items() if any(o.get(name) != value for o in others)}
+        groups.append(LabelGroup(key[0], told, labels, runs))
+    for model in sorted({h.model for h in humans}):
+        if rest := [h for h in humans if h.model == model and (h.model, h.sample_id) not in claimed]:
+            groups.append(LabelGroup(model, {}, rest, []))
+    return sorted(groups, key=lambda group: (group.model, not group.runs, settings_text(group.settings)))
 
 
 def kappa_text(kappa: Interval, n: int) -> str:
@@ -94,7 +146,8 @@ def agreement_tables(labels: Path, runs: Sequence[RunSummary], benchmarks: Seque
         judged.rows.append(Row(run.display_name, {"judge": rules, **setting}, _cells(found[-1].row, key)))
         judged.notes += _partial_judge_notes(run, found)
     tables = [judged] if judged.rows else []
-    tables += [people] if (people := _annotator_table(task, humans, annotators, labels, annotator_source, unit)) else []
+    groups = label_groups(humans, mine)
+    tables += [people] if (people := _annotator_table(task, groups, annotators, labels, annotator_source, unit)) else []
     for table in tables:
         if few := few_items_note(table):
             table.notes.append(few)
@@ -153,21 +206,25 @@ def _per_judge_rows(numbers: Lines, printed: AgreementTables, source: str) -> li
     return rows
 
 
-def _annotator_table(task, humans, annotators, labels: Path, source: str, unit: str) -> Table | None:
+def _annotator_table(task: str, groups: Sequence[LabelGroup], annotators: Sequence[str], labels: Path, source: str,
+                     unit: str) -> Table | None:
+    """Each pair of annotators per group of answers (a model, and the settings that tell its labelled runs apart),
+    then over all labels."""
     from figeval.annotation.agreement import annotator_agreement
 
     columns = _columns(unit)
     key = columns[0].key
     if len(annotators) < 2:
         return None
-    rows, fleiss = annotator_agreement(humans, annotators)
+    rows, fleiss = annotator_agreement([(group.name, group.labels) for group in groups], annotators)
     people = Table(f"annotator-agreement/{task}", f"{task}: annotators ({labels.name})", source, unit, columns,
                    identity_keys=["annotators"], intervals=True)
     for row in rows:
-        pair, _, model = row.group.partition(": ")
-        people.rows.append(Row(model, {"annotators": pair}, _cells(row, key)))
+        pair, _, group = row.group.partition(": ")
+        people.rows.append(Row(group, {"annotators": pair}, _cells(row, key)))
     if isinstance(fleiss, str):
         people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: n/a ({fleiss})")
     elif fleiss is not None:
-        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {kappa_text(fleiss, len(humans))}")
+        everything = {(h.model, h.sample_id) for group in groups for h in group.labels}
+        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {kappa_text(fleiss, len(everything))}")
     return people
