@@ -331,6 +331,26 @@ def test_hand_labels_of_another_run_of_the_same_model_are_refused(idioms, tmp_pa
     assert_one_line_error(folder, f"{tmp_path / 'first'}: a folder, not a sheet")
 
 
+def test_a_labels_file_of_another_run_is_refused_by_apply(idioms, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`annotate apply` read a labels file of `annotate import` (its columns are a sheet's) and applied every label
+    to the run's answers, whatever answers its people had labelled (accuracy 0.000 became 0.273, no warning)."""
+    first = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
+    second = same_model_run(tmp_path, "second", "I cannot tell.", monkeypatch)
+    sheet = labelled_sheet(first, tmp_path / "sheet.csv", "yes", tmp_path)
+    labels = tmp_path / "labels.csv"
+    assert figeval("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
+    result = figeval("annotate", "apply", str(second), str(labels), "--out", str(tmp_path / "l.eval"), cwd=tmp_path)
+    assert_one_line_error(result, f"{labels}: sample {UNREAD} was labelled for another answer than the one in {second}")
+    assert not (tmp_path / "l.eval").exists()
+    # the run whose answer its person labelled takes it (the digest is of that answer)
+    applied = figeval("annotate", "apply", str(first), str(labels), "--out", str(tmp_path / "l.eval"), cwd=tmp_path)
+    assert applied.returncode == 0 and "1 answers labelled by hand, 0 still unread" in applied.stdout
+    # a labels file written before the digest column says nothing of the answer: refused, not applied blind
+    old = labels_file(tmp_path / "old.csv", [("tr_idiom_detection", "replay/answers.jsonl", UNREAD, "yes")])
+    blind = figeval("annotate", "apply", str(second), str(old), "--out", str(tmp_path / "m.eval"), cwd=tmp_path)
+    assert_one_line_error(blind, f"{old}, row 2: sample {UNREAD} has a label but no answer")
+
+
 def test_manual_labels_of_another_model_are_refused_before_the_run(idioms, tmp_path: Path):
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", "replay/elsewhere.jsonl", UNREAD, "yes")])
     replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)

@@ -20,7 +20,8 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, write_eval_log
 from inspect_ai.scorer import ScoreEdit
 
-from figeval.annotation.answers import normalized_answer, task_name
+from figeval.annotation.answers import answer_digest, normalized_answer, shown_answer, task_name
+from figeval.annotation.labels import ANSWER_COLUMN
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, refuse_missing_folder, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
@@ -88,11 +89,13 @@ def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
 
 class HandLabels(dict):
     """{(task, model, sample id): label} of a sheet's filled rows, with the answer the sheet showed for each
-    (`answers`, its `output` cells after `from_cell`; none for a sheet without that column)."""
+    (`answers`, its `output` cells after `from_cell`), or, for a labels file of `figeval annotate import`, the
+    digest of the answer its people labelled (`digests`, its `answer_sha256` cells)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.answers: dict[tuple[str, str, str], str] = {}
+        self.digests: dict[tuple[str, str, str], str] = {}
 
 
 def read_hand_labels(path: Path) -> HandLabels:
@@ -126,6 +129,13 @@ def read_hand_labels(path: Path) -> HandLabels:
             labels[key] = row["label"].strip()
             if isinstance(row.get("output"), str):
                 labels.answers[key] = row["output"]
+            elif (row.get(ANSWER_COLUMN) or "").strip():
+                labels.digests[key] = row[ANSWER_COLUMN].strip()
+            else:
+                # nothing says which answer the label is of: it could be another run's answer to the same sample
+                raise DataError(f"{path}, row {number}: sample {row['sample_id']} has a label but no answer "
+                                "(no 'output' or 'answer_sha256' cell), so which answer it labels cannot be "
+                                "checked; write this run's sheet with `figeval annotate unread` and label it.")
     return labels
 
 
@@ -190,14 +200,21 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
 
 def _refuse_other_answers(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> None:
     """Refuses a label of an answer the sheet showed otherwise than the run has it (`unread_answers` wrote the
-    sheet's output, so the same function gives the run's side)."""
+    sheet's output, so the same function gives the run's side), or, for a labels file, whose people labelled an
+    answer of another digest (`answer_digest` of the answer as `annotate export` showed it)."""
     shown = getattr(labels, "answers", {})
     in_run = {answer.sample_id: answer.output for answer in unread_answers(log)}
-    for (task, model, sample_id), answer in shown.items():
-        if sample_id in in_run and normalized_answer(answer) != normalized_answer(in_run[sample_id]):
-            raise DataError(f"{sheet}: sample {sample_id} was labelled for another answer than the one in "
-                            f"{log.location.removeprefix('file://')} (another run of {model}?); write this run's sheet "
-                            "with `figeval annotate unread` and label it.")
+    digests = {str(sample.id): answer_digest(shown_answer(sample, outcome_of(score)))
+               for sample in log.samples or [] for score in (sample.scores or {}).values()}
+    differing = [(model, sample_id) for (task, model, sample_id), answer in shown.items()
+                 if sample_id in in_run and normalized_answer(answer) != normalized_answer(in_run[sample_id])]
+    differing += [(model, sample_id) for (task, model, sample_id), digest in getattr(labels, "digests", {}).items()
+                  if sample_id in digests and digest != digests[sample_id]]
+    if differing:
+        model, sample_id = differing[0]
+        raise DataError(f"{sheet}: sample {sample_id} was labelled for another answer than the one in "
+                        f"{log.location.removeprefix('file://')} (another run of {model}?); write this run's sheet "
+                        "with `figeval annotate unread` and label it.")
 
 
 def check_new_log(out: Path, inputs: list[Path]) -> None:
