@@ -572,6 +572,25 @@ def test_a_model_s_human_and_paraphrased_meaning_runs_never_share_an_answer(ffe_
         ["humans", "2", "50.0", "50.0", "0.0", "meaning=paraphrased,", f"paraphrases={sheet_file}"],
         ["run", "2", "0.0", "50.0", "50.0"]]
 
+    # Table 3 from the people's labels (the paper's are people's, Section 3.5): under the model's row (its judge's,
+    # both meanings) a row of the person's labels of the same answers, in the paper's layout. Human meaning: the
+    # person's 001 correct, 003 incorrect -> 50.0 / 50.0 / 0.0 over 2; paraphrased: 001 hallucinated, 003 correct ->
+    # 50.0 / 0.0 / 50.0 over 2 (Wilson of 1/2: centre 0.5, half-width 1.959964 / 5.841459 * sqrt(0.5 + 0.960365) =
+    # 0.405469 -> [0.0945, 0.9055]; of 0/2: centre 1.920730 / 5.841459 = 0.328810, half-width 0.335527 *
+    # sqrt(0.960365) = 0.328810 -> [0, 0.6576]), as JSON keeps them (four decimals)
+    report = figeval("report", str(logs), "--human", str(labels), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    table_3 = next(t for t in json.loads(report.stdout)["tables"] if t["key"] == "ffe-hallu/table-3")
+    assert [row["identity"]["labelled by"] for row in table_3["rows"]] == ["judge", "people (labels.csv)"]
+    people = {key: (cell["value"], cell["n"], cell["ci_low"], cell["ci_high"])
+              for key, cell in table_3["rows"][1]["cells"].items()}
+    half, none = (0.5, 2, 0.0945, 0.9055), (0.0, 2, 0.0, 0.6576)
+    assert people == {"human/correct": half, "human/incorrect": half, "human/hallucinated": none,
+                      "paraphrased/correct": half, "paraphrased/incorrect": none, "paraphrased/hallucinated": half}
+    # the judge's row beside it: 001 incorrect (the judge's 2) on the paraphrased side, so 0.0 hallucinated
+    judge_row = table_3["rows"][0]["cells"]
+    assert (judge_row["paraphrased/hallucinated"]["value"], judge_row["paraphrased/incorrect"]["value"]) == (0.0, 0.5)
+
 
 def test_one_model_judged_by_two_judges_keeps_each_judge_s_lines_apart(ffe_hallu_imported: Path, tmp_path: Path):
     """Table 6 has a column pair per judge: one model's answers judged once by each judge are two runs, and each

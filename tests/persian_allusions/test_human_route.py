@@ -136,14 +136,23 @@ def test_knowledge_numbers_from_an_experts_labels(allusions_imported: Path, tmp_
     # Judge: complete 001, 002; partial 004; incorrect 003 -> 25/25/50 as well, on other answers: Table 3's
     # knowledge column (complete) is 50.0 both ways here, and Table 4 is where they part.
     assert rate_lines(rates.stdout) == {"humans": ["4", "25.0", "25.0", "50.0"], "run": ["4", "25.0", "25.0", "50.0"]}
+    # Table 3's knowledge column from the expert's labels (the paper's is an expert's, Section 3.1): complete on 001
+    # and 004 of 4 -> 0.5, in a row under the judge's (complete on 001 and 002 of 4 -> 0.5)
+    report = figeval("report", str(Path(log.location).parent), "--human", str(labels), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    [table] = [t for t in json.loads(report.stdout)["tables"] if t["key"] == "persian-allusions/table-3"]
+    assert [(row["identity"]["labelled by"], row["cells"]["knowledge"]["value"], row["cells"]["knowledge"]["n"])
+            for row in table["rows"]] == [("judge", 0.5, 4), ("people (labels.csv)", 0.5, 4)]
+    assert set(table["rows"][1]["cells"]) == {"knowledge"}  # the people's row has the people's columns only
 
 
 def test_the_report_marks_the_judge_scored_columns(open_run: Path):
     report = figeval("report", str(open_run.parent), "--format", "json")
     assert report.returncode == 0, report.stderr
     [table] = [t for t in json.loads(report.stdout)["tables"] if t["key"] == "persian-allusions/table-3"]
-    headers = {column["key"]: column["header"] for column in table["columns"]}
-    assert headers["knowledge"] == "Knowledge (judge)"
-    assert headers["perspoems/open"] == "PersPoems Open-ended (judge)"
-    assert headers["perspoems/mc"] == "PersPoems Multi-choice"  # read by rule
-    assert "judge labels where marked; the paper's are people's" in table["title"]
+    # the paper's knowledge and open-ended columns are people's labels: the run's row says its are the judge's,
+    # and the table says how to have the people's beside it
+    [row] = [row for row in table["rows"] if not row["reference"]]
+    assert "labelled by" in table["identity_keys"] and row["identity"]["labelled by"] == "judge"
+    assert any(note.startswith("the paper's columns marked by people's labels are people's labels of every output")
+               and "--human LABELS" in note for note in table["notes"])

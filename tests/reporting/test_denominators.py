@@ -101,8 +101,9 @@ def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):
     shown = dict(zip(head, line))
     assert (shown["samples"], shown["human Correct(%) ↑"], shown["human Judge unreadable(%) *"]) == (
         "10", "100.0 [34.2, 100.0] (n=2)", "80.0 [49.0, 94.3]")
-    # a log of today's scorer: nothing to re-score; the one note says what figeval's columns count
-    assert table.notes == list(TABLE_3.notes)
+    # a log of today's scorer: nothing to re-score; the notes say what figeval's columns count, and that the row is
+    # the judge's where the paper's are people's
+    assert table.notes[:-1] == list(TABLE_3.notes) and "--human LABELS" in table.notes[-1]
     assert "Judge unreadable: the share of answers whose judge answer could not be read (asked twice)" in table.notes[0]
 
 

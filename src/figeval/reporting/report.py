@@ -16,6 +16,7 @@ from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
 from figeval.reporting.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
 from figeval.reporting.logs import read_runs
+from figeval.reporting.people import PeopleLabels, people_of, read_people
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
 from figeval.reporting.summary import READ_LAYERS, unread_warning
 from figeval.reporting.tables import (
@@ -82,8 +83,10 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
                             scores)]
     else:
         tables = []
+        people = read_people(human, benchmarks)
         for benchmark in benchmarks:
-            tables += benchmark_tables(benchmark, runs, present, TableContext(paper, benchmark.numbers(), families or {}))
+            tables += benchmark_tables(benchmark, runs, present, TableContext(paper, benchmark.numbers(), families or {}),
+                                       people)
         for labels in human:
             tables += agreement_tables(labels, runs, benchmarks, paper)
         shown = [line for benchmark in benchmarks if present & set(benchmark.task_names()) for line in benchmark.numbers()]
@@ -98,10 +101,11 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
 
 
 def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: set[str],
-                     context: TableContext) -> list[Table]:
+                     context: TableContext, people: Sequence[PeopleLabels] = ()) -> list[Table]:
     """The benchmark's tables that the runs' tasks (`present`) fill, in its order, each column in the unit and at
-    the precision the paper prints it (`printed_precision`); with the papers' numbers asked for, each with the
-    paper's rows and its notes on itself."""
+    the precision the paper prints it (`printed_precision`), with the rows of `people`'s labels where the paper's
+    columns are people's (`figeval.reporting.people`); with the papers' numbers asked for, each with the paper's
+    rows and its notes on itself."""
     tables = []
     for spec in benchmark.tables:
         if not spec.tasks & present:
@@ -109,6 +113,7 @@ def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: 
         for table in spec.build(spec, runs, context) if spec.build else [build_table(spec, runs)]:
             if table.key == spec.key:
                 printed_precision(context.numbers, spec.source, table)
+                people_of(table, spec, runs, people)
             if context.paper and table.key == spec.key:
                 if other := other_data_note(table):
                     table.notes.append(other)

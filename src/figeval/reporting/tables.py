@@ -120,6 +120,10 @@ class Column:
     ours: bool = False
     complement: bool = False
     """Shows 1 - metric (Figure 1's accuracy from a hallucination rate)."""
+    human_label: str = ""
+    """Where the paper's column is people's labels of the task's answers: the label whose share it is ("correct").
+    A run's own row is then its judge's (`LABELLED_BY`), and `figeval report --human LABELS` adds the people's
+    labels of the same answers in a row beside it (`figeval.reporting.people`)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,10 @@ class TableSpec:
     def tasks(self) -> set[str]:
         return {column.task for column in self.columns} | set(self.reads)
 
+
+LABELLED_BY = "labelled by"
+"""The row setting of a table with people's columns (`Column.human_label`): who labelled the row's answers."""
+JUDGE_LABELS = "judge"
 
 UNPARSED_RATE = "unparsed_rate"
 JUDGE_UNPARSED_RATE = "judge_unparsed_rate"
@@ -273,6 +281,7 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
     names = setting_names(list(dict.fromkeys(key for _, row in found for key in row.settings)))
     files = {key for _, row in found for key in row.settings
              if any(key[0] in run.files for runs in row.candidates.values() for run in runs)}
+    people_columns = any(column.human_label for column in spec.columns)
     for model, found_row in found:
         row = Row(model, {names[key]: value for key, value in found_row.settings.items()}, {})
         row.other_data = {names[key]: value for key, value in found_row.settings.items() if key in files}
@@ -287,12 +296,16 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
             if len(candidates) > 1:
                 table.notes.append(f"{model} {column.header}: {len(candidates)} runs with these settings; the "
                                    f"{preferred_text(candidates)} is used ({chosen.log}).")
+        if any(column.human_label and column.key in row.cells for column in spec.columns):
+            # the paper's columns are people's labels; this row's are its judge's (and its rules')
+            row.identity = {LABELLED_BY: JUDGE_LABELS, **row.identity}
         table.rows.append(row)
     table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
     if few := few_items_note(table):
         table.notes.append(few)
     table.identity_keys = shown_settings(table.rows, [names[key] for key in names if key in files],
-                                         [name for key, name in names.items() if key[0] in spec.shown_settings])
+                                         [name for key, name in names.items() if key[0] in spec.shown_settings]
+                                         + [LABELLED_BY] * people_columns)
     table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes += spec.notes  # what figeval's columns count: after what is particular to these runs
     return table

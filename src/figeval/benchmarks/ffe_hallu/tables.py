@@ -1,5 +1,6 @@
 """FFE-HALLU's results tables (Tables 3-5, Figure 1 as a table) and its leaderboard headlines, for `figeval report`.
-Tables 3 and 5 are human labels in the paper; a run's are its judge's (Table 6 is how far the two agree)."""
+Tables 3 and 5 are human labels in the paper; a run's rows are its judge's, and with `figeval report --human` the
+people's labels of the same answers are rows beside them (Table 6 is how far the two agree)."""
 
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ PAPER = "FFE-HALLU"
 
 
 def _judged(task: str, prefix: str = "", **where: str) -> tuple[Column, ...]:
-    head = f"{prefix} " if prefix else ""
-    return (Column(f"{prefix}{'/' if prefix else ''}correct", f"{head}Correct(%)", task, "correct_rate", where, "higher"),
-            Column(f"{prefix}{'/' if prefix else ''}incorrect", f"{head}Incorrect(%)", task, "incorrect_rate", where),
-            Column(f"{prefix}{'/' if prefix else ''}hallucinated", f"{head}Hallucination(%)", task, "hallucinated_rate",
-                   where, "lower"))
+    """The three label shares of Tables 3 and 5: people's labels in the paper (Section 3.5), a run's judge's."""
+    head, key = (f"{prefix} ", f"{prefix}/") if prefix else ("", "")
+    return (Column(f"{key}correct", f"{head}Correct(%)", task, "correct_rate", where, "higher", human_label="correct"),
+            Column(f"{key}incorrect", f"{head}Incorrect(%)", task, "incorrect_rate", where, human_label="incorrect"),
+            Column(f"{key}hallucinated", f"{head}Hallucination(%)", task, "hallucinated_rate", where, "lower",
+                   human_label="hallucinated"))
 
 
 # Tasks 1 and 3 count an output with no Persian expression as hallucinated: it "does not exist as a Persian FFE"
@@ -48,7 +50,7 @@ _JUDGED_UNREAD = unread_note("Unparsed(%), Judge unreadable(%)", "counted as hal
                              "expression is not an existing FFE, Sections 3.1 and 3.3)", judged=True)
 
 TABLE_3 = TableSpec(
-    "ffe-hallu/table-3", PAPER, "Table 3", "Task 1, FFE generation from meaning (judge labels)", "percent",
+    "ffe-hallu/table-3", PAPER, "Table 3", "Task 1, FFE generation from meaning", "percent",
     tuple(column for meaning in MEANINGS for column in (
         *_judged("ffe_generation", meaning, meaning=meaning),
         unparsed_column(f"{meaning}/unparsed", f"{meaning} Unparsed(%)", "ffe_generation", {"meaning": meaning}),
@@ -91,7 +93,7 @@ FIGURE_1 = TableSpec(
 )
 
 TABLE_5 = TableSpec(
-    "ffe-hallu/table-5", PAPER, "Table 5", "Task 3, FFE to FFE translation (judge labels)", "percent",
+    "ffe-hallu/table-5", PAPER, "Table 5", "Task 3, FFE to FFE translation", "percent",
     (*_judged("ffe_translation"), unparsed_column("unparsed", "Unparsed(%)", "ffe_translation"),
      judge_unreadable_column("judge_unreadable", "Judge unreadable(%)", "ffe_translation")),
     ("judge", "judge_prompt"),

@@ -2,10 +2,10 @@
 headlines, for `figeval report`.
 
 Table 3's knowledge and open-ended numbers are people's: "An expert manually classified responses" (Section 3.1),
-"All outputs were manually validated" (Section 3.3). A run's are its judge's, so those columns say "(judge)"; the
-people's numbers for a run come from `figeval annotate export` -> `annotate import` -> `annotate rates` (the
-`correct` rate is the open-ended column, `complete` the knowledge column), and Table 4 (`report --human`) is how
-far the judge agrees with them. The open-ended columns are the judge with the ground truth (Table 4's setting);
+"All outputs were manually validated" (Section 3.3). A run's row is its judge's ("labelled by: judge"); with
+`figeval report --human LABELS` (from `figeval annotate export` -> `annotate import`) the people's labels of the same
+answers are a row beside it (the `correct` share is the open-ended column, `complete` the knowledge column), and
+Table 4 is how far the judge agrees with them. The open-ended columns are the judge with the ground truth (Table 4's setting);
 the columns without it are figeval's addition. Multiple choice is read by rule: no judge.
 """
 
@@ -46,7 +46,8 @@ def _recognition(dataset: str) -> tuple[Column, ...]:
     open_no_gt = {"dataset": dataset, "judge_mode": "no_gt"}
     mc = {"dataset": dataset}
     return (
-        Column(f"{dataset}/open", f"{name} Open-ended {JUDGED}", "allusion_open", "accuracy", open_gt, "higher"),
+        Column(f"{dataset}/open", f"{name} Open-ended", "allusion_open", "accuracy", open_gt, "higher",
+               human_label="correct"),
         *_unread(f"{dataset}/open", f"{name} Open-ended", "allusion_open", open_gt),
         Column(f"{dataset}/mc", f"{name} Multi-choice", "allusion_mc", "accuracy", mc, "higher"),
         unparsed_column(f"{dataset}/mc/unparsed", f"{name} Multi-choice unparsed", "allusion_mc", mc),
@@ -60,8 +61,8 @@ def _recognition(dataset: str) -> tuple[Column, ...]:
 # an unreadable answer shows none; recognition: an unreadable answer names no allusion (scorer.py).
 TABLE_3 = TableSpec(
     "persian-allusions/table-3", PAPER, "Table 3",
-    "Allusion knowledge and recognition accuracy (judge labels where marked; the paper's are people's)", "percent",
-    (Column("knowledge", f"Knowledge {JUDGED}", "allusion_knowledge", "knowledge_rate", better="higher"),
+    "Allusion knowledge and recognition accuracy", "percent",
+    (Column("knowledge", "Knowledge", "allusion_knowledge", "knowledge_rate", better="higher", human_label="complete"),
      *_unread("knowledge", "Knowledge", "allusion_knowledge"),
      *_recognition("perspoems"), *_recognition("generated")),
     ("judge",),
