@@ -111,7 +111,7 @@ def _shared_settings(table: Table, rows: Sequence[Row]) -> str:
     ""."""
     varying = set(_varying_keys(table, rows))
     shared = [(key, rows[0].identity[key]) for key in table.identity_keys
-              if key not in varying and rows and rows[0].identity.get(key)]
+              if key not in varying and rows and rows[0].identity.get(key)] + list(table.shared.items())
     return "; settings: " + ", ".join(f"{key}={value}" for key, value in shared) if shared else ""
 
 

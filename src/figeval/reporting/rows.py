@@ -15,8 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from figeval.reporting.runs import RunSummary
+
+class Settled(Protocol):
+    """A table's row as the settings it shows: its settings by name, and whether it is a paper's row."""
+
+    identity: dict[str, str]
+    reference: str
+
 
 SettingKey = tuple[str, str]
 """A setting's name and its scope: "" where the name means one thing across the table's tasks, a task for a task's
@@ -86,3 +94,21 @@ def setting_names(keys: Sequence[SettingKey]) -> dict[SettingKey, str]:
     for name, scope in keys:
         scopes.setdefault(name, set()).add(scope)
     return {(name, scope): f"{name} ({scope})" if len(scopes[name]) > 1 and scope else name for name, scope in keys}
+
+
+def shown_settings(rows: Sequence[Settled], always: Sequence[str] = (), declared: Sequence[str] = ()) -> list[str]:
+    """The settings a table shows as columns: those whose value differs between its rows (a row without one
+    differs from a row with it), `always` (files of the user's) and the `declared` ones present, in that order of
+    first appearance."""
+    names = list(dict.fromkeys(name for row in rows for name in row.identity))
+    varying = [name for name in names if len({row.identity.get(name) for row in rows}) > 1]
+    return [name for name in names if name in varying or name in always or name in declared]
+
+
+def shared_settings(rows: Sequence[Settled], shown: Sequence[str]) -> dict[str, str]:
+    """The settings every one of the user's rows has alike that the table does not show as columns."""
+    rows = [row for row in rows if not row.reference]
+    if not rows:
+        return {}
+    return {name: value for name, value in rows[0].identity.items()
+            if name not in shown and all(row.identity.get(name) == value for row in rows)}

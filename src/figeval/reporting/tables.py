@@ -29,7 +29,7 @@ from typing import TypeVar
 from inspect_ai.log import read_eval_log
 
 from figeval.reporting.rescore import rescore_command
-from figeval.reporting.rows import RowRuns, model_rows, setting_names
+from figeval.reporting.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary, preference
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import FEW_ITEMS, bootstrap_trusted, wilson_interval
@@ -309,24 +309,6 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
     table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes += spec.notes  # what figeval's columns count: after what is particular to these runs
     return table
-
-
-def shown_settings(rows: Sequence[Row], always: Sequence[str] = (), declared: Sequence[str] = ()) -> list[str]:
-    """The settings a table shows as columns: those whose value differs between its rows (a row without one
-    differs from a row with it), `always` (files of the user's) and the `declared` ones present, in that order of
-    first appearance."""
-    names = list(dict.fromkeys(name for row in rows for name in row.identity))
-    varying = [name for name in names if len({row.identity.get(name) for row in rows}) > 1]
-    return [name for name in names if name in varying or name in always or name in declared]
-
-
-def shared_settings(rows: Sequence[Row], shown: Sequence[str]) -> dict[str, str]:
-    """The settings every one of the user's rows has alike that the table does not show as columns."""
-    rows = [row for row in rows if not row.reference]
-    if not rows:
-        return {}
-    return {name: value for name, value in rows[0].identity.items()
-            if name not in shown and all(row.identity.get(name) == value for row in rows)}
 
 
 def preferred(candidates: Sequence[T], run_of: Callable[[T], RunSummary] = lambda run: run) -> T:

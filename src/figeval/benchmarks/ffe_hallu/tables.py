@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, MEANINGS, PAPER_CATEGORY_NAMES, ItemKind, category_slug
+from figeval.reporting.rows import shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import (
     Cell,
@@ -23,8 +24,6 @@ from figeval.reporting.tables import (
     preferred,
     preferred_text,
     proportion_interval,
-    shared_settings,
-    shown_settings,
     subset_note,
     unparsed_column,
     unread_note,
