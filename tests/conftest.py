@@ -18,6 +18,11 @@ from tests.real_data import SHARED_ENV, Found, Places, RealData, skip_reason, sk
 
 preload_inspect_modules()  # before any test starts threads (see its docstring)
 
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--many", type=int, default=0, metavar="N",
+                     help="the table oracle (tests/oracle) runs N random combinations beyond CI's seeds")
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The real upstream files and the papers' texts live beside the repository (never committed: upstream declares
 # no license); a test that reads the data asks `real_data_folder`, which also looks in figeval's data store.

@@ -44,6 +44,11 @@ class RunSummary:
     """The settings that are this task's own: never compared with another task's of the same name."""
     item_means: tuple[str, ...] = ()
     """Metrics that are no share of their n (and those grouped under them): never given a Wilson interval."""
+    completed: str = ""
+    """When the run ended, as its log records it (to the second, as `created`)."""
+    written: float = 0.0
+    """When its log file was last written (the file system's time, below the second): which of two runs made in
+    the same second is the newer."""
 
     def __post_init__(self) -> None:
         if not self.display_name:
@@ -88,7 +93,15 @@ def summarize(log: EvalLog) -> RunSummary:
     item_means = tuple((log.eval.metadata or {}).get(ITEM_MEANS_KEY) or ())
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
                       log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model),
-                      recorded.files, recorded.own, item_means)
+                      recorded.files, recorded.own, item_means, log.stats.completed_at or "", _written(log.location))
+
+
+def _written(location: str) -> float:
+    """The file's modification time, or 0 for a log that is not a file here."""
+    try:
+        return Path(location.removeprefix("file://")).stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def with_display_names(runs: Sequence[RunSummary], here: Path | None = None) -> list[RunSummary]:
@@ -190,10 +203,11 @@ class Superseded:
     by: RunSummary
 
 
-def preference(run: RunSummary) -> tuple[bool, str]:
+def preference(run: RunSummary) -> tuple[bool, str, str, float]:
     """The order in which runs of one thing are preferred: a complete run over any subset, whatever their times
-    (a 40-sample smoke test never stands in for the 800-sample run), then the newest."""
-    return run.complete, run.created
+    (a 40-sample smoke test never stands in for the 800-sample run), then the newest: by when it was made, when it
+    ended, and, for runs made in one second (logs record times to the second), when its log was last written."""
+    return run.complete, run.created, run.completed, run.written
 
 
 def newest_runs(runs: Sequence[RunSummary]) -> tuple[list[RunSummary], list[Superseded]]:

@@ -1,0 +1,83 @@
+"""Every cell of every table, in every format, against the oracle's own computation, over random combinations of
+runs as a researcher makes them (see tests/oracle/__init__.py). A seed draws a benchmark and its scenario; the
+failure message lists every difference found, each naming the table, row and column."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.command import figeval
+from tests.oracle import turkish
+from tests.oracle.check import (
+    Problems,
+    check_csv,
+    check_html,
+    check_json,
+    check_latex,
+    check_markdown,
+    check_paper_rows,
+    check_settings_shown,
+    check_text,
+    expected_lines,
+)
+from tests.oracle.harness import World
+from tests.oracle.tables import expected_rows, kept
+
+BENCHMARKS = (turkish,)
+FIXTURES = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def data() -> None:
+    """Every benchmark's data in the test's data store: the Turkish and allusion fixtures (their upstream files are
+    not public), the real FFE-HALLU files."""
+    from figeval._registry import get_source
+    from figeval.data.store import import_folder
+
+    import_folder(get_source("turkish-idioms"), FIXTURES / "turkish_idioms" / "fixtures")
+    import_folder(get_source("persian-allusions"), FIXTURES / "persian_allusions" / "fixtures")
+
+
+def report(world: World, *args: str) -> dict[str, str]:
+    """The report over the world's logs in every format (HTML written to a folder, read back)."""
+    found = {}
+    for name in ("json", "csv", "text", "markdown", "latex"):
+        result = figeval("report", str(world.logs), "--format", name, "--paper", *args, cwd=world.folder)
+        assert result.returncode == 0, result.stderr
+        found[name] = result.stdout
+    out = world.folder / f"html{len(args)}"
+    result = figeval("report", str(world.logs), "--format", "html", "--out", str(out), "--paper", *args,
+                     cwd=world.folder)
+    assert result.returncode == 0, result.stderr
+    found["html"] = (out / "report.html").read_text(encoding="utf-8")
+    return found
+
+
+def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Path):
+    rng = random.Random(seed)
+    benchmark = BENCHMARKS[seed % len(BENCHMARKS)]
+    world = World(tmp_path)
+    benchmark.scenario(world, rng)
+    formats = report(world)
+    document = json.loads(formats["json"])
+    problems = Problems()
+    runs = kept(world.made)
+    for table in benchmark.TABLES:
+        expected = expected_rows(table, runs)
+        matched = check_json(table, expected, document, problems)
+        check_settings_shown(table, expected, document, problems)
+        lines = expected_lines(table, expected, document, matched)
+        found = next((t for t in document["tables"] if t["key"] == table.key), None)
+        title = f"{found['source']}: {found['title']}" if found else table.key
+        check_text(table, lines, formats["text"], title, problems)
+        check_markdown(table, lines, formats["markdown"], title, problems)
+        check_html(table, lines, formats["html"], problems)
+        check_latex(table, lines, formats["latex"], problems)
+        check_csv(table, expected, formats["csv"], problems)
+        check_paper_rows(table, document, formats["text"], problems)
+    assert not problems.found, f"seed {seed}: {len(problems.found)} differences\n" + "\n".join(problems.found[:60])
+
