@@ -160,9 +160,11 @@ class World:
         [made] = [info.name for info in list_eval_logs(str(self.logs), recursive=True) if info.name not in before]
         return self.record(run, made, args)
 
-    def paper(self, paper: str, model: str, runs: list[Run], extra: Mapping[str, str] | None = None) -> list[Run]:
+    def paper(self, paper: str, model: str, runs: list[Run], extra: Mapping[str, str] | None = None,
+              limit: int | None = None) -> list[Run]:
         """Makes a paper's protocol with `figeval run --paper`: `runs` are the protocol's runs, each with the
-        arguments the protocol gives it (files the user gives are in `extra`, `-T NAME=VALUE`)."""
+        arguments the protocol gives it (files the user gives are in `extra`, `-T NAME=VALUE`), on `--limit`
+        samples of each when given."""
         model_file = self.models / f"{model}.jsonl"
         for run in runs:
             self.replay(model_file, {key: answer.text for key, answer in run.answers.items()})
@@ -173,6 +175,7 @@ class World:
                 self.replay(judge_file, {key: answer.judge or "" for key, answer in run.answers.items()})
             command += ["--judge", f"replay/{judge_file}"]
         command += [part for key, value in (extra or {}).items() for part in ("-T", f"{key}={value}")]
+        command += ["--limit", str(limit)] if limit else []
         before = {info.name for info in list_eval_logs(str(self.logs), recursive=True)} if self.logs.exists() else set()
         result = figeval(*command, cwd=self.folder)
         assert result.returncode == 0, (command, result.stdout[-2000:], result.stderr[-3000:])

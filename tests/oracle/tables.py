@@ -23,6 +23,7 @@ from tests.oracle.measure import Expect
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "src" / "figeval" / "benchmarks"
 USUAL = {"percent": 1, "fraction": 3}
+LABELLED_BY = "labelled by"
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,8 @@ def expected_rows(table: OTable, runs: Sequence[Run], scope: Callable[[str], str
             if expected is not None:
                 row.cells[column.key] = expected
                 row.runs[column.key] = run
+        if any(column.human_label and column.key in row.cells for column in table.columns):
+            row.settings[LABELLED_BY] = "judge"  # the paper's are people's labels; a run's row says it is its judge's
         found_rows.append(row)
     return found_rows
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.command import figeval
-from tests.oracle import turkish
+from tests.oracle import ffe_hallu, perhallueval, turkish
 from tests.oracle.check import (
     Problems,
     check_csv,
@@ -27,12 +27,12 @@ from tests.oracle.check import (
 from tests.oracle.harness import World
 from tests.oracle.tables import expected_rows, kept
 
-BENCHMARKS = (turkish,)
+BENCHMARKS = (turkish, ffe_hallu, perhallueval)
 FIXTURES = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def data() -> None:
+def data(ffe_hallu_imported) -> None:
     """Every benchmark's data in the test's data store: the Turkish and allusion fixtures (their upstream files are
     not public), the real FFE-HALLU files."""
     from figeval._registry import get_source

@@ -1,0 +1,185 @@
+"""PerHalluEval as the oracle knows it (Hosseini et al., Section 3.5, Appendix B, Tables 1, 2, 4, Figures 3-5 and 8):
+each item asked with its correct version (answer Y) and its hallucinated one (answer N). Factual recall: Y on
+correct versions; hallucinated recall: N on hallucinated ones; Hamming score: the mean over items of the share of
+the item's two versions answered right. The paper is silent on unreadable answers: figeval's declared policy is
+`as_wrong` (never right) or `excluded` (left out, with its item for the Hamming score). Precision and F1 take Y as the
+positive; under `as_wrong` an unread answer on a hallucinated version is a false positive (figeval's documented
+reading; issue 38 questions it). Intervals: the paper's bootstrap over items from 30 items on; below, a recall (a
+share) the Wilson interval, the Hamming score and F1 (means over items) none."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+from tests.oracle.harness import UNREAD, Answer, Run, Sample, TaskModel, World, file_identity
+from tests.oracle.measure import MIN_BOOTSTRAP, Expect
+from tests.oracle.tables import OColumn, OTable
+
+
+def _answer(sample: Sample, label: str | None, rng: random.Random, args) -> Answer:
+    if label is UNREAD:
+        return Answer(sample, UNREAD, rng.choice(["maybe", "N/A", "Y/N"]))
+    return Answer(sample, label, rng.choice({"Y": ["Y", "بله"], "N": ["N", "خیر", "N."]}[label]))
+
+
+PARAMETERS = {"data": None, "answer_mode": "auto", "unparsed": "as_wrong"}
+QA = TaskModel("perhallueval_qa", ("Y", "N"), _answer, PARAMETERS, files=frozenset({"data"}), own=frozenset({"data"}))
+TS = TaskModel("perhallueval_summarization", ("Y", "N"), _answer, PARAMETERS, files=frozenset({"data"}),
+               own=frozenset({"data"}))
+
+
+def _items(run: Run, subset: str | None = None) -> dict[str, dict[str, str | None]]:
+    """item -> version -> the answer's label (UNREAD as None) for the items the run asked (of a subset)."""
+    found: dict[str, dict[str, str | None]] = {}
+    for answer in run.outcomes():
+        if subset is None or answer.sample.metadata.get("subset") == subset:
+            found.setdefault(answer.sample.metadata["item"], {})[answer.sample.metadata["version"]] = answer.label
+    return found
+
+
+def _excluded(run: Run) -> bool:
+    return run.args.get("unparsed", "as_wrong") == "excluded"
+
+
+def recall(version: str, right: str, subset: str | None = None):
+    def measure(run: Run) -> Expect | None:
+        items = _items(run, subset)
+        answers = [versions[version] for versions in items.values() if version in versions]
+        if _excluded(run):
+            answers = [a for a in answers if a is not UNREAD]
+        if not answers:
+            return None
+        value = Fraction(sum(a == right for a in answers), len(answers))
+        bootstrap = len(items) >= MIN_BOOTSTRAP and len(answers) >= MIN_BOOTSTRAP
+        return Expect(value, len(answers), "bootstrap" if bootstrap else "wilson", len(run.asked))
+    return measure
+
+
+def hamming(subset: str | None = None):
+    def measure(run: Run) -> Expect | None:
+        items = _items(run, subset)
+        pairs = [v for v in items.values() if "correct" in v and "hallucinated" in v]
+        if _excluded(run):
+            pairs = [v for v in pairs if UNREAD not in (v["correct"], v["hallucinated"])]
+        if not pairs:
+            return None
+        value = sum(Fraction((v["correct"] == "Y") + (v["hallucinated"] == "N"), 2) for v in pairs) / len(pairs)
+        return Expect(value, len(pairs), "bootstrap" if len(items) >= MIN_BOOTSTRAP else "none", len(run.asked))
+    return measure
+
+
+def _confusion(run: Run) -> tuple[int, int, int, int]:
+    items = _items(run)
+    correct = [v["correct"] for v in items.values() if "correct" in v]
+    hallucinated = [v["hallucinated"] for v in items.values() if "hallucinated" in v]
+    if _excluded(run):
+        correct = [a for a in correct if a is not UNREAD]
+        hallucinated = [a for a in hallucinated if a is not UNREAD]
+    tp = sum(a == "Y" for a in correct)
+    tn = sum(a == "N" for a in hallucinated)
+    return tp, len(hallucinated) - tn, tn, len(correct) - tp
+
+
+def precision(run: Run) -> Expect | None:
+    tp, fp, tn, fn = _confusion(run)
+    if not (tp + fp and tp + fn):
+        return None
+    return Expect(Fraction(tp, tp + fp), tp + fp, "wilson", len(run.asked))
+
+
+def f1(run: Run) -> Expect | None:
+    tp, fp, tn, fn = _confusion(run)
+    if not (tp + fp and tp + fn) or tp == 0:
+        return None
+    return Expect(Fraction(2 * tp, 2 * tp + fp + fn), tp + fp + tn + fn,
+                  "bootstrap" if len(_items(run)) >= MIN_BOOTSTRAP else "none", len(run.asked))
+
+
+def unread(run: Run) -> Expect | None:
+    answers = run.outcomes()
+    return Expect(Fraction(sum(a.label is UNREAD for a in answers), len(answers)), len(answers), "wilson",
+                  len(answers))
+
+
+def specific_share(run: Run) -> Expect | None:
+    flags = {a.sample.metadata["item"]: a.sample.metadata.get("persian_specific") for a in run.outcomes()}
+    flagged = [flag for flag in flags.values() if flag is not None]
+    if not flagged:
+        return None
+    return Expect(Fraction(sum(flagged), len(flagged)), len(flagged), "wilson", len(run.asked))
+
+
+SHORT = {QA.name: "qa", TS.name: "summarization"}
+TABLE_2 = OTable("perhallueval/table-2", "perhallueval", "Table 2", "fraction", (
+    *(OColumn(f"{SHORT[t.name]}/hamming_score", t.name, hamming()) for t in (QA, TS)),
+    *(OColumn(f"{SHORT[t.name]}/unparsed", t.name, unread) for t in (QA, TS))), intervals=True)
+
+
+def _recalls(task: TaskModel, figure: str) -> OTable:
+    return OTable(f"perhallueval/figure-{figure}", "perhallueval", f"Figure {figure}", "percent", (
+        OColumn("factual_recall", task.name, recall("correct", "Y")),
+        OColumn("hallucinated_recall", task.name, recall("hallucinated", "N")),
+        OColumn("hamming_score", task.name, hamming()), OColumn("unparsed", task.name, unread)), intervals=True)
+
+
+FIGURE_3, FIGURE_4 = _recalls(QA, "3"), _recalls(TS, "4")
+FIGURE_5 = OTable("perhallueval/figure-5", "perhallueval", "Figure 5", "fraction", (
+    OColumn("persian_specific", QA.name, hamming("persian_specific")), OColumn("generic", QA.name, hamming("generic")),
+    OColumn("persian_specific_share", QA.name, specific_share), OColumn("unparsed", QA.name, unread)),
+    intervals=True)
+FIGURE_8 = OTable("perhallueval/figure-8", "perhallueval", "Figure 8", "fraction", (
+    *(column for t in (QA, TS) for column in (
+        OColumn(f"{SHORT[t.name]}/precision", t.name, precision),
+        OColumn(f"{SHORT[t.name]}/recall", t.name, recall("correct", "Y")),
+        OColumn(f"{SHORT[t.name]}/f1", t.name, f1))),
+    *(OColumn(f"{SHORT[t.name]}/unparsed", t.name, unread) for t in (QA, TS))))
+TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8)
+HEADLINES = tuple(OColumn(t.name, t.name, hamming()) for t in (QA, TS))
+
+
+def data_file(world: World, name: str, task: str, items: int, rng: random.Random) -> Path:
+    """A final PerHalluEval file of the researcher's (the paper publishes none): `items` items, some flagged
+    Persian-specific, each naming the model that wrote its hallucinated version."""
+    lines = ["id,source,context,question,correct,hallucinated,generator,verifier_score,persian_specific"]
+    for i in range(1, items + 1):
+        question = f"پرسش شماره {i} درباره متن چیست؟" if task == "qa" else ""
+        flag = rng.choice(["1", "0", "1", ""]) if task == "qa" else ""
+        lines.append(f"{name}{i},src-{i},متن شماره {i} درباره تاریخ ایران است.,{question},پاسخ درست {i},"
+                     f"پاسخ نادرست {i},{rng.choice(['gen-a', 'gen-b', 'gen-c'])},0.{i % 10},{flag}")
+    path = world.folder / f"{name}.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def answers(task: TaskModel, samples: list[Sample], rng: random.Random) -> dict[str, Answer]:
+    return {s.id: task.answer(s, rng.choice(["Y", "N", "Y", "N", UNREAD]), rng, {}) for s in samples}
+
+
+def scenario(world: World, rng: random.Random) -> None:
+    """Two or three models on one QA and one summarization file (sometimes a second QA file); the paper's protocol
+    or single runs, with either unparsed policy, subsets sometimes."""
+    qa = data_file(world, "qa", "qa", rng.choice([8, 32]), rng)
+    other = data_file(world, "qa2", "qa", 6, rng)
+    ts = data_file(world, "ts", "summarization", rng.choice([5, 31]), rng)
+    files = {str(qa): file_identity(qa), str(other): file_identity(other), str(ts): file_identity(ts)}
+    for model in [f"m{i}" for i in range(1, rng.choice([3, 4]))]:
+        if rng.random() < 0.4:
+            runs = []
+            for task, data in ((QA, qa), (TS, ts)):
+                run = Run(task, model, {"data": str(data)}, answers(task, world.samples(task.name, {"data": str(data)}), rng))
+                run.files = {"data": files[str(data)]}
+                runs.append(run)
+            world.paper("perhallueval", model, runs, {"perhallueval_qa:data": str(qa), "perhallueval_summarization:data": str(ts)})
+        for _ in range(rng.choice([1, 2])):
+            task = rng.choice([QA, TS])
+            data = (other if rng.random() < 0.2 else qa) if task is QA else ts
+            args = {"data": str(data)}
+            if rng.random() < 0.4:
+                args["unparsed"] = rng.choice(["as_wrong", "excluded"])
+            # a subset keeps whole items and every subset (Persian-specific, generic, unflagged): QA needs 6 or more
+            run = Run(task, model, args, answers(task, world.samples(task.name, args), rng),
+                      limit=rng.choice([None, None, 6 if task is QA else 4]))
+            run.files = {"data": files[str(data)]}
+            world.run(run)
