@@ -130,9 +130,11 @@ def shown_cells(table: OTable, row: ERow, json_row: dict) -> list[Shown]:
 
 
 def samples_text(table: OTable, row: ERow) -> str:
-    """The row's sample count(s): each run's, in column order, once."""
-    counts = [row.cells[c.key].samples for c in table.columns if c.key in row.cells and row.cells[c.key].samples]
-    return "/".join(str(n) for n in dict.fromkeys(counts))
+    """The row's sample count(s): each run's, in column order, once; a cell that is no run's metric (a share of a
+    data file's items) counts its own n."""
+    cells = [row.cells[c.key] for c in table.columns if c.key in row.cells]
+    counts = [cell.samples if cell.samples is not None else cell.n for cell in cells]
+    return "/".join(str(n) for n in dict.fromkeys(n for n in counts if n is not None))
 
 
 def expected_lines(table: OTable, expected: list[ERow], document: dict,

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from itertools import product
 from pathlib import Path
 
 from tests.oracle.harness import UNREAD, Answer, Run, Sample, TaskModel, World, file_identity
 from tests.oracle.measure import MIN_BOOTSTRAP, Expect
-from tests.oracle.tables import OColumn, OTable
+from tests.oracle.tables import ERow, OColumn, OTable, expected_rows
 
 
 def _answer(sample: Sample, label: str | None, rng: random.Random, args) -> Answer:
@@ -135,7 +136,69 @@ FIGURE_8 = OTable("perhallueval/figure-8", "perhallueval", "Figure 8", "fraction
         OColumn(f"{SHORT[t.name]}/recall", t.name, recall("correct", "Y")),
         OColumn(f"{SHORT[t.name]}/f1", t.name, f1))),
     *(OColumn(f"{SHORT[t.name]}/unparsed", t.name, unread) for t in (QA, TS))))
-TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8)
+TABLE_4 = OTable("perhallueval/table-4", "perhallueval", "Table 4", "fraction", tuple(
+    OColumn(f"{SHORT[t.name]}/{name}", t.name, measure) for t in (QA, TS)
+    for name, measure in (("hamming_score", hamming()), ("factual_recall", recall("correct", "Y")),
+                          ("hallucinated_recall", recall("hallucinated", "N")))))
+TABLE_1 = OTable("perhallueval/table-1", "perhallueval", "Table 1", "percent", tuple(
+    OColumn(f"{SHORT[t.name]}/share", t.name, lambda run: None) for t in (QA, TS)))
+TABLES = (TABLE_2, FIGURE_3, FIGURE_4, FIGURE_5, FIGURE_8, TABLE_4, TABLE_1)
+# Table 4's families for the runs here: the report is told m1 and m2 are one family (`--family`), m3 is none of the
+# paper's and is a row of its own
+FAMILIES = {"m1": "Anthropic", "m2": "Anthropic"}
+REPORT_ARGS = tuple(part for model, family in FAMILIES.items() for part in ("--family", f"{model}={family}"))
+
+
+def _family(run: Run) -> str:
+    return FAMILIES.get(run.model, f"unknown family: {run.model}")
+
+
+def _best(column: OColumn, candidates: list[Run]) -> tuple[Run, Expect] | None:
+    """The family's best value among runs of one setting, and its model (ties: the first model by name)."""
+    found = [(run, expected) for run in sorted(candidates, key=lambda run: run.model)
+             if (expected := column.measure(run)) is not None]
+    if not found:
+        return None
+    run, expected = max(found, key=lambda pair: pair[1].value)  # max keeps the first of equals
+    return run, Expect(expected.value, expected.n, expected.interval, expected.samples, label=run.model)
+
+
+def table_4_rows(runs: list[Run]) -> list[ERow]:
+    """Best model per family (Table 4): a model's subset runs are left out where it has a complete run of the task;
+    values compete within a family and setting only."""
+    complete = {(run.task.name, run.model) for run in runs if run.complete}
+    runs = [run for run in runs if run.complete or (run.task.name, run.model) not in complete]
+    return expected_rows(TABLE_4, runs, group=_family, choose=_best, defined=True)
+
+
+def table_1_rows(runs: list[Run]) -> list[ERow]:
+    """Table 1: per generator, the share of a data file's items whose hallucinated version it wrote, each file from
+    its preferred run; a row per combination of each task's files."""
+    by_task: dict[str, dict[str, Run]] = {}
+    for column in TABLE_1.columns:
+        found = {}
+        for run in runs:
+            if run.task.name == column.task:
+                data = run.settings["data"]
+                if data not in found or (run.complete, run.order) > (found[data].complete, found[data].order):
+                    found[data] = run
+        by_task[column.key] = found
+    present = [key for key in by_task if by_task[key]]
+    rows = []
+    for combination in product(*(sorted(by_task[key].items()) for key in present)):
+        shares: dict[str, dict[str, Expect]] = {}
+        for key, (data, run) in zip(present, combination):
+            generators = {a.sample.metadata["item"]: a.sample.metadata.get("generator") for a in run.outcomes()}
+            named = [g for g in generators.values() if g]
+            for generator in set(named):
+                shares.setdefault(generator, {})[key] = Expect(Fraction(named.count(generator), len(generators)),
+                                                               len(generators), "none")
+        settings = {f"data ({'QA' if key.startswith('qa') else 'TS'})": data for key, (data, _) in zip(present, combination)}
+        rows += [ERow(generator, dict(settings), cells) for generator, cells in sorted(shares.items())]
+    return rows
+
+
+CUSTOM = {TABLE_4.key: table_4_rows, TABLE_1.key: table_1_rows}
 HEADLINES = tuple(OColumn(t.name, t.name, hamming()) for t in (QA, TS))
 
 

@@ -65,8 +65,9 @@ def kept(runs: Sequence[Run]) -> list[Run]:
     return list(best.values())
 
 
-def _fills(run: Run, column: OColumn) -> bool:
-    return run.task.name == column.task and all(run.settings.get(k) == v for k, v in column.where)
+def _fills(run: Run, column: OColumn, defined: bool = False) -> bool:
+    return run.task.name == column.task and all(run.settings.get(k) == v for k, v in column.where) and (
+        not defined or column.measure(run) is not None)
 
 
 def _scoped(run: Run, picked: set[str], scope: Callable[[str], str]) -> dict[tuple[str, str], str]:
@@ -74,11 +75,24 @@ def _scoped(run: Run, picked: set[str], scope: Callable[[str], str]) -> dict[tup
             for name, value in run.settings.items() if name not in picked}
 
 
-def expected_rows(table: OTable, runs: Sequence[Run], scope: Callable[[str], str] = lambda task: "") -> list[ERow]:
+def newest(column: OColumn, candidates: list[Run]) -> tuple[Run, Expect] | None:
+    """The cell of competing runs: the complete run over any subset, then the newest."""
+    run = max(candidates, key=lambda r: (r.complete, r.order))
+    expected = column.measure(run)
+    return None if expected is None else (run, expected)
+
+
+def expected_rows(table: OTable, runs: Sequence[Run], scope: Callable[[str], str] = lambda task: "",
+                  group: Callable[[Run], str] = lambda run: run.model,
+                  choose: Callable[[OColumn, list[Run]], tuple[Run, Expect] | None] = newest,
+                  defined: bool = False) -> list[ERow]:
+    """The rows of a table: per model (`group`), its runs' rows; a cell of competing runs is `choose`'s; with
+    `defined`, a run fills only the columns its measure is defined in."""
     picked = {name for column in table.columns for name, _ in column.where}
     rows: list[tuple[str, dict, dict[int, list[Run]]]] = []
-    for model in sorted({run.model for run in runs}):
-        mine = [(run, {i for i, c in enumerate(table.columns) if _fills(run, c)}) for run in runs if run.model == model]
+    for model in sorted({group(run) for run in runs}):
+        mine = [(run, {i for i, c in enumerate(table.columns) if _fills(run, c, defined)}) for run in runs
+                if group(run) == model]
         mine = [(run, columns) for run, columns in mine if columns]
         settings = [_scoped(run, picked, scope) for run, _ in mine]
 
@@ -86,16 +100,16 @@ def expected_rows(table: OTable, runs: Sequence[Run], scope: Callable[[str], str
             shared = set(settings[i]) & set(settings[j])
             return not mine[i][1] & mine[j][1] and all(settings[i][k] == settings[j][k] for k in shared)
 
-        valid = [set(group) for size in range(1, len(mine) + 1) for group in combinations(range(len(mine)), size)
-                 if all(fits(i, j) for i, j in combinations(group, 2))]
-        maximal = [group for group in valid if not any(group < other for other in valid)]
+        valid = [set(members) for size in range(1, len(mine) + 1) for members in combinations(range(len(mine)), size)
+                 if all(fits(i, j) for i, j in combinations(members, 2))]
+        maximal = [members for members in valid if not any(members < other for other in valid)]
         merged: dict[tuple, dict[int, list[Run]]] = {}
-        for group in maximal:
+        for members in maximal:
             found: dict = {}
-            for i in group:
+            for i in members:
                 found |= settings[i]
             cells = merged.setdefault(tuple(sorted(found.items())), {})
-            for i in group:
+            for i in members:
                 for column in mine[i][1]:
                     if mine[i][0] not in cells.setdefault(column, []):
                         cells[column].append(mine[i][0])
@@ -111,11 +125,9 @@ def expected_rows(table: OTable, runs: Sequence[Run], scope: Callable[[str], str
         row = ERow(model, shown, {})
         for index, candidates in cells.items():
             column = table.columns[index]
-            run = max(candidates, key=lambda r: (r.complete, r.order))
-            expected = column.measure(run)
-            if expected is not None:
-                row.cells[column.key] = expected
-                row.runs[column.key] = run
+            found = choose(column, candidates)
+            if found is not None:
+                row.runs[column.key], row.cells[column.key] = found
         if any(column.human_label and column.key in row.cells for column in table.columns):
             row.settings[LABELLED_BY] = "judge"  # the paper's are people's labels; a run's row says it is its judge's
         found_rows.append(row)

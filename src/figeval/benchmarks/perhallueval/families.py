@@ -104,9 +104,10 @@ def family_of(model: str, named: Mapping[str, str]) -> str | None:
     return known.family if known else None
 
 
-def family_label(model: str, named: Mapping[str, str]) -> str:
-    """A Table 4 row's label: the family, or "unknown family: <model>" (a row of the model's own)."""
-    return family_of(model, named) or UNKNOWN_FAMILY.format(model=model)
+def family_label(model: str, named: Mapping[str, str], shown: str | None = None) -> str:
+    """A Table 4 row's label: the family, or "unknown family: <model>" (a row of the model's own, the model as
+    `shown`, the report's name for it, when given)."""
+    return family_of(model, named) or UNKNOWN_FAMILY.format(model=shown or model)
 
 
 def family_notes(models: Iterable[str], named: Mapping[str, str]) -> list[str]:

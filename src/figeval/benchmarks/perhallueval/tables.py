@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import product
 
 from inspect_ai.log import read_eval_log
 
 from figeval.benchmarks.perhallueval.families import FAMILIES, family_label, family_notes
+from figeval.reporting.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import (
     Cell,
@@ -29,6 +31,7 @@ from figeval.reporting.tables import (
 
 # How the report names the paper (the benchmark's title).
 PAPER = "PerHalluEval"
+DATA = "data"  # each task's parameter: the final PerHalluEval file it reads
 # The unparsed policy is figeval's choice where the paper is silent: every row says which it used.
 _SHOWN = ("unparsed",)
 _TASK = {"qa": "perhallueval_qa", "summarization": "perhallueval_summarization"}
@@ -96,31 +99,40 @@ HEADLINES = tuple(Column(task, f"PerHalluEval {'QA' if kind == 'qa' else 'TS'} H
                          better="higher") for kind, task in _TASK.items())
 
 
-def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Callable[[str], str],
+def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Callable[[RunSummary], str],
                     order: Sequence[str] = ()) -> Table:
-    """Table 4: per family (`family_of` a run's model, the row's label) and column, the highest value
-    among the family's runs and its model (ties: the first model by name). Rows: the families in `order` (the
-    paper's) first, then the others by name."""
+    """Table 4: per family (`family_of` a run, the row's label) and column, the highest value among the family's
+    runs and its model (ties: the first model by name), only ever among runs of the same settings: a family's runs
+    form rows as one model's runs do (`figeval.reporting.rows`), so a value under another unparsed policy, answer
+    mode or data file is never taken for the family's best, and each such setting is a row of its own. Rows: the
+    families in `order` (the paper's) first, then the others by name."""
     table = build_table(spec, [])
-    best: dict[str, dict[str, Cell]] = {}
-    chosen: dict[tuple[str, str], RunSummary] = {}  # (family, column key) -> the run of the best cell
-    runs = without_covered_subsets(runs)
-    for column in spec.columns:
-        for run in sorted(runs, key=lambda run: run.model):
-            cell = metric_cell(run, column.metric) if run.task == column.task else None
-            family = best.setdefault(family_of(run.model), {})
-            if cell is not None and (column.key not in family or cell.value > family[column.key].value):
-                family[column.key] = replace(cell, label=run.display_name)
-                chosen[(family_of(run.model), column.key)] = run
     rank = {family: i for i, family in enumerate(order)}
-    table.rows = [Row(family, {}, cells) for family, cells in
-                  sorted(best.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])) if cells]
-    headers = {column.key: column.header for column in spec.columns}
+    runs = without_covered_subsets(runs)
+    found: list[tuple[str, RowRuns]] = []
+    for family in sorted({family_of(run) for run in runs}, key=lambda family: (rank.get(family, len(rank)), family)):
+        filled = [(run, {i for i, column in enumerate(spec.columns) if column.task == run.task
+                         and column.metric in run.metrics}) for run in runs if family_of(run) == family]
+        found += [(family, row) for row in model_rows([(run, columns) for run, columns in filled if columns], set())]
+    names = setting_names(list(dict.fromkeys(key for _, row in found for key in row.settings)))
+    chosen: list[tuple[RunSummary, str]] = []
+    for family, runs_of_row in found:
+        row = Row(family, {names[key]: value for key, value in runs_of_row.settings.items()}, {})
+        for index, candidates in sorted(runs_of_row.candidates.items()):
+            column = spec.columns[index]
+            best = max(sorted(candidates, key=lambda run: run.display_name),
+                       key=lambda run: run.metrics[column.metric])  # max keeps the first of equals: by name
+            row.cells[column.key] = replace(metric_cell(best, column.metric), label=best.display_name)
+            chosen.append((best, column.header))
+        table.rows.append(row)
+    files = [names[key] for key in names if any(key[0] in run.files for run in runs)]
+    table.identity_keys = shown_settings(table.rows, files)
+    table.shared = shared_settings(table.rows, table.identity_keys)
     from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}
-    for (_, key), run in chosen.items():
+    for run, header in chosen:
         if not run.complete:
-            from_subsets.setdefault(run.log, (run, []))[1].append(headers[key])
-    table.notes += [subset_note(run, found) for run, found in from_subsets.values()]
+            from_subsets.setdefault(run.log, (run, []))[1].append(header)
+    table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
     return table
 
 
@@ -132,35 +144,45 @@ def without_covered_subsets(runs: Sequence[RunSummary]) -> list[RunSummary]:
 
 
 def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
-    """Table 1 from the items of the newest run of each task (complete over subset, `preference`): per generator (the data file's
-    `generator` column), the share of items whose hallucinated version it wrote. No rows when the file does not
-    name generators."""
+    """Table 1: per generator (the data file's `generator` column), the share of a file's items whose hallucinated
+    version it wrote, each task's file read from the items of its preferred run (complete over subset, then the
+    newest: `preference`). Each data file is its own: where a task was run on several files, each is a row of its
+    own with the file it is of (`data`), never one file's items counted as another's. No rows when no file names
+    generators."""
     table = build_table(spec, [])
-    shares: dict[str, dict[str, Cell]] = {}
+    by_task: dict[str, dict[str, RunSummary]] = {}  # task -> data file -> the run read
     for column in spec.columns:
-        found = [run for run in runs if run.task == column.task]
-        if not found:
-            continue
-        newest = preferred(found)  # the newest complete run: a subset only when none is
-        if not newest.complete:
-            table.notes.append(subset_note(newest, [column.header]))
-        generator_of = {sample.metadata.get("item"): sample.metadata.get("generator")
-                        for sample in read_eval_log(newest.log).samples or []}
-        named = [g for g in generator_of.values() if g]
-        for generator in sorted(set(named)):
-            shares.setdefault(generator, {})[column.key] = Cell(named.count(generator) / len(generator_of),
-                                                                n=len(generator_of), log=newest.log)
-        if named:
-            table.notes.append(f"{column.header}: items of {newest.log}" + (
-                f"; {len(generator_of) - len(named)} items name no generator" if len(named) < len(generator_of) else ""))
-    table.rows = [Row(generator, {}, cells) for generator, cells in sorted(shares.items())]
+        found: dict[str, list[RunSummary]] = {}
+        for run in runs:
+            if run.task == column.task:
+                found.setdefault((run.identity or {}).get(DATA, ""), []).append(run)
+        by_task[column.key] = {data: preferred(candidates) for data, candidates in found.items()}
+    present = [key for key in by_task if by_task[key]]
+    for combination in product(*(sorted(by_task[key].items()) for key in present)):
+        shares: dict[str, dict[str, Cell]] = {}
+        for key, (data, run) in zip(present, combination):
+            if not run.complete:
+                table.notes.append(subset_note(run, [next(c.header for c in spec.columns if c.key == key)]))
+            generator_of = {sample.metadata.get("item"): sample.metadata.get("generator")
+                            for sample in read_eval_log(run.log).samples or []}
+            named = [g for g in generator_of.values() if g]
+            for generator in sorted(set(named)):
+                shares.setdefault(generator, {})[key] = Cell(named.count(generator) / len(generator_of),
+                                                             n=len(generator_of), log=run.log)
+        settings = {f"{DATA} ({next(c.header for c in spec.columns if c.key == key).removesuffix(' Share (%)')})": data
+                    for key, (data, _) in zip(present, combination) if data}
+        table.rows += [Row(generator, dict(settings), cells) for generator, cells in sorted(shares.items())]
+    table.notes = list(dict.fromkeys(table.notes))
+    table.identity_keys = shown_settings(table.rows, [name for row in table.rows for name in row.identity])
     return table
+
 
 def _table_4(spec: TableSpec, runs: Sequence[RunSummary], context: TableContext) -> Table:
     named = dict(context.families)
     # --family takes a model as the report names it or as its log records it
     named |= {run.model: named[run.display_name] for run in runs if run.display_name in named and run.model not in named}
-    table = best_per_family(spec, runs, lambda model: family_label(model, named), FAMILIES)
+    # a model none of the paper's families has is a row of its own, named as the report names the model
+    table = best_per_family(spec, runs, lambda run: family_label(run.model, named, run.display_name), FAMILIES)
     table.notes += family_notes([run.model for run in runs if run.task in spec.tasks], named)
     return table
 
