@@ -1,7 +1,7 @@
 import pytest
 
 # The seeds CI runs: each draws one benchmark's scenario (seed % the benchmarks) and its combinations of runs.
-CI_SEEDS = tuple(range(9))
+CI_SEEDS = tuple(range(12))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

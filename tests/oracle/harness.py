@@ -145,8 +145,8 @@ class World:
         model_file = models / f"{run.model if name is None else name}.jsonl"
         self.replay(model_file, {key: answer.text for key, answer in run.answers.items()})
         args = dict(run.args)
-        if run.task.judged:
-            judge_file = models / f"judge-{run.model}.jsonl"
+        if run.task.judged:  # one judge per model, whatever folder its answers are in
+            judge_file = self.models / f"judge-{run.model}.jsonl"
             self.replay(judge_file, {key: answer.judge or "" for key, answer in run.answers.items()})
             args["judge"] = f"replay/{judge_file}"
             run.judge_path = args["judge"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.command import figeval
-from tests.oracle import ffe_hallu, perhallueval, turkish
+from tests.oracle import ffe_hallu, perhallueval, persian_allusions, turkish
 from tests.oracle.check import (
     Problems,
     check_csv,
@@ -27,7 +27,7 @@ from tests.oracle.check import (
 from tests.oracle.harness import World
 from tests.oracle.tables import expected_rows, kept
 
-BENCHMARKS = (turkish, ffe_hallu, perhallueval)
+BENCHMARKS = (turkish, ffe_hallu, perhallueval, persian_allusions)
 FIXTURES = Path(__file__).resolve().parents[1]
 
 

@@ -22,7 +22,7 @@ from tests.metric_values import logged_outcomes
 
 def run(model: str, name: str = "", log: str = "") -> RunSummary:
     return RunSummary("ffe_detection", model, 10, {"accuracy": 0.5}, "success", log or f"logs/{model}.eval",
-                      display_name=name)
+                      display_name=name, named=bool(name))
 
 
 @pytest.fixture
@@ -81,6 +81,14 @@ def test_a_default_name_that_is_a_run_s_own_name_gives_way(files: Path):
     """A run named "a" by its user and an unnamed run of runs/a.jsonl: the unnamed one takes its folder."""
     runs = [run("openai/gpt-4.1", name="a"), run("replay/runs/a.jsonl")]
     assert names(runs, files) == ["a", "runs/a"]
+
+
+def test_two_files_named_alike_by_their_user_are_one_model(files: Path):
+    """Runs of runs/a.jsonl and old/a.jsonl, each given --name a (a task's answers in a file of their own, where two
+    tasks ask the same ids): the user's name is kept, so both are the model "a" (taken for two defaults that
+    clash, they were "runs/a" and "old/a", two rows of one model)."""
+    runs = [run("replay/runs/a.jsonl", name="a"), run("replay/old/a.jsonl", name="a"), run("replay/runs/b.jsonl")]
+    assert names(runs, files) == ["a", "a", "b"]
 
 
 def test_summaries_read_from_logs_carry_the_names(files: Path, tmp_path_factory, monkeypatch):

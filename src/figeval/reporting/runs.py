@@ -40,6 +40,8 @@ class RunSummary:
     model as recorded."""
     files: tuple[str, ...] = ()
     """The settings that name a file of the user's (data other than the paper's)."""
+    named: bool = False
+    """The run has a name of the user's (`figeval run --name`): its `display_name`, kept as given."""
     own: tuple[str, ...] = ()
     """The settings that are this task's own: never compared with another task's of the same name."""
     item_means: tuple[str, ...] = ()
@@ -93,7 +95,8 @@ def summarize(log: EvalLog) -> RunSummary:
     item_means = tuple((log.eval.metadata or {}).get(ITEM_MEANS_KEY) or ())
     return RunSummary(task, log.eval.model, samples, metrics, log.status, log.location, errors, run_identity(log),
                       log.eval.created, subset_of(log), given_name(log) or short_name(log.eval.model),
-                      recorded.files, recorded.own, item_means, log.stats.completed_at or "", _written(log.location))
+                      recorded.files, given_name(log) != "", recorded.own, item_means, log.stats.completed_at or "",
+                      _written(log.location))
 
 
 def _written(location: str) -> float:
@@ -114,8 +117,9 @@ def with_display_names(runs: Sequence[RunSummary], here: Path | None = None) -> 
         here: the folder relative model paths are looked up from (default: the current folder).
     """
     here = Path.cwd() if here is None else here
-    # a run named as its default would be is named by default: a clash with another file's stem then renames it
-    own = [run.display_name not in ("", run.model, short_name(run.model)) for run in runs]
+    # a run's own name (--name) is the user's word: runs of two files named alike are one model to them, and a file
+    # whose stem is another run's name is told apart from it (`taken`)
+    own = [run.named for run in runs]
     unnamed = {run.model for run, named in zip(runs, own) if not named}
     taken = {run.display_name for run, named in zip(runs, own) if named}
     names = model_names([run.model for run in runs], unnamed, taken, here)
