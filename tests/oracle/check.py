@@ -36,7 +36,7 @@ def cell_text(table: OTable, key: str, expected: Expect, shown_bounds: tuple[flo
     n = expected.n
     if shown_bounds is not None and (table.intervals or (n if n is not None else 100) < 100):
         text += f" [{printed(shown_bounds[0], unit, decimals)}, {printed(shown_bounds[1], unit, decimals)}]"
-    if n is not None and expected.samples is not None and n != expected.samples:
+    if n is not None and (table.cell_n or (expected.samples is not None and n != expected.samples)):
         text += f" (n={n})"
     if expected.label:
         text += f" ({expected.label})"
@@ -132,6 +132,8 @@ def shown_cells(table: OTable, row: ERow, json_row: dict) -> list[Shown]:
 def samples_text(table: OTable, row: ERow) -> str:
     """The row's sample count(s): each run's, in column order, once; a cell that is no run's metric (a share of a
     data file's items) counts its own n."""
+    if table.cell_n:
+        return ""
     cells = [row.cells[c.key] for c in table.columns if c.key in row.cells]
     counts = [cell.samples if cell.samples is not None else cell.n for cell in cells]
     return "/".join(str(n) for n in dict.fromkeys(n for n in counts if n is not None))

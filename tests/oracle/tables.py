@@ -44,6 +44,8 @@ class OTable:
     unit: str
     columns: tuple[OColumn, ...]
     intervals: bool = False
+    cell_n: bool = False
+    """Every cell says its n (its texts), and the row no sample count."""
 
 
 @dataclass

@@ -41,21 +41,21 @@ def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
     from figeval.benchmarks.persian_allusions.scorer import OPEN_LABELS
     from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics
 
-    def run(name, task, outcomes, labels, policies, **metadata):
+    def run(name, task, outcomes, labels, policies, **settings):
         return logged_outcomes(tmp_path / name, outcomes, labels, [{"allusion": a} for a in "AB"][: len(outcomes)],
-                               task, task_metadata=metadata, metrics=policy_metrics(policies))
+                               task, settings=settings, metrics=policy_metrics(policies))
 
     right, wrong = (Outcome(o, DecidedBy.PARSER, target="1") for o in ("1", "2"))
     mc = {"accuracy": (TARGET, AS_WRONG)}
     opened = {"accuracy": ("correct", AS_WRONG)}
     correct, incorrect = Outcome("correct", DecidedBy.JUDGE), Outcome("incorrect", DecidedBy.JUDGE)
     logs = [
-        run("mc-old", "allusion_mc", [wrong, wrong], OPTION_LABELS, mc, dataset_variant="perspoems"),
-        run("mc", "allusion_mc", [right, right], OPTION_LABELS, mc, dataset_variant="perspoems"),  # newest wins
-        run("mc-gen", "allusion_mc", [right, wrong], OPTION_LABELS, mc, dataset_variant="generated"),
-        run("gt", "allusion_open", [correct, incorrect], OPEN_LABELS.values, opened, dataset_variant="perspoems",
+        run("mc-old", "allusion_mc", [wrong, wrong], OPTION_LABELS, mc, dataset="perspoems"),
+        run("mc", "allusion_mc", [right, right], OPTION_LABELS, mc, dataset="perspoems"),  # newest wins
+        run("mc-gen", "allusion_mc", [right, wrong], OPTION_LABELS, mc, dataset="generated"),
+        run("gt", "allusion_open", [correct, incorrect], OPEN_LABELS.values, opened, dataset="perspoems",
             judge_mode="gt"),
-        run("no-gt", "allusion_open", [incorrect, incorrect], OPEN_LABELS.values, opened, dataset_variant="perspoems",
+        run("no-gt", "allusion_open", [incorrect, incorrect], OPEN_LABELS.values, opened, dataset="perspoems",
             judge_mode="no_gt"),
     ]
     tables = tables_by_key(logs)
@@ -86,7 +86,7 @@ def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: P
         Outcome("correct", DecidedBy.JUDGE),  # s1: right in both -> not listed
         Outcome.unparsed(DecidedBy.PARSER, "empty"),  # s2: unparsed counts as wrong -> Appendix B listing
         Outcome("incorrect", DecidedBy.JUDGE),  # s3: wrong in MC -> not listed
-    ], OPEN_LABELS.values, allusions, "allusion_open", task_metadata={"judge_mode": "gt"})
+    ], OPEN_LABELS.values, allusions, "allusion_open", settings={"judge_mode": "gt"})
     [row] = tables_by_key([knowledge, mc, open_])["persian-allusions/mc-not-open"].rows
     ids = [str(sample.id) for sample in mc.samples]
     assert row.identity == {"dataset": "perspoems", "judge_mode": "gt"}

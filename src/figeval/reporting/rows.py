@@ -13,7 +13,7 @@ says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -47,6 +47,14 @@ def run_settings(run: RunSummary, picked: set[str], scope_of: Callable[[str], st
 
 def _agree(first: Mapping[SettingKey, str], second: Mapping[SettingKey, str]) -> bool:
     return all(second[key] == value for key, value in first.items() if key in second)
+
+
+def runs_agree(runs: Sequence[RunSummary], picked: Collection[str] = ()) -> bool:
+    """Whether runs may be read together (one row, one analysis): each pair agrees on every setting both have, but
+    those in `picked` (the settings that set them apart on purpose: a dataset compared with another) and a task's
+    own."""
+    settings = [run_settings(run, set(picked), lambda task: "") for run in runs]
+    return all(_agree(a, b) for i, a in enumerate(settings) for b in settings[i + 1:])
 
 
 def _maximal_cliques(adjacent: Sequence[set[int]]) -> Iterator[set[int]]:
