@@ -82,6 +82,8 @@ class Run:
     files: dict[str, str] = field(default_factory=dict)
     """Parameter -> the file's identity (name@sha8), as the oracle computed it."""
     judge_path: str = ""
+    raw_model: str = ""
+    """The model as the log records it (`replay/<file>`), as annotation sheets and labels name it."""
 
     @property
     def settings(self) -> dict[str, str]:
@@ -202,6 +204,7 @@ class World:
         assert log.status == "success", (location, log.error)
         run.log = location.removeprefix("file://")
         run.version = str(log.eval.task_version)
+        run.raw_model = log.eval.model
         run.asked = [str(sample.id) for sample in log.samples or []]
         run.complete = log.eval.dataset.samples == len(run.asked)
         run.order = len(self.made)

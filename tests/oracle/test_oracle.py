@@ -25,6 +25,7 @@ from tests.oracle.check import (
     expected_lines,
 )
 from tests.oracle.harness import World
+from tests.oracle.people import gather, people_rows
 from tests.oracle.tables import expected_rows, kept
 
 BENCHMARKS = (turkish, ffe_hallu, perhallueval, persian_allusions)
@@ -62,13 +63,16 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
     benchmark = BENCHMARKS[seed % len(BENCHMARKS)]
     world = World(tmp_path)
     benchmark.scenario(world, rng)
-    formats = report(world, *getattr(benchmark, "REPORT_ARGS", ()))
+    runs = kept(world.made)
+    labels = [found for task in getattr(benchmark, "LABELLED", ()) if rng.random() < 0.6
+              and (found := gather(world, task, runs, rng)) is not None]
+    formats = report(world, *getattr(benchmark, "REPORT_ARGS", ()),
+                     *(part for found in labels for part in ("--human", str(found.path))))
     document = json.loads(formats["json"])
     problems = Problems()
-    runs = kept(world.made)
     for table in benchmark.TABLES:
         custom = getattr(benchmark, "CUSTOM", {}).get(table.key)
-        expected = custom(runs) if custom else expected_rows(table, runs)
+        expected = people_rows(table, custom(runs) if custom else expected_rows(table, runs), labels)
         matched = check_json(table, expected, document, problems)
         check_settings_shown(table, expected, document, problems)
         lines = expected_lines(table, expected, document, matched)

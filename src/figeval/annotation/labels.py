@@ -207,7 +207,7 @@ def labelled_runs(found: Sequence[tuple[EvalLog, bool]], task: str, humans: Sequ
     labelled = {(h.model, h.sample_id) for h in humans}
     models = sorted({h.model for h in humans})
     shares = [(log, named, task_name(log) == task and bool(labelled & _answer_keys(log))) for log, named in found]
-    differing = {id(log): _other_answer(log, humans, labels) for log, _, ok in shares if ok}
+    differing = {id(log): other_answer(log, humans, labels) for log, _, ok in shares if ok}
     belongs = [(log, named, ok and differing[id(log)] is None) for log, named, ok in shares]
     for log, named, ok in shares:
         if ok and differing[id(log)] and (named or not any(fits for _, _, fits in belongs)):
@@ -230,7 +230,7 @@ def unlabelled_note(log: EvalLog, labels: Path) -> str:
     return f"{log.eval.model} ({location}): none of its answers is labelled in {labels.name}; left out"
 
 
-def _other_answer(log: EvalLog, humans: Sequence[HumanLabel], labels: Path) -> str | None:
+def other_answer(log: EvalLog, humans: Sequence[HumanLabel], labels: Path) -> str | None:
     """Why the run's answers are not those `labels` labels: the first labelled sample whose answer in the run
     (`shown_answer`, as `annotate export` shows it) has another digest than the one people labelled; None when
     every labelled answer of the run is the one labelled (labels without a digest are not checked)."""

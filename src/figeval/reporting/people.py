@@ -13,7 +13,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from figeval.annotation.labels import HumanLabel, labelled_runs, read_task_labels
+from figeval.annotation.labels import HumanLabel, other_answer, read_task_labels
 from figeval.benchmark import Benchmark, annotation_spec
 from figeval.reporting.logs import read_log
 from figeval.reporting.runs import RunSummary
@@ -33,8 +33,8 @@ def people_of(table: Table, spec: TableSpec, runs: Sequence[RunSummary], people:
     """Adds to `table` (built from `spec`) the people's row under each of the user's rows whose runs' answers
     `people` label; a table whose paper columns are people's but for which no labels are given says so in a note.
 
-    Raises:
-        FigevalError: a labels file's answers are another run's than the one a row used (`labelled_runs`).
+    A row whose runs' answers are not those people labelled (another run of the model, the same samples) has no
+    people's row.
     """
     columns = [column for column in spec.columns if column.human_label]
     if not columns:
@@ -75,15 +75,15 @@ def people_of(table: Table, spec: TableSpec, runs: Sequence[RunSummary], people:
 
 
 def _labels_of(run: RunSummary, labels: PeopleLabels, logs: dict[str, EvalLog]) -> list[HumanLabel]:
-    """The people's labels of the run's answers: of its model and samples, each of the very answer the run gave
-    (`labelled_runs` refuses a labels file whose people labelled another run's answers)."""
+    """The people's labels of the run's answers: of its model and samples, each of the very answer the run gave;
+    none for a run whose answers to the labelled samples are not those people labelled (`other_answer`)."""
     if run.log not in logs:
         logs[run.log] = read_log(run.log)
     log = logs[run.log]
     ids = {str(sample.id) for sample in log.samples or []}
     mine = [h for h in labels.labels if h.model == log.eval.model and h.sample_id in ids]
-    if mine:
-        labelled_runs([(log, False)], labels.task, labels.labels, labels.path)  # refuses another run's answers
+    if mine and other_answer(log, labels.labels, labels.path) is not None:
+        return []  # the labels are of another run's answers to the same samples: not this run's people's
     return mine
 
 
