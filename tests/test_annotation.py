@@ -130,7 +130,7 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # correct 40%, incorrect 20%; the run (judge + rules) labelled the same five alike.
     rates = figeval("annotate", "rates", str(labels), str(judged_log))
     assert rates.returncode == 0, rates.stderr
-    rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines() if line.startswith("replay/")}
+    rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])}
     assert rows == {"humans": ["5", "40.0", "40.0", "20.0"], "run": ["5", "40.0", "40.0", "20.0"]}
 
     # Judge (log) vs resolved humans over every output (Table 6), 001 included although its reference rule
@@ -147,7 +147,7 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
     # Tables 7-8 are per generator model and set of its answers (here one), then over all labels as an extra line
-    assert figures(agreement.stdout, "ann1 vs ann2: replay/")[:3] == ["5", "0.600", "0.375"]
+    assert figures(agreement.stdout, "ann1 vs ann2: outputs")[:3] == ["5", "0.600", "0.375"]
     assert figures(agreement.stdout, "ann1 vs ann2: all labels")[:3] == ["5", "0.600", "0.375"]
     # ann1 and ann3 agree on all 5
     assert figures(agreement.stdout, "ann1 vs ann3: all labels")[:2] == ["5", "1.000"]
@@ -563,7 +563,7 @@ def test_a_model_s_human_and_paraphrased_meaning_runs_never_share_an_answer(ffe_
     # run's 001 incorrect (the judge's 2), 003 correct by the rule.
     rates = figeval("annotate", "rates", str(labels), str(logs))
     assert rates.returncode == 0, rates.stderr
-    lines = [line.split() for line in rates.stdout.splitlines() if line.startswith("replay/")]
+    lines = [line.split() for line in rates.stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])]
     from figeval.data.stored import sha256_of
 
     sheet_file = f"paraphrases.csv@{sha256_of(paraphrases)[:8]}"

@@ -118,7 +118,7 @@ def shown_cells(table: OTable, row: ERow, json_row: dict) -> list[Shown]:
         if expected is None:
             texts.append((MISSING,))
             continue
-        cell = json_row["cells"][column.key]
+        cell = json_row["cells"].get(column.key) or {"ci_low": None}
         if expected.interval == "bootstrap" and cell["ci_low"] is not None:
             nudges = (-JSON_TOLERANCE, 0.0, JSON_TOLERANCE)
             texts.append(tuple(dict.fromkeys(

@@ -155,6 +155,7 @@ TABLE_3 = OTable("ffe-hallu/table-3", "ffe_hallu", "Table 3", "percent", (
     *_judged_columns(GENERATION.name, "paraphrased", meaning="paraphrased")))
 TABLE_5 = OTable("ffe-hallu/table-5", "ffe_hallu", "Table 5", "percent", _judged_columns(TRANSLATION.name))
 TABLES = (TABLE_3, TABLE_4, FIGURE_1, TABLE_5)
+AGREEMENT_UNIT = {"ffe_generation": "percent", "ffe_translation": "percent"}  # Table 6: Agreement(%)
 LABELLED = (GENERATION, TRANSLATION)  # the tasks whose outputs the paper's people labelled (Section 3.5)
 HEADLINES = (OColumn("ffe_generation", GENERATION.name, judged_share("correct"), (("meaning", "human"),)),
              OColumn("ffe_detection", DETECTION.name, average),

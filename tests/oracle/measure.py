@@ -74,11 +74,11 @@ def close(a: float | None, b: float | None, tolerance: float = 1e-9) -> bool:
     return abs(a - b) <= tolerance
 
 
-def cohen_kappa(first: list[str], second: list[str]) -> float | None:
-    """Cohen's kappa of two raters' labels: (p_o - p_e) / (1 - p_e), p_e from each rater's own marginals; None
-    when p_e is 1 (every label one category for both)."""
+def cohen_kappa(first: list[str], second: list[str]) -> Fraction | None:
+    """Cohen's kappa of two raters' labels, exactly: (p_o - p_e) / (1 - p_e), p_e from each rater's own marginals;
+    None when p_e is 1 (every label one category for both)."""
     n = len(first)
-    observed = sum(a == b for a, b in zip(first, second)) / n
+    observed = Fraction(sum(a == b for a, b in zip(first, second)), n)
     categories = set(first) | set(second)
-    expected = sum((first.count(c) / n) * (second.count(c) / n) for c in categories)
+    expected = sum(Fraction(first.count(c) * second.count(c), n * n) for c in categories)
     return None if expected == 1 else (observed - expected) / (1 - expected)

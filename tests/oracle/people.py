@@ -17,12 +17,13 @@ from pathlib import Path
 from tests.command import figeval
 from tests.oracle.harness import JUDGE_UNREADABLE, UNREAD, Run, TaskModel, World
 from tests.oracle.measure import Expect, cohen_kappa, share
-from tests.oracle.tables import LABELLED_BY, ERow, OTable
+from tests.oracle.tables import LABELLED_BY, ERow, OColumn, OTable
 
-HALLUCINATED_IF_UNREAD = {"ffe_generation": "hallucinated", "ffe_translation": "hallucinated",
-                          "allusion_knowledge": "incorrect", "allusion_open": "incorrect"}
-"""How each task's rates count an unread output (the papers': no Persian expression is not an existing FFE, an
-output that names no allusion is wrong)."""
+UNREAD_COUNTS_AS = {"ffe_generation": "hallucinated", "ffe_translation": "hallucinated",
+                    "allusion_knowledge": "incorrect", "allusion_open": None}
+"""The label each task's rates count an unread output as (the papers': no Persian expression is not an existing
+FFE, an explanation of nothing shows no knowledge); None: counted wrong without a label of its own (open-ended
+accuracy), so the rules' line leaves it out."""
 
 
 @dataclass
@@ -122,16 +123,16 @@ def final_label(task: str, label: str | None) -> str | None:
     failure (left out)."""
     if label == JUDGE_UNREADABLE:
         return None
-    return HALLUCINATED_IF_UNREAD[task] if label is UNREAD else label
+    return UNREAD_COUNTS_AS[task] if label is UNREAD else label
 
 
-def agreement(pairs: list[tuple[str, str]], samples: int | None = None) -> dict[str, Expect]:
-    """Percent agreement (a share: Wilson) and Cohen's kappa (a bootstrap from 30 items; none below, or when it is
+def agreement(pairs: list[tuple[str, str]], key: str) -> dict[str, Expect]:
+    """Agreement (`key`: a share, Wilson) and Cohen's kappa (a bootstrap from 30 items; none below, or when it is
     undefined) over (rater, rater) label pairs."""
     if not pairs:
         return {}
     first, second = [a for a, _ in pairs], [b for _, b in pairs]
-    found = {"agreement": share(sum(a == b for a, b in pairs), len(pairs))}
+    found = {key: share(sum(a == b for a, b in pairs), len(pairs))}
     kappa = cohen_kappa(first, second)
     if kappa is not None:
         found["kappa"] = Expect(kappa, len(pairs), "bootstrap" if len(pairs) >= 30 else "none")
@@ -140,3 +141,60 @@ def agreement(pairs: list[tuple[str, str]], samples: int | None = None) -> dict[
 
 def kappa_value(expected: Expect) -> float:
     return float(expected.value) if not isinstance(expected.value, Fraction) else float(expected.value)
+
+
+def _differing(runs: list[Run]) -> list[str]:
+    """The settings some model's runs differ in (each run's value, or its absence)."""
+    names = sorted({name for run in runs for name in run.settings})
+    return [name for name in names if any(len({str(run.settings.get(name)) for run in runs if run.model == model}) > 1
+                                          for model in {run.model for run in runs})]
+
+
+def agreement_tables(found: Labels, runs: list[Run], unit: str) -> list[tuple[OTable, list[ERow]]]:
+    """The judge against the resolved labels (per labelled run: each judge's own labels, then the run's final labels
+    with the rules, a line of its own) and the annotators against each other (per model and set of answers, then
+    over all labels)."""
+    key = "agreement" if unit == "percent" else "em"
+    columns = (OColumn(key, found.task, lambda run: None), OColumn("kappa", found.task, lambda run: None, unit="fraction"))
+    judged = OTable(f"judge-agreement/{found.task}", "", "", unit, columns)
+    labelled = [run for run in runs if run.task.name == found.task and found.of(run)]
+    differing = _differing(labelled)
+    settings_of = [name for name in differing if name != "judge"]
+    rows = []
+    for run in labelled:
+        resolved = found.of(run)
+        setting = {name: run.settings.get(name, "") for name in settings_of}
+        own = [(answer.judge_label, resolved[sample_id]) for sample_id in run.asked
+               if (answer := run.answers[sample_id]).judge_label is not None and resolved.get(sample_id) is not None]
+        if any(run.answers[sample_id].judge_label is not None for sample_id in run.asked):
+            rows.append(ERow(run.model, {"judge": run.judge_path, **setting}, agreement(own, key)))
+        final = [(label, resolved[sample_id]) for sample_id in run.asked
+                 if (label := final_label(found.task, run.answers[sample_id].label)) is not None
+                 and resolved.get(sample_id) is not None]
+        rules = "with figeval's rules" + (f" (judge {run.settings.get('judge', '')})" if "judge" in differing else "")
+        rows.append(ERow(run.model, {"judge": rules, **setting}, agreement(final, key)))
+    found_tables = [(judged, rows)]
+    if len(found.annotators) >= 2:
+        groups: dict[tuple, list[Run]] = {}
+        for run in labelled:
+            groups.setdefault((run.model, tuple(sorted(found.of(run)))), []).append(run)
+        common = {key: dict(set.intersection(*(set(r.settings.items()) for r in members)))
+                  for key, members in groups.items()}
+        named = []
+        for group_key, members in groups.items():
+            others = [settings for other, settings in common.items() if other[0] == group_key[0] and other != group_key]
+            told = {k: v for k, v in sorted(common[group_key].items()) if any(o.get(k) != v for o in others)}
+            name = group_key[0] + (f" ({', '.join(f'{k}={v}' for k, v in told.items())})" if told else "")
+            named.append((name, [(members[0].raw_model, sample_id) for sample_id in group_key[1]]))
+        everything = list(dict.fromkeys(k for _, keys in named for k in keys))
+        people_rows_ = []
+        for i, j in ((0, 1), (0, 2), (1, 2)):
+            if j >= len(found.annotators):
+                continue
+            pair = f"{found.annotators[i]} vs {found.annotators[j]}"
+            for name, keys in [*named, ("all labels", everything)]:
+                both = [(found.given[k][i], found.given[k][j]) for k in keys
+                        if found.given[k][i] is not None and found.given[k][j] is not None]
+                people_rows_.append(ERow(name, {"annotators": pair}, agreement(both, key)))
+        found_tables.append((OTable(f"annotator-agreement/{found.task}", "", "", unit, columns), people_rows_))
+    return found_tables

@@ -292,6 +292,8 @@ CROSS = OTable("persian-allusions/knowledge-x-recognition", "persian_allusions",
     _count(f"{k}/{r}") for k in ("knows", "not") for r in ("recognized", "missed")))
 LISTING = OTable("persian-allusions/mc-not-open", "persian_allusions", "", "count", (_count("knows"), _count("not")))
 TABLES = (TABLE_3, GAP, THEME_TABLE, DROP, CROSS, LISTING)
+# how the paper prints a judge's agreement with people (Table 4: exact match); the paper prints none for knowledge
+AGREEMENT_UNIT = {"allusion_open": "fraction", "allusion_knowledge": "percent"}
 LABELLED = (KNOWLEDGE, OPEN)  # the tasks whose outputs the paper's expert labelled (Sections 3.1 and 3.3)
 CUSTOM = {GAP.key: gap_rows, THEME_TABLE.key: theme_rows, DROP.key: drop_rows, CROSS.key: cross_rows,
           LISTING.key: listing_rows}

@@ -33,6 +33,8 @@ class OColumn:
     measure: Callable[[Run], Expect | None]
     where: tuple[tuple[str, str], ...] = ()
     human_label: str = ""
+    unit: str = ""
+    """The column's own unit where it is not the table's (a kappa beside a percent agreement)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,11 @@ def _paper_lines(benchmark: str) -> tuple[dict[str, str], ...]:
 def column_format(table: OTable, key: str) -> tuple[str, int]:
     """The column's unit and decimals: the paper's unit for the column where it prints one, and at least as many
     decimals as its most precise number (the issue's rule); else the table's unit with its usual decimals."""
-    unit, decimals = table.unit, USUAL.get(table.unit, 0)
+    own = next((column.unit for column in table.columns if column.key == key and column.unit), "")
+    unit = own or table.unit
+    decimals = USUAL.get(unit, 0)
+    if not table.source:
+        return unit, decimals
     printed = [line for line in _paper_lines(table.benchmark) if line["table"] == table.source
                and line["column"].removesuffix("/ci_low").removesuffix("/ci_high") == key]
     if printed:
@@ -158,6 +164,8 @@ def column_format(table: OTable, key: str) -> tuple[str, int]:
 def paper_rows(table: OTable) -> dict[str, dict[str, str]]:
     """The paper's rows of the table as printed: row -> column -> the printed text."""
     found: dict[str, dict[str, str]] = {}
+    if not table.source:
+        return found
     keys = {column.key for column in table.columns}
     for line in _paper_lines(table.benchmark):
         if line["table"] == table.source and line["column"] in keys:

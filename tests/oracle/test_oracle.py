@@ -25,7 +25,7 @@ from tests.oracle.check import (
     expected_lines,
 )
 from tests.oracle.harness import World
-from tests.oracle.people import gather, people_rows
+from tests.oracle.people import agreement_tables, gather, people_rows
 from tests.oracle.tables import expected_rows, kept
 
 BENCHMARKS = (turkish, ffe_hallu, perhallueval, persian_allusions)
@@ -70,14 +70,15 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
                      *(part for found in labels for part in ("--human", str(found.path))))
     document = json.loads(formats["json"])
     problems = Problems()
-    for table in benchmark.TABLES:
-        custom = getattr(benchmark, "CUSTOM", {}).get(table.key)
-        expected = people_rows(table, custom(runs) if custom else expected_rows(table, runs), labels)
+    checked = [(table, people_rows(table, custom(runs) if (custom := getattr(benchmark, "CUSTOM", {}).get(table.key))
+                                   else expected_rows(table, runs), labels)) for table in benchmark.TABLES]
+    checked += [pair for found in labels for pair in agreement_tables(found, runs, benchmark.AGREEMENT_UNIT[found.task])]
+    for table, expected in checked:
         matched = check_json(table, expected, document, problems)
         check_settings_shown(table, expected, document, problems)
         lines = expected_lines(table, expected, document, matched)
         found = next((t for t in document["tables"] if t["key"] == table.key), None)
-        title = f"{found['source']}: {found['title']}" if found else table.key
+        title = (f"{found['source']}: {found['title']}" if found['source'] else found['title']) if found else table.key
         check_text(table, lines, formats["text"], title, problems)
         check_markdown(table, lines, formats["markdown"], title, problems)
         check_html(table, lines, formats["html"], problems)

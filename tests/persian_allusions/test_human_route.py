@@ -41,7 +41,7 @@ def sheet_rows(sheet: Path) -> dict[str, dict[str, str]]:
 
 
 def rate_lines(stdout: str) -> dict[str, list[str]]:
-    return {line.split()[1]: line.split()[2:] for line in stdout.splitlines() if line.startswith("replay/")}
+    return {line.split()[1]: line.split()[2:] for line in stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])}
 
 
 def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
@@ -103,7 +103,7 @@ def test_a_models_runs_on_both_judge_modes_are_told_apart(open_run: Path, tmp_pa
     no_gt = run(allusion_open(judge_mode="no_gt"), OPEN_OUTPUTS, tmp_path, judge, sample_id=OPEN_SAMPLES)
     rates = figeval("annotate", "rates", str(labels), str(open_run), str(no_gt.location))
     assert rates.returncode == 0, rates.stderr
-    lines = [line.split() for line in rates.stdout.splitlines() if line.startswith("replay/")]
+    lines = [line.split() for line in rates.stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])]
     # people: correct 007 of 6 -> 16.7%; GT run: 007, 008, 010 correct of 5 -> 60.0%; no-GT run: 008, 010 -> 40.0%
     assert [line[1:] for line in lines] == [["humans", "6", "83.3", "16.7"],
                                             ["run", "5", "20.0", "60.0", "judge_mode=gt"],

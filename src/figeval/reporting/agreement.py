@@ -40,6 +40,7 @@ class LabelGroup:
     """People's labels of one set of a model's answers, with the runs whose answers they are."""
 
     model: str
+    """The model as reports name it (as its labels name it where no run given has its answers)."""
     settings: dict[str, str]
     """What tells these answers from the model's other labelled answers: the settings their runs alone share
     (meaning=paraphrased); empty when the model has one set."""
@@ -75,10 +76,10 @@ def label_groups(humans: Sequence[HumanLabel], labelled: Sequence[tuple[RunSumma
               for key, (_, runs) in found.items()}
     groups = []
     for key, (labels, runs) in found.items():
-        # the settings that tell this group from the model's other groups
+        # the settings that tell this group from the model's other groups; the model as reports name it
         others = [settings for other, settings in shared.items() if other[0] == key[0] and other != key]
         told = {name: value for name, value in shared[key].items() if any(o.get(name) != value for o in others)}
-        groups.append(LabelGroup(key[0], told, labels, runs))
+        groups.append(LabelGroup(runs[0][0].display_name, told, labels, runs))
     for model in sorted({h.model for h in humans}):
         if rest := [h for h in humans if h.model == model and (h.model, h.sample_id) not in claimed]:
             groups.append(LabelGroup(model, {}, rest, []))
