@@ -59,7 +59,7 @@ def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
     rates = figeval("annotate", "rates", str(labels), str(log), str(copy), cwd=tmp_path)
     assert rates.returncode == 0, rates.stderr
     table = [line for line in rates.stdout.splitlines() if not line.startswith("note:")][2:]  # title, header
-    assert [line.split()[:2] for line in table] == [[model, "humans"], [model, "run"]]
+    assert [line.split()[:2] for line in table] == [["answers", "humans"], ["answers", "run"]]  # the model as reports name it
     assert sum(line.startswith("note:") and "is a copy of" in line for line in rates.stdout.splitlines()) == 1
     # report: the copy was shown as a run "replaced by a newer run with the same settings"
     report = figeval("report", str(log.parent), cwd=tmp_path)

@@ -201,7 +201,7 @@ def test_labels_of_another_task_or_model_are_refused_by_rates_and_agreement(idio
         assert result.returncode == 0, result.stderr
         assert f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out" in result.stdout
     rates = figeval("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
-    assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [[model, "humans"], [model, "run"]]
+    assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [["answers", "humans"], ["answers", "run"]]  # the model as reports name it
 
 
 def test_report_with_labels_of_runs_it_does_not_have_is_refused_and_other_runs_are_named(idioms, tmp_path: Path):
