@@ -110,8 +110,9 @@ Shown = tuple[str, ...]
 decimals), each rounding of a value within half a unit of the JSON's last decimal."""
 
 
-def shown_cells(table: OTable, row: ERow, json_row: dict) -> list[Shown]:
-    """What each column of a row should print, in the table's column order (`-` for no cell)."""
+def shown_cells(table: OTable, row: ERow, json_row: dict, ties: bool = False) -> list[Shown]:
+    """What each column of a row should print, in the table's column order (`-` for no cell); with `ties`, each
+    value may carry the leaderboard's mark of a model not significantly apart from the row above."""
     texts: list[Shown] = []
     for column in table.columns:
         expected = row.cells.get(column.key)
@@ -126,6 +127,8 @@ def shown_cells(table: OTable, row: ERow, json_row: dict) -> list[Shown]:
                 for a in nudges for b in nudges)))
         else:
             texts.append((cell_text(table, column.key, expected, expected.bounds()),))
+        if ties:
+            texts[-1] = (*texts[-1], *(f"{text} (≈)" for text in texts[-1]))
     return texts
 
 
@@ -140,7 +143,7 @@ def samples_text(table: OTable, row: ERow) -> str:
 
 
 def expected_lines(table: OTable, expected: list[ERow], document: dict,
-                   matched: dict[tuple, dict]) -> list[tuple[int, list[Shown]]]:
+                   matched: dict[tuple, dict], ties: bool = False) -> list[tuple[int, list[Shown]]]:
     """Each expected row as every text format should print it (label, shown settings, samples, cells), with its
     place among the table's rows."""
     found, _ = _rows_of(document, table.key)
@@ -151,7 +154,7 @@ def expected_lines(table: OTable, expected: list[ERow], document: dict,
         if json_row is None:
             continue
         fixed = [row.label, *(row.settings.get(key, "") for key in shown_keys), samples_text(table, row)]
-        lines.append((found["rows"].index(json_row), [(text,) for text in fixed] + shown_cells(table, row, json_row)))
+        lines.append((found["rows"].index(json_row), [(text,) for text in fixed] + shown_cells(table, row, json_row, ties)))
     return sorted(lines)
 
 

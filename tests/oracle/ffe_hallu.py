@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.oracle.harness import JUDGE_UNREADABLE, UNREAD, Answer, Run, Sample, TaskModel, World, file_identity
 from tests.oracle.measure import MIN_BOOTSTRAP, Expect, share
-from tests.oracle.tables import OColumn, OTable
+from tests.oracle.tables import ERow, OColumn, OTable
 
 FABRICATED = "گربه را دم دروازه کشتن"  # no authentic FFE: the judge decides it
 NO_EXPRESSION = "I'm not sure, sorry."
@@ -278,3 +278,49 @@ def scenario(world: World, rng: random.Random) -> None:
             run = Run(task, model, args, answers(task, samples, rng, args), limit=limit)
             run.files = {name: files[name] for name in task.files if name in args}
             world.run(run)
+
+
+PAPER_CATEGORY = {"word_perturbation": "Word Perturbation", "semantic_inversion_contradiction": "Semantic Inversion",
+                  "phonetic_poetic_mimicry": "Structural/Syntactic Mimicry",
+                  "cultural_fabrication": "Cultural/Historical Fabrication"}
+CONTAMINATION = OTable("ffe-hallu/contamination", "ffe_hallu", "", "percent", tuple(
+    OColumn(key, DETECTION.name, lambda run: None)
+    for key in ("published", "fresh", "difference", "published_unparsed", "fresh_unparsed")), intervals=True)
+
+
+def contamination_rows(runs: list[Run]) -> list[ERow]:
+    """Each model's detection on the published fakes beside the same model and settings on a fresh set: per
+    category (the paper's names) and over all, the mean of the items' hallucination rates, their difference, and
+    each set's unread share."""
+    detection = [run for run in runs if run.task is DETECTION]
+
+    def settings(run: Run) -> tuple:
+        return run.model, tuple(sorted((k, v) for k, v in run.settings.items() if k != "fakes"))
+
+    def best(found: list[Run]) -> Run:
+        return max(found, key=lambda run: (run.complete, run.order))
+
+    published: dict[tuple, list[Run]] = {}
+    fresh: dict[tuple, list[Run]] = {}
+    for run in detection:
+        if "fakes" in run.settings:
+            fresh.setdefault((settings(run), run.settings["fakes"]), []).append(run)
+        else:
+            published.setdefault(settings(run), []).append(run)
+    rows = []
+    for (key, fakes), candidates in sorted(fresh.items()):
+        if key not in published:
+            continue
+        old, new = best(published[key]), best(candidates)
+        slugs = sorted({a.sample.metadata["category_slug"] for run in (old, new) for a in _fakes(run)},
+                       key=CATEGORY_SLUGS.index)
+        for slug in (*slugs, None):
+            cells = contamination(old, new, slug)
+            if cells:
+                category = PAPER_CATEGORY[slug] if slug else "all categories"
+                rows.append(ERow(new.model, {**dict(key[1]), "fakes": fakes, "category": category}, cells))
+    return rows
+
+
+TABLES = (*TABLES, CONTAMINATION)
+CUSTOM = {CONTAMINATION.key: contamination_rows}

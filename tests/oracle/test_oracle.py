@@ -24,6 +24,7 @@ from tests.oracle.check import (
     check_text,
     expected_lines,
 )
+from tests.oracle.across import LEADERBOARD, check_comparisons, check_figures, check_reading, leaderboard_rows
 from tests.oracle.harness import World
 from tests.oracle.people import agreement_tables, gather, people_rows
 from tests.oracle.tables import expected_rows, kept
@@ -73,6 +74,7 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
     checked = [(table, people_rows(table, custom(runs) if (custom := getattr(benchmark, "CUSTOM", {}).get(table.key))
                                    else expected_rows(table, runs), labels)) for table in benchmark.TABLES]
     checked += [pair for found in labels for pair in agreement_tables(found, runs, benchmark.AGREEMENT_UNIT[found.task])]
+    check_figures(world, {table.key: expected for table, expected in checked}, problems)
     for table, expected in checked:
         matched = check_json(table, expected, document, problems)
         check_settings_shown(table, expected, document, problems)
@@ -85,5 +87,17 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
         check_latex(table, lines, formats["latex"], problems)
         check_csv(table, expected, formats["csv"], problems)
         check_paper_rows(table, document, formats["text"], problems)
+    check_reading(document, runs, problems)
+    check_comparisons(document, runs, problems)
+    board = report(world, "--leaderboard")
+    board_document = json.loads(board["json"])
+    expected = leaderboard_rows(runs)
+    matched = check_json(LEADERBOARD, expected, board_document, problems)
+    lines = expected_lines(LEADERBOARD, expected, board_document, matched, ties=True)
+    title = next(f"{t['title']}" for t in board_document["tables"] if t["key"] == "leaderboard")
+    check_text(LEADERBOARD, lines, board["text"], title, problems)
+    check_markdown(LEADERBOARD, lines, board["markdown"], title, problems)
+    check_html(LEADERBOARD, lines, board["html"], problems)
+    check_latex(LEADERBOARD, lines, board["latex"], problems)
     assert not problems.found, f"seed {seed}: {len(problems.found)} differences\n" + "\n".join(problems.found[:60])
 

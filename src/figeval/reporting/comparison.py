@@ -25,6 +25,7 @@ from inspect_ai.scorer import SampleScore
 from figeval._compat import metric_from_definition
 from figeval.paired import PairedDifference, clustered_standard_error, mcnemar_exact, paired_bootstrap
 from figeval.reporting.resampled import Value, fast_value, metric_value, per_sample
+from figeval.reporting.rows import shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table, few_items_note
 from figeval.stats import bootstrap_trusted
@@ -65,6 +66,8 @@ class Comparison:
     discordant: tuple[int, int] | None = None
     """(only the baseline has the outcome, only the model has it) for McNemar."""
     note: str = ""
+    identity: dict[str, str] = field(default_factory=dict)
+    """The settings both runs share (a comparison is of runs with one identity): which of a model's runs it is."""
 
     @property
     def decided(self) -> bool:
@@ -158,7 +161,7 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
                      "undefined on them: no sample in its denominator)")
     note = "; ".join(notes)
     return Comparison(task, name, model.display_name, baseline.display_name, paired, error, plain, mcnemar,
-                      discordant, note)
+                      discordant, note, dict(model.identity or {}))
 
 
 def _difference(first: Value, second: Value) -> Value:
@@ -248,11 +251,15 @@ def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table
             "p": Cell(p_text(comparison.mcnemar_p)),
             "items": Cell(float(paired.items)),
         }
-        table.rows.append(Row(comparison.model, {}, cells))
+        table.rows.append(Row(comparison.model, dict(comparison.identity), cells))
         if comparison.note:
             table.notes.append(f"{comparison.model} vs {comparison.baseline}, {comparison.metric}: {comparison.note}")
     if few := few_items_note(table):
         table.notes.append(few)
+    # the settings that tell two comparisons of one model and task apart (a published and a fresh fake set) are
+    # columns; those every comparison shares are said once
+    table.identity_keys = shown_settings(table.rows)
+    table.shared = shared_settings(table.rows, table.identity_keys)
     table.notes += [
         f"Difference: the model's value minus the baseline's on the same samples, with its 95% interval from a "
         f"paired bootstrap over items ({RESAMPLES} resamples, seed {SEED}; Miller 2024, 'Adding Error Bars to "

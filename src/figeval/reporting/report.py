@@ -17,6 +17,7 @@ from figeval.reporting.comparison import ScoreCache, comparison_table, compariso
 from figeval.reporting.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
 from figeval.reporting.logs import read_runs
 from figeval.reporting.people import PeopleLabels, people_of, read_people
+from figeval.reporting.rows import shared_settings
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
 from figeval.reporting.summary import READ_LAYERS, unread_warning
 from figeval.reporting.tables import (
@@ -125,8 +126,9 @@ def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: 
 
 def reading_table(runs: Sequence[RunSummary]) -> Table:
     """How each run's answers were read: the share each layer read, and the unread ones (with the commands that
-    resolve them when over the limit); for judged runs, the share whose judge answer was unreadable, so that a
-    leaderboard's judged headline (which leaves those answers out) is never read without it."""
+    resolve them when over the limit), over every answer of the run (`read/n`); for judged runs, the share whose
+    judge answer was unreadable, so that a leaderboard's judged headline (which leaves those answers out) is never
+    read without it. A row per run, its settings shown where they tell two runs apart."""
     layers = [layer for layer in READ_LAYERS if any(f"read/{layer}" in run.metrics for run in runs)]
     judged = any(JUDGE_UNPARSED_RATE in run.metrics for run in runs)
     table = Table("reading", "How the answers were read (share of answers; figeval's reading layers)", "figeval",
@@ -136,15 +138,28 @@ def reading_table(runs: Sequence[RunSummary]) -> Table:
     for run in runs:
         if not any(f"read/{layer}" in run.metrics for layer in layers):
             continue
-        n = int(run.metrics.get("read/n", run.samples))  # detection reads its fakes' answers: its own n
+        n = int(run.metrics.get("read/n", run.samples))
         cells = {layer: Cell(run.metrics[f"read/{layer}"], n=n, log=run.log)
                  for layer in layers if f"read/{layer}" in run.metrics}
         cells["task"] = Cell(run.task)
         if "truncated_rate" in run.metrics:
-            cells["truncated"] = Cell(run.metrics["truncated_rate"], n=n, log=run.log)
+            cells["truncated"] = Cell(run.metrics["truncated_rate"], n=int(run.metrics.get("truncated_rate/n", n)),
+                                      log=run.log)
         if (judge := metric_cell(run, JUDGE_UNPARSED_RATE)) is not None:
             cells["judge_unreadable"] = replace(judge, samples=None)
-        table.rows.append(Row(run.display_name, {}, cells))
+        table.rows.append(Row(run.display_name, dict(run.identity or {}), cells))
         if (warning := unread_warning(run)) is not None:
             table.notes.append(f"{run.task} on {run.display_name}: {warning}")
+    names = list(dict.fromkeys(key for row in table.rows for key in row.identity))
+    table.identity_keys = [key for key in names if _tells_apart(table.rows, key)]
+    table.shared = shared_settings(table.rows, table.identity_keys)
     return table
+
+
+def _tells_apart(rows: Sequence[Row], key: str) -> bool:
+    """Whether two rows of one model and task differ in the setting (the rows of other tasks have settings of
+    their own: a setting shown only where it tells a model's runs of one task apart)."""
+    seen: dict[tuple, set] = {}
+    for row in rows:
+        seen.setdefault((row.label, row.cells["task"].value), set()).add(row.identity.get(key))
+    return any(len(values) > 1 for values in seen.values())
