@@ -362,3 +362,36 @@ def test_a_run_under_another_name_is_a_set_of_its_own(ffe_hallu_imported: Path, 
     # a name is in the log, not in Inspect's identity of the task: the finished log could not take it
     assert Path(set_folder(str(logs), "ffe-hallu", "My model")).is_dir()
     assert "\nMy model " in named.stdout
+
+
+def test_the_turkish_protocol_gives_one_table_2_row_per_model(tmp_path: Path):
+    """Detection and entailment of one model under the paper's protocol share Table 2's row (entailment recorded
+    detection's `balanced`, unused, and the two runs were two rows), and the label-preference figure has one series
+    per model."""
+    from figeval._registry import get_source
+    from figeval.cli.options import make_task
+    from figeval.data.store import import_folder
+    from figeval.reporting.figures import close, figures
+
+    import_folder(get_source("turkish-idioms"), Path(__file__).parents[1] / "turkish_idioms" / "fixtures")
+    ids = [str(s.id) for task in ("tr_idiom_detection", "tr_idiom_entailment") for s in make_task(task, {}).dataset]
+    logs = tmp_path / "logs"
+    for model in ("a", "b"):
+        answers = write_jsonl(tmp_path / f"{model}.jsonl", {id: "yes" if "/figurative" in id or "/literal" in id
+                                                            else "entailment" for id in ids})
+        ran = figeval("run", "--paper", "turkish-idioms", "--model", f"replay/{answers}", "--log-dir", str(logs))
+        assert ran.returncode == 0, ran.stderr
+    turkish = paper_benchmark("turkish-idioms", BENCHMARKS)
+    report = build_report(logs, [turkish])
+    [table] = [t for t in report.tables if t.key == "turkish-idioms/table-2"]
+    # every answer "yes" (detection) or "entailment": accuracy is the share of figurative sentences and paraphrases
+    assert [(row.label, sorted(row.cells)) for row in table.rows] == [
+        (model, ["detection", "detection_unparsed", "entailment", "entailment_rate", "entailment_unparsed", "yes_rate"])
+        for model in ("a", "b")]
+    drawn = figures(report, [turkish])
+    try:
+        [figure] = drawn
+        legend = [text.get_text() for text in figure.figure.legends[0].get_texts()]
+        assert legend == ["a", "b"]
+    finally:
+        close(drawn)

@@ -344,3 +344,18 @@ def check_paper_rows(table: OTable, document: dict, text: str, problems: Problem
         for value in cells.values():
             problems.check(re.search(rf"(^|\s){re.escape(value)}(\s|$)", line) is not None,
                            f"text {table.key} paper {name}: {value} not printed as such in {line!r}")
+
+
+def check_other_data(table: OTable, expected: list[ERow], document: dict, problems: Problems) -> None:
+    """Beside the paper's rows, every row on a file of the user's (another fake set, a data file, pairs or
+    paraphrases) says it is not the paper's measurement."""
+    found, _ = _rows_of(document, table.key)
+    if found is None or not any(row["reference"] for row in found["rows"]):
+        return
+    files = [row for row in expected if any(run is not None and set(run.files) & set(row.settings)
+                                            for run in row.runs.values())
+             and "people" not in row.settings.get("labelled by", "")]
+    note = next((n for n in found["notes"] if n.startswith("on data other than the paper's")), "")
+    for row in files:
+        problems.check(f"{row.label} (" in note, f"{table.key}: {row.label}'s row on a file of the user's is not said "
+                                                 f"to be on other data ({note!r})")

@@ -82,6 +82,8 @@ class Run:
     files: dict[str, str] = field(default_factory=dict)
     """Parameter -> the file's identity (name@sha8), as the oracle computed it."""
     judge_path: str = ""
+    temperature: str = "0.0"
+    """The decoding's temperature (`--temperature`; figeval's default decodes greedily)."""
     raw_model: str = ""
     """The model as the log records it (`replay/<file>`), as annotation sheets and labels name it."""
 
@@ -102,7 +104,7 @@ class Run:
                 found[name] = str(value)
         if found.get("answer_mode") == "auto":
             found["answer_mode"] = "generate"  # a replay model is asked in generate mode
-        return found | {"temperature": "0.0", "top_p": "1.0"}
+        return found | {"temperature": self.temperature, "top_p": "1.0"}
 
     @property
     def own(self) -> frozenset[str]:
@@ -157,6 +159,7 @@ class World:
         command += [part for key, value in args.items() for part in ("-T", f"{key}={value}")]
         command += ["--limit", str(run.limit)] if run.limit else []
         command += ["--name", name] if name is not None else []
+        command += ["--temperature", run.temperature] if run.temperature != "0.0" else []
         result = figeval(*command, cwd=self.folder)
         assert result.returncode == 0, (command, result.stdout[-2000:], result.stderr[-3000:])
         [made] = [info.name for info in list_eval_logs(str(self.logs), recursive=True) if info.name not in before]

@@ -245,4 +245,6 @@ def scenario(world: World, rng: random.Random) -> None:
             run = Run(task, model, args, answers(task, world.samples(task.name, args), rng),
                       limit=rng.choice([None, None, 6 if task is QA else 4]))
             run.files = {"data": files[str(data)]}
+            if rng.random() < 0.15:
+                run.temperature = "0.7"  # another decoding: another identity
             world.run(run)

@@ -19,6 +19,7 @@ from tests.oracle.check import (
     check_json,
     check_latex,
     check_markdown,
+    check_other_data,
     check_paper_rows,
     check_settings_shown,
     check_text,
@@ -87,6 +88,7 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
         check_latex(table, lines, formats["latex"], problems)
         check_csv(table, expected, formats["csv"], problems)
         check_paper_rows(table, document, formats["text"], problems)
+        check_other_data(table, expected, document, problems)
     check_reading(document, runs, problems)
     check_comparisons(document, runs, problems)
     board = report(world, "--leaderboard")

@@ -108,6 +108,8 @@ def scenario(world: World, rng: random.Random) -> None:
             run = Run(task, model, args, answers(task, samples, rng, args))
             if rng.random() < 0.25:
                 run.limit = 4  # two idioms, each asked both ways
+            if rng.random() < 0.15:
+                run.temperature = "0.7"  # another decoding: another identity
             world.run(run)
             if rng.random() < 0.2:  # the same settings again, newer, other answers: it replaces the first
                 world.run(Run(task, model, dict(args), answers(task, samples, rng, args)))
