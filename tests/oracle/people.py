@@ -166,7 +166,8 @@ def agreement_tables(found: Labels, runs: list[Run], unit: str) -> list[tuple[OT
         setting = {name: run.settings.get(name, "") for name in settings_of}
         own = [(answer.judge_label, resolved[sample_id]) for sample_id in run.asked
                if (answer := run.answers[sample_id]).judge_label is not None and resolved.get(sample_id) is not None]
-        if any(run.answers[sample_id].judge_label is not None for sample_id in run.asked):
+        # a judge's line wherever it was asked, though it gave no readable label (its answers all unreadable)
+        if any(run.answers[sample_id].judge for sample_id in run.asked):
             rows.append(ERow(run.model, {"judge": run.judge_path, **setting}, agreement(own, key)))
         final = [(label, resolved[sample_id]) for sample_id in run.asked
                  if (label := final_label(found.task, run.answers[sample_id].label)) is not None

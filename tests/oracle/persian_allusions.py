@@ -193,6 +193,8 @@ def gap_rows(runs: list[Run]) -> list[ERow]:
         for mc in _by(MC, runs):
             if mc.model == open_.model and _dataset(mc) == _dataset(open_) and _agree([mc, open_]):
                 m, o = mc_accuracy(mc), judged_share("correct")(open_)
+                if m is None or o is None:  # a run with no accuracy (every judge answer unreadable) is no side
+                    continue
                 cells = {"mc": m, "open": o, "gap": Expect(m.value - o.value, None, "none"),
                          "mc_unparsed": status(None)(mc), "open_unparsed": status(None)(open_),
                          "open_judge_unreadable": status(JUDGE_UNREADABLE)(open_)}
@@ -223,6 +225,8 @@ def drop_rows(runs: list[Run]) -> list[ERow]:
                         _agree([poems, generated], frozenset({"dataset"})):
                     measure = mc_accuracy if task is MC else judged_share("correct")
                     p, g = measure(poems), measure(generated)
+                    if p is None or g is None:
+                        continue
                     cells = {"perspoems": p, "generated": g, "drop": Expect(p.value - g.value, None, "none")}
                     for name, run in (("perspoems", poems), ("generated", generated)):
                         cells[f"{name}_unparsed"] = status(None)(run)
