@@ -7,14 +7,17 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi
 
 from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
+from figeval.benchmarks.ffe_hallu.prompts import GENERATION_JUDGE_PROMPT, KNOWN_IDIOM_HINT
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
+from figeval.scoring.judged import quoted_answer
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation, ffe_translation
 from figeval.errors import DataError, FigevalError
-from figeval.annotation.agreement import judge_labels
+from figeval.annotation.agreement import judge_agreement, judge_labels
+from figeval.annotation.labels import HumanLabel, Resolution
 from figeval.scoring.judge import ask_judge
 from figeval.scoring.outcome import DecidedBy
 from tests.data.test_table import damage_like_upstream
@@ -24,6 +27,61 @@ from tests.metric_values import run_metrics
 
 def judge_json(label: int, reason: str = "scripted") -> str:
     return json.dumps({"label": label, "reason": reason})
+
+
+@modelapi(name="hint_sensitive")
+class HintSensitiveJudge(ModelAPI):
+    """A judge that does not know every Persian idiom: it calls an expression non-existent (0) unless the prompt
+    says it is a known idiom, then correct (1). Keeps every prompt it is asked."""
+
+    prompts: list[str] = []
+
+    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                 config: GenerateConfig = GenerateConfig(), **model_args) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+
+    async def generate(self, input, tools, tool_choice, config) -> ModelOutput:
+        prompt = input[-1].text
+        HintSensitiveJudge.prompts.append(prompt)
+        return ModelOutput.from_content(self.model_name, judge_json(1 if KNOWN_IDIOM_HINT.strip() in prompt else 0))
+
+
+def test_the_judge_is_asked_appendix_d_as_printed_unless_the_hint_is_asked_for(ffe_hallu_imported: Path,
+                                                                                tmp_path: Path):
+    outputs = write_replay(tmp_path / "outputs.jsonl", {
+        "ffe-gen-001/human": "به بار اوردن",  # its reference: correct by the rule, the judge asked for Table 6
+        "ffe-gen-003/human": "پا پس کشیدن",  # row 12's authentic FFE, another meaning
+    })
+    people = [HumanLabel("ffe_generation", f"replay/{outputs}", "ffe-gen-001/human", FFELabel.CORRECT,
+                         Resolution.SINGLE, (FFELabel.CORRECT,)),
+              HumanLabel("ffe_generation", f"replay/{outputs}", "ffe-gen-003/human", FFELabel.INCORRECT,
+                         Resolution.SINGLE, (FFELabel.INCORRECT,))]
+
+    def table_6(**args) -> tuple[float, list[str]]:
+        HintSensitiveJudge.prompts = []
+        [log] = inspect_eval(ffe_generation(**args), model=f"replay/{outputs}",
+                             model_roles={"grader": "hint_sensitive/judge"},
+                             sample_id=["ffe-gen-001/human", "ffe-gen-003/human"], log_dir=str(tmp_path / "logs"),
+                             display="none")
+        assert log.status == "success", log.error
+        judge_line = judge_agreement(log, people, FFE_LABELS)[0].row
+        assert judge_line.n == 2
+        return judge_line.percent, sorted(HintSensitiveJudge.prompts)
+
+    # The default: Appendix D 4.1 as printed about each answer, nothing added; this judge says 0 to both, and
+    # people said 1 and 2: Table 6's agreement is 0 of 2.
+    percent, prompts = table_6()
+    item = ffe_generation().dataset
+    meaning = {s.id: s.metadata for s in item}
+    assert prompts == sorted(GENERATION_JUDGE_PROMPT["paper"].format(
+        meaning=meaning[sid]["meaning"], reference=meaning[sid]["references"][0], answer=quoted_answer(answer))
+        for sid, answer in [("ffe-gen-001/human", "به بار اوردن"), ("ffe-gen-003/human", "پا پس کشیدن")])
+    assert percent == 0.0
+    # Ours, asked for: both answers are authentic FFEs, the hint is added, the judge says 1 to both: 001 agrees
+    # with people (1), 003 does not (2): 1 of 2 (0.5). The hint moves Table 6 by 50 points here.
+    percent, prompts = table_6(known_idiom_hint=True)
+    assert all(p.endswith(KNOWN_IDIOM_HINT) for p in prompts)
+    assert percent == 0.5
 
 
 def test_the_prompt_s_examples_are_not_benchmark_items(shared_ffe_hallu: Path, ffe_hallu_imported: Path):
@@ -105,7 +163,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     assert scores["ffe-gen-006/human"].reason == "grader_failed"
     assert scores["ffe-gen-006/human"].metadata["judge_answers"] == ["I cannot judge this."] * 2  # asked twice
     assert scores["ffe-gen-007/human"].reason == "invalid_response_format"
-    assert log.eval.metadata["judge_prompt_version"] == "ffe-judge-v2"
+    assert log.eval.metadata["judge_prompt_version"] == "ffe-judge-v3"
     assert log.eval.metadata["judge_prompt"] == "paper"  # Appendix D as printed, the default
     assert log.eval.metadata["judge_every_output"] is True
 

@@ -80,7 +80,7 @@ TRANSLATION_USER_PROMPT = "English_FFE: {english}"
 
 
 # --- The judges (Section 5, Table 6, Appendix D) ----------------------------------------------------------------
-JUDGE_PROMPT_VERSION = "ffe-judge-v2"
+JUDGE_PROMPT_VERSION = "ffe-judge-v3"
 JudgePrompt = Literal["paper", "human"]
 JUDGE_PROMPTS = get_args(JudgePrompt)
 """`paper`: Appendix D as printed; `human`: literal output is label 0, as in the human scheme (3.1(c), 3.3)."""
@@ -198,8 +198,10 @@ def _translation_judge_prompt(variant: str) -> str:
 
 TRANSLATION_JUDGE_PROMPT = {variant: _translation_judge_prompt(variant) for variant in JUDGE_PROMPTS}
 
-# Ours: added when the answer is itself an authentic FFE of the benchmark (it exists, so it cannot be label 0).
-JUDGE_EXISTING_NOTE = "\n\nThe expression is a known, existing Persian idiom or proverb: choose label 1 or 2."
+# Ours, not Appendix D's, and asked only with `-T known_idiom_hint=true`: appended when the answer is itself an
+# authentic FFE of the benchmark (it exists, so it cannot be label 0). Off by default: the paper's judges were asked
+# Appendix D alone about every answer, and a hinted judge agrees with people more often than theirs did (Table 6).
+KNOWN_IDIOM_HINT = "\n\nThe expression is a known, existing Persian idiom or proverb: choose label 1 or 2."
 
 
 # --- Instructions on top of the annotators' sheet (paper Section 3.5, Appendix C) ------------------------------

@@ -30,8 +30,8 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     ANNOTATION_INSTRUCTIONS,
     GENERATION_JUDGE_PROMPT,
     GENERATION_JUDGE_SYSTEM_PROMPT,
-    JUDGE_EXISTING_NOTE,
     JUDGE_PROMPTS,
+    KNOWN_IDIOM_HINT,
     TRANSLATION_JUDGE_PROMPT,
     TRANSLATION_JUDGE_SYSTEM_PROMPT,
 )
@@ -233,7 +233,7 @@ class Rule(str, Enum):
     REFERENCE_MATCH = "reference_match"
     """The normalized answer equals a reference: correct without a judge call."""
     JUDGE_EXISTING = "judge_existing"
-    """The answer equals another authentic FFE: it exists, so the judge chooses between correct and incorrect."""
+    """The answer equals another authentic FFE: it exists, so a judge's "hallucinated" counts as incorrect."""
 
 
 # How `figeval annotate` and `figeval judge agreement` treat FFE-HALLU's judged runs: annotators label every
@@ -271,7 +271,8 @@ def check_judge_prompt(variant: str) -> str:
 
 @scorer(metrics=judged_metrics())
 def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None = None,
-                      judge_prompt: str = "paper", judge_every_output: bool = True) -> Scorer:
+                      judge_prompt: str = "paper", judge_every_output: bool = True,
+                      known_idiom_hint: bool = False) -> Scorer:
     """Label an open answer correct / incorrect / hallucinated (paper Section 5, Appendix D).
 
     Args:
@@ -282,6 +283,8 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
         judge_every_output: the judge also labels the outputs a rule decided or that could not be read, as the
             paper's judges labelled every output (Table 6); its label is recorded beside the outcome, which stays
             the rule's. False saves those calls, and Table 6 then rests on the judged answers only.
+        known_idiom_hint: ours, off by default: tell the judge that an answer equal to an authentic FFE is a
+            known idiom (`KNOWN_IDIOM_HINT`). Off, the judge is asked Appendix D as printed about every answer.
     """
     variant = check_judge_prompt(judge_prompt)
     open_task = OpenTask(task)
@@ -307,7 +310,8 @@ def ffe_judged_scorer(task: str, known_expressions: list[str], judge: str | None
                 prompt = GENERATION_JUDGE_PROMPT[variant].format(meaning=state.metadata["meaning"],
                                                                  reference=references[0], answer=quoted_answer(answer))
             if expression_key(answer) in known:
-                return JudgeRequest(system, prompt + JUDGE_EXISTING_NOTE, Rule.JUDGE_EXISTING.value)
+                hint = KNOWN_IDIOM_HINT if known_idiom_hint else ""
+                return JudgeRequest(system, prompt + hint, Rule.JUDGE_EXISTING.value)
             return JudgeRequest(system, prompt)
 
         def override(outcome: Outcome) -> Outcome:

@@ -91,7 +91,8 @@ def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", f
 
 @identified_task(files=("paraphrases",))
 def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, judge: str | None = None,
-                   judge_prompt: JudgePrompt = "paper", judge_every_output: bool = True) -> Task:
+                   judge_prompt: JudgePrompt = "paper", judge_every_output: bool = True,
+                   known_idiom_hint: bool = False) -> Task:
     """FFE-HALLU Task 1: give a Persian idiom or proverb for a meaning; a judge labels the answer.
 
     All 200 authentic FFEs (the prompt's two examples are from outside the benchmark). An answer equal to the
@@ -109,6 +110,8 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
             those a rule decides (an answer equal to the reference is correct whatever the judge says) or that
             could not be read (counted hallucinated); its label there is recorded for Table 6 only. `false`
             saves those calls; Table 6 then covers only the answers the judge decided.
+        known_idiom_hint: ours, off by default: the judge is told that an answer equal to an authentic FFE is a
+            known idiom and asked for label 1 or 2. Off, every judge prompt is Appendix D as printed.
     """
     check_judge_prompt(judge_prompt)
     authentic, provenance = authentic_dataset()
@@ -136,7 +139,7 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-generation"),
         solver=[system_message(GENERATION_SYSTEM_PROMPT), generate()],
         scorer=ffe_judged_scorer(OpenTask.GENERATION.value, [a.expression for a in authentic], judge, judge_prompt,
-                                 judge_every_output),
+                                 judge_every_output, known_idiom_hint),
         version=f"{GENERATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
@@ -145,13 +148,14 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
         judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
         judge_every_output=judge_every_output,
+        known_idiom_hint=known_idiom_hint,
         **metadata,
     )
 
 
 @identified_task(files=("pairs",))
 def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_prompt: JudgePrompt = "paper",
-                    judge_every_output: bool = True) -> Task:
+                    judge_every_output: bool = True, known_idiom_hint: bool = False) -> Task:
     """FFE-HALLU Task 3: give the Persian equivalent of an English idiom or proverb; a judge labels the final choice.
 
     Args:
@@ -162,6 +166,7 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
             hallucinated, as in the human scheme of Section 3.3).
         judge_every_output: as in `ffe_generation`: the judge labels every output (Table 6); `false` saves the
             calls for answers a rule decides or that could not be read.
+        known_idiom_hint: as in `ffe_generation` (ours, off by default).
     """
     check_judge_prompt(judge_prompt)
     translation_pairs = load_translation_pairs(Path(pairs) if pairs else None)
@@ -171,7 +176,8 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         benchmark="FFE-HALLU Task 3 (English -> Persian FFE translation)",
         dataset=MemoryDataset(translation_samples(translation_pairs), name=f"{DATASET_NAME}-translation"),
         solver=[system_message(TRANSLATION_SYSTEM_PROMPT), generate()],
-        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge, judge_prompt, judge_every_output),
+        scorer=ffe_judged_scorer(OpenTask.TRANSLATION.value, known, judge, judge_prompt, judge_every_output,
+                                 known_idiom_hint),
         version=f"{TRANSLATION_PROMPT_VERSION}+{JUDGE_PROMPT_VERSION}",
         unparsed_policies=recorded_policies(JUDGED_POLICIES),
         provenance=provenance,
@@ -182,4 +188,5 @@ def ffe_translation(pairs: str | None = None, judge: str | None = None, judge_pr
         judge_prompt=judge_prompt,
         judge_prompt_version=JUDGE_PROMPT_VERSION,
         judge_every_output=judge_every_output,
+        known_idiom_hint=known_idiom_hint,
     )
