@@ -81,6 +81,19 @@ class AgreementTables:
 
 
 @dataclass(frozen=True)
+class Decoding:
+    """The decoding a paper states for every model it ran, as `figeval run` options by their Inspect names
+    (`temperature`, `top_p`, `max_tokens`): `figeval run --paper` applies them where the user gives none."""
+
+    settings: Mapping[str, float | int]
+    source: str
+    """Where the paper states them ("Appendix A, Table 3")."""
+
+    def text(self) -> str:
+        return ", ".join(f"{name}={value}" for name, value in self.settings.items())
+
+
+@dataclass(frozen=True)
 class ProtocolRun:
     """One run of a paper's evaluation protocol (`figeval run --paper`): a task with the arguments the paper ran
     it with."""
@@ -115,6 +128,8 @@ class Benchmark:
     protocol: tuple[ProtocolRun, ...] = ()
     """The paper's evaluation protocol, in order: the runs `figeval run --paper` makes (a task with a `judge`
     argument is judged by `--judge`)."""
+    decoding: Decoding | None = None
+    """The decoding the paper states for its runs; None where it states none (a paper run keeps figeval's)."""
     tables: tuple[TableSpec, ...] = ()
     """The paper's results tables (and figeval's own, marked `ours`), in the order a report shows them."""
     headlines: tuple[Column, ...] = ()

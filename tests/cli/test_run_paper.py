@@ -395,3 +395,43 @@ def test_the_turkish_protocol_gives_one_table_2_row_per_model(tmp_path: Path):
         assert legend == ["a", "b"]
     finally:
         close(drawn)
+
+
+def perhallueval_answers(tmp_path: Path) -> Path:
+    from figeval.cli.options import make_task
+
+    qa = Path(__file__).parents[1] / "perhallueval" / "fixtures" / "final_qa.csv"
+    ids = [str(s.id) for s in make_task("perhallueval_qa", {"data": str(qa)}).dataset]
+    return write_jsonl(tmp_path / "model.jsonl", {id: "Y" for id in ids})
+
+
+def test_a_paper_run_decodes_as_its_paper_states_and_a_user_s_own_setting_is_kept_and_said(tmp_path: Path):
+    """PerHalluEval Appendix A: temperature 0.0, top-p 1.0 and max_tokens 512 for every model; the run applies and
+    records them (a single-task run sets no token limit), and a user's own --max-tokens is kept with a line."""
+    from inspect_ai.log import read_eval_log
+
+    qa = Path(__file__).parents[1] / "perhallueval" / "fixtures" / "final_qa.csv"
+    model = perhallueval_answers(tmp_path)
+    command = ("run", "--paper", "perhallueval", "--model", f"replay/{model}", "-T", f"perhallueval_qa:data={qa}")
+    planned = figeval(*command, "--dry-run")
+    assert planned.returncode == 0, planned.stderr
+    assert "decoding: temperature=0.0, top_p=1.0, max_tokens=512, the paper's (Appendix A, Table 3)" in planned.stdout
+    ran = figeval(*command, "--log-dir", str(tmp_path / "logs"))
+    assert ran.returncode == 0, ran.stderr
+    [log] = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(tmp_path / "logs"), recursive=True)]
+    config = log.eval.model_generate_config
+    assert (config.temperature, config.top_p, config.max_tokens) == (0.0, 1.0, 512)
+
+    own = figeval(*command, "--max-tokens", "2048", "--log-dir", str(tmp_path / "own"))
+    assert own.returncode == 0, own.stderr
+    assert ("--max-tokens 2048 is yours: the paper's is 512 (Appendix A, Table 3); the runs use yours and record it."
+            in own.stdout)
+    assert "decoding: temperature=0.0, top_p=1.0, the paper's (Appendix A, Table 3)" in own.stdout
+    [log] = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(tmp_path / "own"), recursive=True)]
+    assert log.eval.model_generate_config.max_tokens == 2048
+
+
+def test_a_paper_that_states_no_decoding_keeps_figeval_s(ffe_hallu_imported: Path, tmp_path: Path):
+    planned = figeval("run", "--paper", "ffe-hallu", "--dry-run", "--limit", "10")
+    assert planned.returncode == 0, planned.stderr
+    assert "decoding:" not in planned.stdout and FFE_HALLU.decoding is None

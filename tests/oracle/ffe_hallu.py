@@ -52,9 +52,11 @@ DETECTION = TaskModel("ffe_detection", ("real", "fake"), _detection_answer,
 JUDGE_LABELS = ("correct", "incorrect", "hallucinated")
 GENERATION = TaskModel("ffe_generation", JUDGE_LABELS, _judged_answer,
                        {"meaning": "human", "paraphrases": None, "judge": None, "judge_prompt": "paper",
-                        "judge_every_output": True}, files=frozenset({"paraphrases"}), judged=True)
+                        "judge_every_output": True, "known_idiom_hint": False},
+                       files=frozenset({"paraphrases"}), judged=True)
 TRANSLATION = TaskModel("ffe_translation", JUDGE_LABELS, _judged_answer,
-                        {"pairs": None, "judge": None, "judge_prompt": "paper", "judge_every_output": True},
+                        {"pairs": None, "judge": None, "judge_prompt": "paper", "judge_every_output": True,
+                         "known_idiom_hint": False},
                         files=frozenset({"pairs"}), judged=True)
 
 

@@ -84,6 +84,8 @@ class Run:
     judge_path: str = ""
     temperature: str = "0.0"
     """The decoding's temperature (`--temperature`; figeval's default decodes greedily)."""
+    max_tokens: str | None = None
+    """The decoding's token limit (figeval's default: none; a paper that states one sets it for a paper run)."""
     raw_model: str = ""
     """The model as the log records it (`replay/<file>`), as annotation sheets and labels name it."""
 
@@ -104,7 +106,8 @@ class Run:
                 found[name] = str(value)
         if found.get("answer_mode") == "auto":
             found["answer_mode"] = "generate"  # a replay model is asked in generate mode
-        return found | {"temperature": self.temperature, "top_p": "1.0"}
+        limit = {"max_tokens": self.max_tokens} if self.max_tokens else {}
+        return found | {"temperature": self.temperature, "top_p": "1.0"} | limit
 
     @property
     def own(self) -> frozenset[str]:

@@ -71,30 +71,30 @@ def hamming(subset: str | None = None):
     return measure
 
 
-def _confusion(run: Run) -> tuple[int, int, int, int]:
+def _confusion(run: Run) -> tuple[int, int, int]:
+    """Section 3.5 by the model's answer: TP (Y on a correct version), FP (Y on a hallucinated one), and the
+    positives missed, which factual recall counts: every correct version the policy keeps, less TP."""
     items = _items(run)
     correct = [v["correct"] for v in items.values() if "correct" in v]
     hallucinated = [v["hallucinated"] for v in items.values() if "hallucinated" in v]
     if _excluded(run):
         correct = [a for a in correct if a is not UNREAD]
-        hallucinated = [a for a in hallucinated if a is not UNREAD]
     tp = sum(a == "Y" for a in correct)
-    tn = sum(a == "N" for a in hallucinated)
-    return tp, len(hallucinated) - tn, tn, len(correct) - tp
+    return tp, sum(a == "Y" for a in hallucinated), len(correct) - tp
 
 
 def precision(run: Run) -> Expect | None:
-    tp, fp, tn, fn = _confusion(run)
-    if not (tp + fp and tp + fn):
+    tp, fp, missed = _confusion(run)
+    if not (tp + fp and tp + missed):
         return None
     return Expect(Fraction(tp, tp + fp), tp + fp, "wilson", len(run.asked))
 
 
 def f1(run: Run) -> Expect | None:
-    tp, fp, tn, fn = _confusion(run)
-    if not (tp + fp and tp + fn) or tp == 0:
+    tp, fp, missed = _confusion(run)
+    if tp == 0:
         return None
-    return Expect(Fraction(2 * tp, 2 * tp + fp + fn), tp + fp + tn + fn,
+    return Expect(Fraction(2 * tp, 2 * tp + fp + missed), tp + fp + missed,
                   "bootstrap" if len(_items(run)) >= MIN_BOOTSTRAP else "none", len(run.asked))
 
 
@@ -233,6 +233,7 @@ def scenario(world: World, rng: random.Random) -> None:
             for task, data in ((QA, qa), (TS, ts)):
                 run = Run(task, model, {"data": str(data)}, answers(task, world.samples(task.name, {"data": str(data)}), rng))
                 run.files = {"data": files[str(data)]}
+                run.max_tokens = "512"  # Appendix A: the paper's runs decode with max_tokens = 512
                 runs.append(run)
             world.paper("perhallueval", model, runs, {"perhallueval_qa:data": str(qa), "perhallueval_summarization:data": str(ts)})
         for _ in range(rng.choice([1, 2])):

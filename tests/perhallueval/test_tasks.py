@@ -69,15 +69,28 @@ def test_confusion_counts_precision_and_f1_by_hand():
 
     pairs = [PairAnswer("a", "Y", "N"), PairAnswer("b", "Y", "Y"), PairAnswer("c", "N", "N"),
              PairAnswer("d", UNPARSED, "N")]
-    # Y is the positive (Section 3.5). Correct versions: a, b Y (TP 2), c N and d unparsed (FN 2, as wrong);
-    # hallucinated versions: a, c, d N (TN 3), b Y (FP 1). Precision 2/3, recall 2/4, F1 = 2PR/(P+R) = 4/7.
-    # precision's own denominator: the Y answers, TP + FP = 3; F1's: every prediction Section 3.5 sorts into the
-    # four outcomes, TP + FP + TN + FN = 8 (the 8 answers: 4 items x 2 versions, d's unparsed one as an FN)
-    assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 2, "precision": 2 / 3,
-                                              "precision/n": 3, "f1": 4 / 7, "f1/n": 8})
-    # excluded: d's unparsed answer leaves; recall 2/3, F1 = 2/3 over the 7 answers left
+    # Y is the positive; each outcome by the model's answer (Section 3.5). Correct versions: a, b Y (TP 2), c N
+    # (FN 1), d unread (none of the four); hallucinated versions: a, c, d N (TN 3), b Y (FP 1).
+    # Precision = TP / (TP + FP) = 2/3 over the 3 Y answers. as_wrong: factual recall counts d's unread answer
+    # (eq. 2: over every correct version) = 2/4, F1 = 2PR/(P+R) = 2 * 2 / (2 * 2 + 1 + 2) = 4/7, over the 5
+    # answers in it (TP 2, FP 1, FN 1, d's unread one).
+    assert confusion(pairs) == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 1, "precision": 2 / 3,
+                                              "precision/n": 3, "f1": 4 / 7, "f1/n": 5})
+    # excluded: d's unread answer leaves; recall 2/3, F1 = 4 / (4 + 1 + 1) = 2/3 over 4 answers
     assert confusion(pairs, "excluded") == pytest.approx({"tp": 2, "fp": 1, "tn": 3, "fn": 1, "precision": 2 / 3,
-                                                          "precision/n": 3, "f1": 2 / 3, "f1/n": 7})
+                                                          "precision/n": 3, "f1": 2 / 3, "f1/n": 4})
+
+
+def test_an_unread_answer_on_a_hallucinated_version_is_no_false_positive():
+    from figeval.benchmarks.perhallueval.scorer import confusion
+
+    # Three answers: a's correct version Y (TP), a's hallucinated version unread, b's hallucinated version N (TN).
+    # Section 3.5: a false positive is a 'Y' on a hallucinated version; there is none: precision 1 / (1 + 0) = 1.0
+    # (counting the unread answer as a false positive gave 1 / 2). Recall 1/1, F1 1.0 over its 1 answer.
+    pairs = [PairAnswer("a", "Y", UNPARSED), PairAnswer("b", None, "N")]
+    for policy in ("as_wrong", "excluded"):
+        assert confusion(pairs, policy) == {"tp": 1, "fp": 0, "tn": 1, "fn": 0, "precision": 1.0,
+                                            "precision/n": 1, "f1": 1.0, "f1/n": 1}
 
 
 def test_f1_has_a_bootstrap_interval_over_items_not_a_wilson_one():
@@ -87,7 +100,7 @@ def test_f1_has_a_bootstrap_interval_over_items_not_a_wilson_one():
     pairs = [PairAnswer("a", "Y", "N"), PairAnswer("b", "Y", "Y"), PairAnswer("c", "N", "N"),
              PairAnswer("d", UNPARSED, "N")]
     f1 = f1_statistic(pairs, "as_wrong")
-    # all items: TP 2, FP 1 (b), FN 2 (c, d's unparsed): 2*2 / (2*2 + 1 + 2) = 4/7, as `confusion` gives
+    # all items: TP 2, FP 1 (b), missed positives 2 (c's N, d's unread): 2*2 / (2*2 + 1 + 2) = 4/7, as `confusion`
     assert f1(range(4)) == pytest.approx(4 / 7)
     # a resample of a twice: TP 2, nothing else: 1; of b alone: TP 1, FP 1: 2 / 3
     assert (f1([0, 0]), f1([1])) == (1.0, pytest.approx(2 / 3))
@@ -150,12 +163,17 @@ def test_qa_end_to_end(tmp_path: Path):
             assert metrics[f"{name}/{subset}/ci_low"] < metrics[f"{name}/{subset}"] <= metrics[f"{name}/{subset}/ci_high"]
     assert not any(name.startswith("hamming_score") and name.endswith("ci_low") for name in metrics)
     assert log.eval.metadata["item_means"] == ["hamming_score", "f1"]
-    # 3 of the 6 items are Persian-specific; TP: Y on q1, q2, q4, q6 correct versions (4); FN: q3 N, q5 unparsed
+    # 3 of the 6 items are Persian-specific; TP: Y on q1, q2, q4, q6 correct versions (4); FN: q3's N (q5's
+    # unread answer is no N: none of Section 3.5's four outcomes, a missed positive in recall and F1)
     assert metrics["persian_specific_share"] == 0.5
-    assert (metrics["tp"], metrics["fn"], metrics["tn"], metrics["fp"]) == (4, 2, 5, 1)
+    assert (metrics["tp"], metrics["fn"], metrics["tn"], metrics["fp"]) == (4, 1, 5, 1)
+    # precision 4 / (4 + 1); F1 = 2 * 4 / (2 * 4 + 1 + 2) = 8/11 over its 7 answers (TP 4, FP 1, q3's N, q5's unread)
+    assert (metrics["precision"], metrics["f1"], metrics["f1/n"]) == pytest.approx((0.8, 8 / 11, 7))
     assert log.eval.metadata["data_sha256"]
-    assert log.eval.metadata["unparsed_policies"] == {name: "as_wrong" for name in
-                                                      ("factual_recall", "hallucinated_recall", "hamming_score")}
+    policies = log.eval.metadata["unparsed_policies"]
+    assert {name: policies[name] for name in ("factual_recall", "hallucinated_recall", "hamming_score")} == {
+        name: "as_wrong" for name in ("factual_recall", "hallucinated_recall", "hamming_score")}
+    assert "outside precision's n" in policies["precision"] and "missed positive" in policies["f1"]
 
     # Table 1 from the file's generator column: model-a wrote q1, q3, q6, model-b q2, q5, model-c q4 (of 6)
     from figeval.reporting.report import build_report

@@ -201,6 +201,12 @@ def with_judge(args: dict[str, Any], judge: str | None) -> dict[str, Any]:
     return args | {"judge": judge}
 
 
+def given_options(ctx: click.Context, params: dict[str, Any]) -> set[str]:
+    """The options the user gave, on the command line or in their environment variables."""
+    return {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                                          ParameterSource.ENVIRONMENT)}
+
+
 def launch_options(ctx: click.Context, params: dict[str, Any], model: str, no_cache: bool,
                    log_realtime: bool) -> dict[str, Any]:
     """Inspect's options for the run: figeval's defaults where the user gave none (`cli_defaults`), a local
@@ -208,8 +214,7 @@ def launch_options(ctx: click.Context, params: dict[str, Any], model: str, no_ca
     from figeval.models.local_server import OPTIONS as LOCAL_OPTIONS
     from figeval.models.local_server import local_server_settings
 
-    given = {name for name in params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
-                                                                           ParameterSource.ENVIRONMENT)}
+    given = given_options(ctx, params)
     if log_realtime:
         params["no_log_realtime"], given = False, given | {"no_log_realtime"}
     params |= {name: value for name, value in cli_defaults(model, cache=not no_cache).items() if name not in given}
@@ -273,7 +278,9 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     from figeval._registry import BENCHMARKS
     from figeval.cli.run_paper import (
         bind_roles,
+        decoding_line,
         paper_benchmark,
+        paper_decoding,
         print_outcome,
         print_runs,
         protocol_runs,
@@ -285,6 +292,10 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     benchmark = paper_benchmark(paper, BENCHMARKS)
     refuse_set_options(params)
     runs, skipped = protocol_runs(benchmark, args, roles)
+    applied, departures = paper_decoding(benchmark.decoding, params, given_options(ctx, params))
+    params = params | applied
+    for line in filter(None, [decoding_line(benchmark.decoding, applied), *departures]):
+        click.echo(line)
     if dry_run:
         plan_run([(run.task, run.args, run.roles) for run in runs], params, model, run_name)
         for skip in skipped:

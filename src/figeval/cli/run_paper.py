@@ -29,7 +29,7 @@ from typing import Any
 import click
 
 from figeval.arguments import pairs_text
-from figeval.benchmark import Benchmark, ProtocolRun
+from figeval.benchmark import Benchmark, Decoding, ProtocolRun
 from figeval.cli.options import task_parameters
 from figeval.errors import FigevalError
 
@@ -153,6 +153,30 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
         raise FigevalError(f"--paper {benchmark.name}: every run of its protocol needs an argument not given; "
                            + "; ".join(f"{run.task} needs {run.enabled_by}" for run in skipped) + ".")
     return runs, skipped
+
+
+def paper_decoding(decoding: Decoding | None, params: dict[str, Any], given: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """The paper's decoding for its runs: each setting it states that the user did not give (as options to apply), and
+    one line for each the user gave another value of (theirs is kept, and the runs' logs record it; their rows in
+    the tables say the setting beside the paper's)."""
+    if decoding is None:
+        return {}, []
+    applied, departures = {}, []
+    for name, value in decoding.settings.items():
+        if name not in given or params.get(name) is None:
+            applied[name] = value
+        elif float(params[name]) != float(value):
+            departures.append(f"--{name.replace('_', '-')} {params[name]} is yours: the paper's is {value} "
+                              f"({decoding.source}); the runs use yours and record it.")
+    return applied, departures
+
+
+def decoding_line(decoding: Decoding | None, applied: dict[str, Any]) -> str | None:
+    """What a paper run applies of the paper's decoding, and where the paper states it; None when nothing."""
+    if decoding is None or not applied:
+        return None
+    return (f"decoding: {', '.join(f'{name}={value}' for name, value in applied.items())}, the paper's "
+            f"({decoding.source})")
 
 
 def set_folder(log_dir: str, paper: str, name: str) -> str:

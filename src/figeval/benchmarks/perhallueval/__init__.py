@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from figeval.benchmark import Benchmark, ProtocolRun
+from figeval.benchmark import Benchmark, Decoding, ProtocolRun
 from figeval.benchmarks.perhallueval.commands import BUILDERS
 from figeval.benchmarks.perhallueval.figures import FIGURES
 from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
@@ -22,6 +22,9 @@ BENCHMARK = Benchmark(
                                                            "writes, or a published PerHalluEval file"},
                     fills=f"Table 2, {name}")
         for kind, name in (("qa", "QA"), ("summarization", "summarization"))),
+    # Appendix A: "temperature = 0.0, top-p = 1.0, and max_tokens = 512" for every model, "unless precluded by
+    # provider defaults"
+    decoding=Decoding({"temperature": 0.0, "top_p": 1.0, "max_tokens": 512}, "Appendix A, Table 3"),
     # its tasks read the sets its builder makes (user files); the builder reads these
     build_datasets=(PQUAD, PN_SUMMARY),
     tables=TABLES,

@@ -11,7 +11,8 @@ yes/no words (Yes, بله, No, خیر). Across answers:
 - each with a 95% bootstrap interval over items (`<metric>/ci_low`, `<metric>/ci_high`) and its denominator
   (`<metric>/n`), unparsed_rate, and for
   QA the same split by the persian_specific flag (`<metric>/persian_specific`, `<metric>/generic`);
-- Section 3.5's TP/FP/TN/FN with precision and F1 (Figure 8), each with its n, F1 with its bootstrap interval.
+- Section 3.5's TP/FP/TN/FN, by the model's answer (an unread answer is none of them), with precision (over the Y
+  answers) and F1 (with factual recall, Figure 8), each with its n, F1 with its bootstrap interval.
 
 The paper excludes unparseable verifier outputs while building the data (Section 3.3) but is silent on how an
 evaluated model's unreadable answer counts. One policy holds for all three, so that Hamming is the mean of the
@@ -65,6 +66,8 @@ def answer_mass(candidates: TopLogprobs) -> dict[str, float]:
     letters = believability(candidates)
     words = label_probabilities(candidates, ANSWER_WORDS)
     return {YES: letters.p_yes + words[YES], NO: letters.p_no + words[NO]}
+
+
 # Hamming first: Table 2 compares the models by it; the log viewer shows a task's first metric as its score.
 STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
 # Statistics that are no share of their n (a mean of per-item scores in 0, 1/2, 1; F1): no Wilson interval fits
@@ -72,6 +75,16 @@ STATISTICS = ("hamming_score", "factual_recall", "hallucinated_recall")
 ITEM_MEANS = ("hamming_score", "f1")
 # The unparsed policies a run may choose (`-T unparsed=...`): as_wrong and excluded, scoring.metrics' names.
 UnparsedPolicy = Literal["as_wrong", "excluded"]
+
+
+def unparsed_policies(unparsed: str) -> dict[str, str]:
+    """How each statistic counts an unread answer under the run's policy (recorded in the log, said in reports)."""
+    on_correct = "a missed positive" if unparsed == AS_WRONG else "left out"
+    return {**{name: unparsed for name in STATISTICS},
+            "precision": "an unread answer is no 'Y': it is outside precision's n (Section 3.5 defines a false "
+                         "positive by the model's 'Y')",
+            "f1": f"{unparsed}: with factual recall, an unread answer on a correct version is {on_correct}; on a "
+                  "hallucinated version it is no false positive"}
 POLICIES = get_args(UnparsedPolicy)
 
 
@@ -198,44 +211,45 @@ def _counted_versions(pairs: Sequence[PairAnswer], unparsed: str) -> tuple[list[
 
 
 def confusion(pairs: Sequence[PairAnswer], unparsed: str = AS_WRONG) -> dict[str, float]:
-    """Section 3.5's counts, a 'Y' being a positive: TP (Y on a correct version), FN (N on one), TN (N on a
-    hallucinated version), FP (Y on one); by the unparsed policy, an unparsed answer is wrong (FN on a correct
-    version, FP on a hallucinated one) or left out. Precision = TP / (TP + FP) and F1 with factual recall
-    (Figure 8), when defined, each with its n: precision's the Y answers (TP + FP); F1's every prediction Section
-    3.5 sorts into the four outcomes (TP + FP + TN + FN: the answers Figure 8 computes a model's point from; TN
-    does not move F1, but a model that says N more has more of them)."""
+    """Section 3.5's counts, a 'Y' being a positive, each by the model's answer: TP (Y on a correct version), FN (N
+    on one), TN (N on a hallucinated version), FP (Y on one). An unread answer is none of the four: it predicts
+    neither 'Y' nor 'N'. Precision = TP / (TP + FP), over the Y answers (its n), as defined; F1 = 2PR / (P + R)
+    with R the factual recall (Figure 8), whose denominator is every correct version the policy counts (eq. 2:
+    "among all instances labeled as factual"): under `as_wrong` an unread answer on a correct version is a missed
+    positive, under `excluded` it is left out. So F1 = 2 TP / (2 TP + FP + FN + unread-on-correct under
+    `as_wrong`), and its n is those answers (TN does not enter it). Both are left out when undefined."""
     correct, hallucinated = _counted_versions(pairs, unparsed)
     tp = sum(a == YES for a in correct)
-    fn = len(correct) - tp
+    fn = sum(a == NO for a in correct)
     tn = sum(a == NO for a in hallucinated)
-    fp = len(hallucinated) - tn
+    fp = sum(a == YES for a in hallucinated)
     found: dict[str, float] = {"tp": tp, "fp": fp, "tn": tn, "fn": fn}
-    if tp + fp and tp + fn:
-        precision, recall = tp / (tp + fp), tp / (tp + fn)
-        found |= {"precision": precision, denominator_name("precision"): tp + fp}
-        if precision + recall:
-            found |= {"f1": 2 * precision * recall / (precision + recall), denominator_name("f1"): tp + fp + tn + fn}
+    missed = len(correct) - tp  # FN, and under as_wrong the unread answers on correct versions
+    if tp + fp and correct:
+        found |= {"precision": tp / (tp + fp), denominator_name("precision"): tp + fp}
+        if tp:
+            found |= {"f1": 2 * tp / (2 * tp + fp + missed), denominator_name("f1"): tp + fp + missed}
     return found
 
 
 def f1_statistic(pairs: Sequence[PairAnswer], unparsed: str) -> Callable[[Sequence[int]], float]:
-    """F1 = 2 TP / (2 TP + FP + FN) of the items at the given indices (a bootstrap resample), by the unparsed
-    policy; undefined without a true positive, as `confusion` leaves it out then."""
+    """F1 = 2 TP / (2 TP + FP + missed positives) of the items at the given indices (a bootstrap resample), as
+    `confusion` counts them; undefined without a true positive, as `confusion` leaves it out then."""
     check_policy(unparsed)
 
     def counted(answer: str | None) -> bool:
         return answer is not None and not (unparsed == EXCLUDED and answer == UNPARSED)
 
     tp = np.array([p.on_correct == YES for p in pairs], dtype=float)
-    fn = np.array([counted(p.on_correct) and p.on_correct != YES for p in pairs], dtype=float)
-    fp = np.array([counted(p.on_hallucinated) and p.on_hallucinated != NO for p in pairs], dtype=float)
+    missed = np.array([counted(p.on_correct) and p.on_correct != YES for p in pairs], dtype=float)
+    fp = np.array([p.on_hallucinated == YES for p in pairs], dtype=float)
 
     def compute(indices: Sequence[int]) -> float:
         chosen = np.asarray(indices, dtype=np.intp)
         hits = tp[chosen].sum()
         if hits == 0:
             raise UndefinedStatistic("no true positive: precision and recall are 0 or undefined")
-        return float(2 * hits / (2 * hits + fp[chosen].sum() + fn[chosen].sum()))
+        return float(2 * hits / (2 * hits + fp[chosen].sum() + missed[chosen].sum()))
 
     return compute
 

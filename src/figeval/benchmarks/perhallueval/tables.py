@@ -92,7 +92,10 @@ FIGURE_8 = TableSpec(
         Column(f"{kind}/recall", f"{'QA' if kind == 'qa' else 'TS'} Recall", task, "factual_recall", better="higher"),
         Column(f"{kind}/f1", f"{'QA' if kind == 'qa' else 'TS'} F1", task, "f1", better="higher")))
     + _unparsed_columns(),
-    _SHOWN, notes=(_UNREAD,),
+    _SHOWN, notes=(_UNREAD, "Precision: TP / (TP + FP) over the model's Y answers (Section 3.5: a false positive is a "
+                   "'Y' on a hallucinated version), so an unread answer is outside it; Recall: factual recall, by "
+                   "the row's unparsed policy (as_wrong: an unread answer on a correct version is a missed "
+                   "positive); F1: their harmonic mean."),
 )
 
 HEADLINES = tuple(Column(task, f"PerHalluEval {'QA' if kind == 'qa' else 'TS'} Hamming", task, "hamming_score",
@@ -115,9 +118,11 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
                          and column.metric in run.metrics}) for run in runs if family_of(run) == family]
         found += [(family, row) for row in model_rows([(run, columns) for run, columns in filled if columns], set())]
     names = setting_names(list(dict.fromkeys(key for _, row in found for key in row.settings)))
+    file_keys = {key for key in names if any(key[0] in run.files for run in runs)}
     chosen: list[tuple[RunSummary, str]] = []
     for family, runs_of_row in found:
         row = Row(family, {names[key]: value for key, value in runs_of_row.settings.items()}, {})
+        row.other_data = {names[key]: value for key, value in runs_of_row.settings.items() if key in file_keys}
         for index, candidates in sorted(runs_of_row.candidates.items()):
             column = spec.columns[index]
             best = max(sorted(candidates, key=lambda run: run.display_name),
@@ -125,8 +130,7 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
             row.cells[column.key] = replace(metric_cell(best, column.metric), label=best.display_name)
             chosen.append((best, column.header))
         table.rows.append(row)
-    files = [names[key] for key in names if any(key[0] in run.files for run in runs)]
-    table.identity_keys = shown_settings(table.rows, files)
+    table.identity_keys = shown_settings(table.rows, [names[key] for key in file_keys])
     table.shared = shared_settings(table.rows, table.identity_keys)
     from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}
     for run, header in chosen:

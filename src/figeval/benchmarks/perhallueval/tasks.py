@@ -11,7 +11,13 @@ from inspect_ai.dataset import MemoryDataset
 from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver
 from figeval.benchmarks.perhallueval.dataset import item_samples, load_items
 from figeval.benchmarks.perhallueval.prompts import PROMPT_VERSION
-from figeval.benchmarks.perhallueval.scorer import ITEM_MEANS, STATISTICS, UnparsedPolicy, perhallueval_metrics, perhallueval_scorer
+from figeval.benchmarks.perhallueval.scorer import (
+    ITEM_MEANS,
+    UnparsedPolicy,
+    perhallueval_metrics,
+    perhallueval_scorer,
+    unparsed_policies,
+)
 from figeval.data.stored import sha256_of
 from figeval.scoring.metrics import AS_WRONG
 from figeval.subset import Design
@@ -33,7 +39,7 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
         scorer=perhallueval_scorer(mode.value),
         metrics=perhallueval_metrics(unparsed),
         version=PROMPT_VERSION,
-        unparsed_policies={name: unparsed for name in STATISTICS},
+        unparsed_policies=unparsed_policies(unparsed),
         provenance={"data_file": data, "data_sha256": sha256_of(path) if path else None},
         answer_mode=mode,
         design=ITEM_DESIGN,
