@@ -58,7 +58,7 @@ def test_rates_on_hand_built_answers():
         # item, framing, category, says real (None: unparsed)
         fake("A", F, WP, True), fake("A", R, WP, True),  # hallucinated under both framings: agrees
         fake("B", F, WP, False), fake("B", R, WP, True),  # rejected when asked "fake?", accepted when "real?"
-        fake("C", F, CF, None), fake("C", R, CF, False),  # one answer unparsed: never agrees with a parsed one
+        fake("C", F, CF, None), fake("C", R, CF, False),  # unparsed (counted accepted), then rejected: disagree
         fake("D", F, CF, False), fake("D", R, CF, False),  # rejected under both: agrees
         control("E", F, True), control("E", R, True),  # a real FFE accepted twice
         control("F", F, False), control("F", R, None),  # a real FFE rejected once, one unparsed
@@ -102,12 +102,15 @@ def test_rates_on_hand_built_answers():
     )
 
 
-def test_two_unparsed_answers_agree_with_each_other_only():
-    # Agreement compares verdicts, and "unparsed" is a verdict of its own: G (unparsed twice) agrees; H
-    # (unparsed, then fake) does not, although both of H's answers are non-acceptances.
+def test_agreement_compares_the_labels_the_rates_count():
+    # Section 3.2 labels every response correct (rejects the fake) or hallucinated (endorses it; Section 4:
+    # "otherwise hallucinated", so an unread answer too), and agreement is of those labels: G (unread twice:
+    # hallucinated twice) agrees; I (unread, then accepted as real: hallucinated twice) agrees; H (unread, then
+    # rejected: hallucinated, correct) does not. 2 of 3. (Taking "unread" as a verdict of its own gave 1 of 3.)
     F, R = Framing.FAKE_Q, Framing.REAL_Q
-    answers = [fake("G", F, WP, None), fake("G", R, WP, None), fake("H", F, WP, None), fake("H", R, WP, False)]
-    assert rates(answers)["agreement"] == 1 / 2
+    answers = [fake("G", F, WP, None), fake("G", R, WP, None), fake("H", F, WP, None), fake("H", R, WP, False),
+               fake("I", F, WP, None), fake("I", R, WP, True)]
+    assert rates(answers)["agreement"] == pytest.approx(2 / 3)
 
 
 def test_table_4_gpt41_row_is_reachable_exactly_at_the_bound():

@@ -88,9 +88,11 @@ def average(run: Run) -> Expect | None:
 
 
 def agreement(run: Run) -> Expect | None:
+    """Section 3.2's two labels per answer, an unread one hallucinated (accepted) as Section 4 counts it."""
     by_item: dict[str, list[str | None]] = {}
     for answer in _fakes(run):
-        by_item.setdefault(answer.sample.metadata["item"], []).append(answer.label)
+        by_item.setdefault(answer.sample.metadata["item"], []).append(
+            "real" if answer.label is UNREAD else answer.label)
     pairs = [labels for labels in by_item.values() if len(labels) == 2]
     return share(sum(a == b for a, b in pairs), len(pairs), len(run.asked))
 

@@ -41,7 +41,16 @@ from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.breakdowns import grouped_by, grouped_rate, mean_over_groups, total_over_groups
-from figeval.scoring.metrics import as_label, denominator_name, named, outcomes, policy_metrics, rate, rate_n
+from figeval.scoring.metrics import (
+    as_label,
+    counted_label,
+    denominator_name,
+    named,
+    outcomes,
+    policy_metrics,
+    rate,
+    rate_n,
+)
 from figeval.scoring.reading_metrics import (
     counted_status,
     decided_by_counts,
@@ -49,7 +58,7 @@ from figeval.scoring.reading_metrics import (
     reading_metrics,
     reading_shares,
 )
-from figeval.scoring.outcome import DecidedBy, Outcome, Status, outcome_key, to_score
+from figeval.scoring.outcome import DecidedBy, Outcome, Status, to_score
 from figeval.scoring.extractor import with_extractor
 from figeval.scoring.readers import read_answer
 from figeval.text import expression_key
@@ -104,25 +113,29 @@ DETECTION_POLICIES = {
     "halluc_rate_avg/<category>": HALLUCINATED_IF_UNPARSED,
     "halluc_rate_fake_q/<category>": HALLUCINATED_IF_UNPARSED,
     "halluc_rate_real_q/<category>": HALLUCINATED_IF_UNPARSED,
-    "agreement": "unparsed is a verdict of its own: it agrees only with another unparsed answer",
+    "agreement": "as the hallucination rate counts it (as_label:real): Section 3.2 labels every response correct "
+                 "or hallucinated, and agreement compares those labels",
     "false_rejection_rate": REJECTED_IF_UNPARSED,
 }
 
 
-def paired_answers(scores: Sequence[SampleScore]) -> list[dict[str, str]]:
-    """Per fake asked under both framings, its answer under each ({framing: outcome key})."""
-    by_item: dict[str, dict[str, str]] = defaultdict(dict)
+def paired_answers(scores: Sequence[SampleScore]) -> list[dict[str, str | None]]:
+    """Per fake asked under both framings, its label under each ({framing: real or fake}), an unread answer
+    counted as the hallucination rate counts it (`real`: accepted). Section 3.2 labels each response "correct"
+    (rejects the fake) or "hallucinated" (endorses it), and Table 4's agreement is "consistency between the two
+    prompt formulations for the same input": of those labels."""
+    by_item: dict[str, dict[str, str | None]] = defaultdict(dict)
     for s, outcome in zip(scores, outcomes(scores)):
         metadata = s.sample_metadata or {}
         if metadata.get("kind") == ItemKind.FAKE.value:
-            by_item[metadata["item"]][metadata["framing"]] = outcome_key(outcome)
+            by_item[metadata["item"]][metadata["framing"]] = counted_label(outcome, HALLUCINATED_IF_UNPARSED)[1]
     return [answers for answers in by_item.values() if len(answers) == 2]
 
 
 @metric
 def framing_agreement() -> Metric:
-    """Fakes whose two answers say the same thing (both real, both fake, or both unparsed), over the fakes asked
-    under both framings (Table 4, "Agreement")."""
+    """Fakes whose two answers have the same label (both accepted as real, or both rejected), an unread answer
+    counted as accepted as the rates count it, over the fakes asked under both framings (Table 4, "Agreement")."""
 
     def compute(scores: list[SampleScore]) -> float | None:
         paired = paired_answers(scores)

@@ -62,7 +62,8 @@ TABLE_3 = TableSpec(
 # Section 4: a response is correct only if it identifies the fake as fake, "otherwise hallucinated".
 _DETECTION_UNREAD = unread_note("Unparsed(%) (of the fakes' answers) and Real FFEs rejected(%)",
                                 "counted as accepting the fake (Section 4: correct only if the fake is identified as "
-                                "fake); Real FFEs rejected: the authentic controls (-T controls) called fake, an "
+                                "fake), in the rates and in Agreement alike (the two labels Section 3.2 gives a "
+                                "response, compared across framings); Real FFEs rejected: the authentic controls (-T controls) called fake, an "
                                 "unparsed answer counted as a rejection")
 
 TABLE_4 = TableSpec(
