@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from inspect_ai.dataset import Sample
 
 from figeval.errors import FigevalError
 from figeval.subset import PLAIN, Design, Subset, allocate, limit_subset, sample_id_text
@@ -167,3 +168,18 @@ def test_ids_go_to_inspect_as_themselves_or_are_refused():
                "ffe_detection:x"):
         with pytest.raises(FigevalError, match="cannot be named to Inspect's --sample-id"):
             sample_id_text([id], ["ffe_detection"])
+
+
+def test_a_group_only_ever_second_in_a_list_is_kept_by_every_limit():
+    # Themes as the allusion tasks carry them: a text's stratum is its first theme, and it is reported under every
+    # theme it has. z is only ever second (in c): taking the first text of each stratum (a, b) lost it.
+    themes = {"a": ["x"], "b": ["y"], "c": ["x", "z"], "d": ["y"], "e": ["x"]}
+    samples = [Sample(id=id, input=id, metadata={"themes": listed}) for id, listed in themes.items()]
+    design = Design(strata=("themes",))
+    # kept by every subset: a and b (first of strata x and y), c (the first with z): 3 samples at the least
+    with pytest.raises(FigevalError, match=r"--limit 2: .*give N from 3 to 5"):
+        limit_subset("allusions", samples, design, "2")
+    assert limit_subset("allusions", samples, design, "3").ids == ("a", "b", "c")
+    # 4: at least 2 of x (a, c), 1 of y; quotas 4 * 3/5 = 2.4 and 1.6: the one left goes to y (0.6 > 0.4): d
+    assert limit_subset("allusions", samples, design, "4").ids == ("a", "b", "c", "d")
+    assert allocate([3, 2], 4, least=[2, 1]) == [2, 2]

@@ -37,7 +37,8 @@ class Design:
             is its own item.
         asked_as: the way the item is asked (framing, variant, version), named in the rule a subset prints.
         strata: groups the task reports by: each is present in a subset and the rest in proportion. A list value
-            (several themes) counts by its first element.
+            (several themes) is a sample's stratum by its first element, and every element of it is present in a
+            subset too (a theme that is only ever a text's second is reported, so it is kept).
     """
 
     unit: str | None = None
@@ -68,6 +69,8 @@ class Unit:
     ids: tuple[SampleId, ...]
     ways: tuple[str, ...]
     stratum: tuple[str, ...]
+    groups: frozenset[tuple[int, str]] = frozenset()
+    """Every group the item is reported in, by the index of its strata key: all elements of a list value."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,17 @@ def _value(metadata: Mapping[str, Any], key: str) -> str:
     if isinstance(value, list | tuple):
         value = value[0] if value else None
     return "" if value is None else str(value)
+
+
+def _groups(metadata: Mapping[str, Any], keys: Sequence[str]) -> set[tuple[int, str]]:
+    """Every group a sample is reported in: each strata key's value, each element of a list value."""
+    found = set()
+    for index, key in enumerate(keys):
+        value = metadata.get(key)
+        for element in (value if isinstance(value, list | tuple) else [value]):
+            if element is not None and str(element):
+                found.add((index, str(element)))
+    return found
 
 
 def units_of(samples: Sequence[Sample], design: Design) -> list[Unit]:
@@ -107,18 +121,22 @@ def units_of(samples: Sequence[Sample], design: Design) -> list[Unit]:
             raise FigevalError(f"item {key}: its samples are in different strata ({sorted(strata)}); the task's "
                                "subset design does not fit its samples: report it as a bug.")
         ways = tuple(_value(member.metadata or {}, design.asked_as) for member in members) if design.asked_as else ()
-        units.append(Unit(key, tuple(member.id for member in members), ways, strata.pop()))  # type: ignore[arg-type]
+        groups = frozenset(group for member in members for group in _groups(member.metadata or {}, design.strata))
+        units.append(Unit(key, tuple(member.id for member in members), ways, strata.pop(), groups))  # type: ignore[arg-type]
     return units
 
 
-def allocate(sizes: Sequence[int], items: int) -> list[int]:
-    """Items per stratum: one each, the rest in proportion to the strata's sizes by largest remainder (ties to the
-    earlier stratum), never more than a stratum holds. Needs len(sizes) <= items <= sum(sizes)."""
+def allocate(sizes: Sequence[int], items: int, least: Sequence[int] | None = None) -> list[int]:
+    """Items per stratum: at least `least` of each (default one), the rest in proportion to the strata's sizes by
+    largest remainder (ties to the earlier stratum), never more than a stratum holds. Needs sum(least) <= items <=
+    sum(sizes)."""
+    least = list(least) if least is not None else [1] * len(sizes)
     total = sum(sizes)
     quotas = [Fraction(items * size, total) for size in sizes]
-    counts = [min(size, max(1, floor(quota))) for size, quota in zip(sizes, quotas)]
-    while sum(counts) > items:  # the one-each floor took more than the quotas give
-        index = max((i for i, count in enumerate(counts) if count > 1), key=lambda i: (counts[i] - quotas[i], -i))
+    counts = [min(size, max(low, floor(quota))) for size, quota, low in zip(sizes, quotas, least)]
+    while sum(counts) > items:  # the floors took more than the quotas give
+        index = max((i for i, count in enumerate(counts) if count > least[i]),
+                    key=lambda i: (counts[i] - quotas[i], -i))
         counts[index] -= 1
     while sum(counts) < items:
         index = max((i for i, count in enumerate(counts) if count < sizes[i]),
@@ -145,6 +163,9 @@ class _Shape:
     varying: tuple[int, ...]
     """Indices of the design's strata keys that take more than one value (the others say nothing)."""
     left_out: int
+    required: tuple[Unit, ...] = ()
+    """The items every subset keeps: the first of each stratum, then, for a group no such item is in (a theme only
+    ever second in a list), the first item in it; in file order."""
 
     @property
     def plain(self) -> bool:
@@ -158,7 +179,15 @@ def _shape(samples: Sequence[Sample], design: Design) -> _Shape:
     varying = tuple(i for i in range(len(design.strata)) if len({unit.stratum[i] for unit in full}) > 1)
     strata = list(dict.fromkeys(tuple(unit.stratum[i] for i in varying) for unit in full))
     ways = tuple(dict.fromkeys(way for unit in full for way in unit.ways))
-    return _Shape(full, size, ways, strata, varying, len(units) - len(full))
+    firsts = {tuple(unit.stratum[i] for i in varying): unit for unit in reversed(full)}
+    required = {unit.key for unit in firsts.values()}
+    covered = {group for unit in firsts.values() for group in unit.groups}
+    for unit in full:
+        if unit.groups - covered:
+            required.add(unit.key)
+            covered |= unit.groups
+    return _Shape(full, size, ways, strata, varying, len(units) - len(full),
+                  tuple(unit for unit in full if unit.key in required))
 
 
 def _what(task_name: str, design: Design, shape: _Shape) -> str:
@@ -176,7 +205,7 @@ def _what(task_name: str, design: Design, shape: _Shape) -> str:
 
 def _working(shape: _Shape) -> str:
     """The N that keep the design: "an even N from 10 to 800"."""
-    low, high = max(len(shape.strata), 1) * shape.size, len(shape.units) * shape.size
+    low, high = max(len(shape.required), 1) * shape.size, len(shape.units) * shape.size
     multiple = {1: "N", 2: "an even N"}.get(shape.size, f"a multiple of {shape.size}")
     return f"{multiple} from {low} to {high}"
 
@@ -216,13 +245,17 @@ def limit_subset(task_name: str, samples: Sequence[Sample], design: Design, limi
         return Subset(f"limit {count}: the first {count} of {total} samples (the task asks each sample once and "
                       "reports no groups)", None)
     items, rest = divmod(count, shape.size)
-    if rest or not len(shape.strata) <= items <= len(shape.units):
+    if rest or not len(shape.required) <= items <= len(shape.units):
         raise FigevalError(f"--limit {count}: {_what(task_name, design, shape)}; give {_working(shape)}, or "
                            "--sample-id for samples of your choice.")
     by_stratum = {stratum: [unit for unit in shape.units if _stratum_of(unit, shape) == stratum]
                   for stratum in shape.strata}
-    counts = allocate([len(members) for members in by_stratum.values()], items)
-    chosen = {unit.key for members, n in zip(by_stratum.values(), counts) for unit in members[:n]}
+    required = {unit.key for unit in shape.required}
+    least = [sum(unit.key in required for unit in members) for members in by_stratum.values()]
+    counts = allocate([len(members) for members in by_stratum.values()], items, least)
+    # each stratum's required items, then its first others in file order
+    chosen = {unit.key for members, n in zip(by_stratum.values(), counts)
+              for unit in sorted(members, key=lambda unit: unit.key not in required)[:n]}
     wanted = {id for unit in shape.units if unit.key in chosen for id in unit.ids}
     ids = tuple(sample.id for sample in samples if sample.id in wanted)
     rule = _rule(count, total, items, design, shape, dict(zip(by_stratum, counts)))

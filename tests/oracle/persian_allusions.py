@@ -162,6 +162,11 @@ def _knows(run: Run) -> dict[str, bool]:
             if a.label != JUDGE_UNREADABLE}
 
 
+def _text(answer: Answer) -> str:
+    """The text a sample asks about: its id less the task's suffix ("perspoems-007/mc": "perspoems-007")."""
+    return str(answer.sample.id).rsplit("/", 1)[0]
+
+
 def _key(answer: Answer) -> str:
     from figeval.benchmarks.persian_allusions.titles import allusion_key
 
@@ -251,7 +256,7 @@ def cross_rows(runs: list[Run]) -> list[ERow]:
             counts: dict[tuple[bool, bool], list[str]] = {(k, r): [] for k in (True, False) for r in (True, False)}
             for answer, recognized in _recognized(run):
                 if _key(answer) in knows:
-                    counts[(knows[_key(answer)], recognized)].append(answer.sample.id)
+                    counts[(knows[_key(answer)], recognized)].append(_text(answer))
             if any(counts.values()):
                 cells = {f"{'knows' if k else 'not'}/{'recognized' if r else 'missed'}":
                          Expect(len(ids), None, "none", label=_ids(ids[:3])) for (k, r), ids in counts.items()}
@@ -269,11 +274,11 @@ def listing_rows(runs: list[Run]) -> list[ERow]:
                 if not (mc.model == open_.model == known.model and _dataset(mc) == _dataset(open_)
                         and _agree([known, mc, open_])):
                     continue
-                right = {a.sample.id for a, recognized in _recognized(mc) if recognized}
+                right = {_text(a) for a, recognized in _recognized(mc) if recognized}
                 found: dict[bool, list[str]] = {True: [], False: []}
                 for answer, recognized in _recognized(open_):
-                    if answer.sample.id in right and not recognized and _key(answer) in knows:
-                        found[knows[_key(answer)]].append(answer.sample.id)
+                    if _text(answer) in right and not recognized and _key(answer) in knows:
+                        found[knows[_key(answer)]].append(_text(answer))
                 cells = {("knows" if k else "not"): Expect(len(ids), None, "none", label=_ids(sorted(ids)))
                          for k, ids in found.items()}
                 rows.append((open_.model, _fixed(dataset=_dataset(open_), judge_mode=_mode(open_)),

@@ -13,24 +13,24 @@ from tests.command import figeval
 from tests.persian_allusions.test_tasks import run
 from tests.test_annotation import fill
 
-OPEN_SAMPLES = ["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011", "perspoems-012"]
+OPEN_SAMPLES = ["perspoems-007/open", "perspoems-008/open", "perspoems-009/open", "perspoems-010/open", "perspoems-011/open", "perspoems-012/open"]
 
 
 OPEN_OUTPUTS = {
-    "perspoems-007": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن"}], ensure_ascii=False),
-    "perspoems-008": json.dumps([{"reference": "شیرین و فرهاد", "explanation": "عشق"}], ensure_ascii=False),
-    "perspoems-009": "[]",  # "no allusion": incorrect by rule, no judge call
-    "perspoems-010": "It alludes to Rostam and his son.",  # prose: judged as written
-    "perspoems-011": json.dumps([{"reference": "جام جم", "explanation": "جام جهان‌نما"}], ensure_ascii=False),
-    "perspoems-012": "   ",  # nothing to judge: unparsed
+    "perspoems-007/open": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن"}], ensure_ascii=False),
+    "perspoems-008/open": json.dumps([{"reference": "شیرین و فرهاد", "explanation": "عشق"}], ensure_ascii=False),
+    "perspoems-009/open": "[]",  # "no allusion": incorrect by rule, no judge call
+    "perspoems-010/open": "It alludes to Rostam and his son.",  # prose: judged as written
+    "perspoems-011/open": json.dumps([{"reference": "جام جم", "explanation": "جام جهان‌نما"}], ensure_ascii=False),
+    "perspoems-012/open": "   ",  # nothing to judge: unparsed
 }
 
 
 @pytest.fixture
 def open_run(allusions_imported: Path, tmp_path: Path) -> Path:
     """A judged allusion_open run (ground truth) on six couplets, one outcome of each kind."""
-    judge = {"perspoems-007": '{"label": 1}', "perspoems-008": '{"label": 1}',  # 008: the judge is wrong
-             "perspoems-010": '{"label": 1}', "perspoems-011": "no idea"}  # 011: the judge fails twice
+    judge = {"perspoems-007/open": '{"label": 1}', "perspoems-008/open": '{"label": 1}',  # 008: the judge is wrong
+             "perspoems-010/open": '{"label": 1}', "perspoems-011/open": "no idea"}  # 011: the judge fails twice
     log = run(allusion_open(), OPEN_OUTPUTS, tmp_path, judge, sample_id=OPEN_SAMPLES)
     return Path(log.location)
 
@@ -52,10 +52,10 @@ def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
     assert "6 answers to label written" in exported.stdout
     rows = sheet_rows(sheet)
     assert list(rows) == OPEN_SAMPLES
-    assert rows["perspoems-007"]["input"].startswith("گفت آن یار کز او گشت سر دار بلند")  # the couplet
-    assert rows["perspoems-007"]["reference"] == "منصور حلاج"
-    assert rows["perspoems-007"]["output"] == "منصور حلاج: بر دار رفتن"
-    assert rows["perspoems-009"]["output"] == "[]"  # what the model wrote, not an empty cell, for "no allusion"
+    assert rows["perspoems-007/open"]["input"].startswith("گفت آن یار کز او گشت سر دار بلند")  # the couplet
+    assert rows["perspoems-007/open"]["reference"] == "منصور حلاج"
+    assert rows["perspoems-007/open"]["output"] == "منصور حلاج: بر دار رفتن"
+    assert rows["perspoems-009/open"]["output"] == "[]"  # what the model wrote, not an empty cell, for "no allusion"
     assert sheet.read_text(encoding="utf-8-sig").startswith("task,model,sample_id,")  # plain CSV, header first
     # the instructions file: a title, a blank line, then the instruction lines
     assert sheet.with_suffix(".instructions.txt").read_text(encoding="utf-8-sig").splitlines()[2].startswith(
@@ -63,11 +63,11 @@ def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
 
     # People: 007 right, 011 right (Jamshid's cup is row 11's allusion), the rest wrong; the first two annotators
     # disagree on 008 only, and the third says wrong.
-    first = fill(sheet, tmp_path / "ann1.csv", {"perspoems-007": "1", "perspoems-008": "0", "perspoems-009": "0",
-                                                 "perspoems-010": "0", "perspoems-011": "1", "perspoems-012": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"perspoems-007": "1", "perspoems-008": "درست", "perspoems-009": "0",
-                                                  "perspoems-010": "نادرست", "perspoems-011": "correct",
-                                                  "perspoems-012": "0"})
+    first = fill(sheet, tmp_path / "ann1.csv", {"perspoems-007/open": "1", "perspoems-008/open": "0", "perspoems-009/open": "0",
+                                                 "perspoems-010/open": "0", "perspoems-011/open": "1", "perspoems-012/open": "0"})
+    second = fill(sheet, tmp_path / "ann2.csv", {"perspoems-007/open": "1", "perspoems-008/open": "درست", "perspoems-009/open": "0",
+                                                  "perspoems-010/open": "نادرست", "perspoems-011/open": "correct",
+                                                  "perspoems-012/open": "0"})
     third = fill(sheet, tmp_path / "ann3.csv", {sid: "0" for sid in OPEN_SAMPLES})
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
@@ -94,12 +94,12 @@ def test_a_models_runs_on_both_judge_modes_are_told_apart(open_run: Path, tmp_pa
     labels = tmp_path / "labels.csv"
     sheet = tmp_path / "sheet.csv"
     assert figeval("annotate", "export", str(open_run), "--out", str(sheet)).returncode == 0
-    person = fill(sheet, tmp_path / "ann1.csv", {sid: "1" if sid == "perspoems-007" else "0" for sid in OPEN_SAMPLES})
+    person = fill(sheet, tmp_path / "ann1.csv", {sid: "1" if sid == "perspoems-007/open" else "0" for sid in OPEN_SAMPLES})
     assert figeval("annotate", "import", str(person), "--out", str(labels)).returncode == 0
     # the same answers judged without the ground truth (the same replay file: the same model): the judge now says
     # 007 is wrong, the rest as before
-    judge = {"perspoems-007": '{"label": 0}', "perspoems-008": '{"label": 1}', "perspoems-010": '{"label": 1}',
-             "perspoems-011": "no idea"}
+    judge = {"perspoems-007/open": '{"label": 0}', "perspoems-008/open": '{"label": 1}', "perspoems-010/open": '{"label": 1}',
+             "perspoems-011/open": "no idea"}
     no_gt = run(allusion_open(judge_mode="no_gt"), OPEN_OUTPUTS, tmp_path, judge, sample_id=OPEN_SAMPLES)
     rates = figeval("annotate", "rates", str(labels), str(open_run), str(no_gt.location))
     assert rates.returncode == 0, rates.stderr

@@ -17,7 +17,7 @@ from figeval.errors import FigevalError
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 
-SAMPLES = [f"perspoems-{row:03d}" for row in range(1, 6)]
+SAMPLES = [f"perspoems-{row:03d}/mc" for row in range(1, 6)]
 PERSIAN_DIGITS = "۰۱۲۳۴۵"
 
 
@@ -29,21 +29,21 @@ def test_logprob_mode_picks_the_option_numbers_with_the_most_mass(allusions_impo
     task = allusion_mc(answer_mode="logprob")
     targets = {str(s.id): s.target for s in task.dataset}
     wrong = {sample: str(int(target) % 5 + 1) for sample, target in targets.items()}  # another option, 1-5
-    t1, w1 = targets["perspoems-001"], wrong["perspoems-001"]
-    t2, w2 = targets["perspoems-002"], wrong["perspoems-002"]
-    t5 = targets["perspoems-005"]
+    t1, w1 = targets["perspoems-001/mc"], wrong["perspoems-001/mc"]
+    t2, w2 = targets["perspoems-002/mc"], wrong["perspoems-002/mc"]
+    t5 = targets["perspoems-005/mc"]
     answers = {
         # P(t1) = e^-0.4 = 0.670 (" 3" is 3) > P(w1) = e^-1.2 = 0.301 (a Persian digit is its number): right
-        "perspoems-001": {"output": f" {t1}", "top_logprobs": top((f" {t1}", -0.4), (PERSIAN_DIGITS[int(w1)], -1.2))},
+        "perspoems-001/mc": {"output": f" {t1}", "top_logprobs": top((f" {t1}", -0.4), (PERSIAN_DIGITS[int(w1)], -1.2))},
         # each of w2's two tokens is below t2's one (e^-1.3, e^-1.9 < e^-1.0), their sum is not:
         # P(w2) = 0.273 + 0.150 = 0.422 > P(t2) = 0.368: wrong
-        "perspoems-002": {"output": f"{t2}", "top_logprobs": top((t2, -1.0), (w2, -1.3), (f"{w2}.", -1.9))},
+        "perspoems-002/mc": {"output": f"{t2}", "top_logprobs": top((t2, -1.0), (w2, -1.3), (f"{w2}.", -1.9))},
         # P(1) = P(2) = e^-0.7: a tie is no answer, whichever token was sampled: unparsed
-        "perspoems-003": {"output": "1", "top_logprobs": top(("1", -0.7), ("2", -0.7), ("\n", -2.0))},
+        "perspoems-003/mc": {"output": "1", "top_logprobs": top(("1", -0.7), ("2", -0.7), ("\n", -2.0))},
         # no option number among the candidates ("35" and "10" begin with 3 and 1 but name no option): unparsed
-        "perspoems-004": {"output": "\n", "top_logprobs": top(("\n", -0.1), (" The", -1.0), ("35", -1.5), ("10", -2.0))},
+        "perspoems-004/mc": {"output": "\n", "top_logprobs": top(("\n", -0.1), (" The", -1.0), ("35", -1.5), ("10", -2.0))},
         # P(0) = e^-0.3 = 0.741 > P(t5) = e^-1.5 = 0.223: "no allusion", wrong (every text has one)
-        "perspoems-005": {"output": "0", "top_logprobs": top(("0", -0.3), (t5, -1.5))},
+        "perspoems-005/mc": {"output": "0", "top_logprobs": top(("0", -0.3), (t5, -1.5))},
     }
     replay = write_replay(tmp_path / "answers.jsonl", answers)
     [log] = inspect_eval(task, model=f"replay/{replay}", sample_id=SAMPLES, log_dir=str(tmp_path / "logs"),
@@ -51,8 +51,8 @@ def test_logprob_mode_picks_the_option_numbers_with_the_most_mass(allusions_impo
     assert log.status == "success", log.error
     scores = {s.id: s.scores["mc_scorer"] for s in log.samples}
     assert {sample: score.answer for sample, score in scores.items()} == {
-        "perspoems-001": t1, "perspoems-002": w2, "perspoems-003": None, "perspoems-004": None, "perspoems-005": "0"}
-    assert "no label decides among the top 3 next tokens" in scores["perspoems-003"].explanation
+        "perspoems-001/mc": t1, "perspoems-002/mc": w2, "perspoems-003/mc": None, "perspoems-004/mc": None, "perspoems-005/mc": "0"}
+    assert "no label decides among the top 3 next tokens" in scores["perspoems-003/mc"].explanation
     # the mass on the option numbers: 001 e^-0.4 + e^-1.2; 002 e^-1.0 + e^-1.3 + e^-1.9; 003 2 e^-0.7; 004 none;
     # 005 e^-0.3 + e^-1.5
     masses = [math.exp(-0.4) + math.exp(-1.2), math.exp(-1.0) + math.exp(-1.3) + math.exp(-1.9), 2 * math.exp(-0.7),
@@ -76,11 +76,11 @@ def test_logprob_mode_picks_the_option_numbers_with_the_most_mass(allusions_impo
 
 def test_generate_mode_and_auto_on_another_provider_ask_the_prompt_as_printed(allusions_imported: Path,
                                                                                tmp_path: Path):
-    replay = write_replay(tmp_path / "answers.jsonl", {"perspoems-001": '[{"selected_option": 2}]'})
+    replay = write_replay(tmp_path / "answers.jsonl", {"perspoems-001/mc": '[{"selected_option": 2}]'})
     for mode in ("generate", "auto"):  # auto: a replay/ model is not gguf/, so it is asked to generate
         task = allusion_mc(answer_mode=mode)
-        printed = next(s.input for s in task.dataset if s.id == "perspoems-001")
-        [log] = inspect_eval(task, model=f"replay/{replay}", sample_id=["perspoems-001"],
+        printed = next(s.input for s in task.dataset if s.id == "perspoems-001/mc")
+        [log] = inspect_eval(task, model=f"replay/{replay}", sample_id=["perspoems-001/mc"],
                              log_dir=str(tmp_path / mode), display="none")
         assert log.status == "success", log.error
         [sample] = log.samples

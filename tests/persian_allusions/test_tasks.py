@@ -13,6 +13,7 @@ from figeval.benchmarks.persian_allusions.review import load_kept_passages
 from figeval.benchmarks.persian_allusions.dataset import knowledge_list, load_poems
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
 from figeval.errors import DataError, FigevalError
+from figeval.subset import Design, limit_subset
 from tests.command import figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.persian_allusions.conftest import FIXTURES
@@ -32,10 +33,10 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
     task = allusion_mc()
     targets = {s.id: int(s.target) for s in task.dataset}
     outputs = {
-        "perspoems-001": json.dumps({"selected_option": targets["perspoems-001"]}),  # right
-        "perspoems-002": f"گزینه {targets['perspoems-002'] % 5 + 1}",  # a wrong option
-        "perspoems-003": "0",  # none of the options
-        "perspoems-004": "I am not sure",  # unparsed
+        "perspoems-001/mc": json.dumps({"selected_option": targets["perspoems-001/mc"]}),  # right
+        "perspoems-002/mc": f"گزینه {targets['perspoems-002/mc'] % 5 + 1}",  # a wrong option
+        "perspoems-003/mc": "0",  # none of the options
+        "perspoems-004/mc": "I am not sure",  # unparsed
     }
     log = run(task, outputs, tmp_path, limit=4)
     # themes: rows 1-4 are all quranic
@@ -47,30 +48,30 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
          "accuracy/n": 4, "none_rate/n": 4, "unparsed_rate/n": 4, "accuracy/theme_quranic/n": 4}
     )
     first = log.samples[0]
-    assert first.metadata["answer_position"] == targets["perspoems-001"]  # the position is recorded
+    assert first.metadata["answer_position"] == targets["perspoems-001/mc"]  # the position is recorded
 
 
 def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
     outputs = {
-        "perspoems-007": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن حلاج"}], ensure_ascii=False),
-        "perspoems-008": "```json\n[{\"reference\": \"شیرین و فرهاد\", \"explanation\": \"عشق\"}]\n```",
-        "perspoems-009": "[]",  # no allusion found: incorrect, no judge call
-        "perspoems-010": "It alludes to Rostam.",  # prose, not JSON: still judged
-        "perspoems-011": json.dumps([{"reference": "جام جم", "explanation": "جام جهان‌نما"}], ensure_ascii=False),
+        "perspoems-007/open": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن حلاج"}], ensure_ascii=False),
+        "perspoems-008/open": "```json\n[{\"reference\": \"شیرین و فرهاد\", \"explanation\": \"عشق\"}]\n```",
+        "perspoems-009/open": "[]",  # no allusion found: incorrect, no judge call
+        "perspoems-010/open": "It alludes to Rostam.",  # prose, not JSON: still judged
+        "perspoems-011/open": json.dumps([{"reference": "جام جم", "explanation": "جام جهان‌نما"}], ensure_ascii=False),
     }
     # Keys in another case are read; a JSON answer of another shape is judged as written, not "no allusion".
-    outputs["perspoems-007"] = outputs["perspoems-007"].replace('"reference"', '"Reference"')
-    outputs["perspoems-010"] = '[{"answer": "رستم و سهراب"}]'
-    outputs["perspoems-012"] = "   "  # nothing to judge: unparsed
+    outputs["perspoems-007/open"] = outputs["perspoems-007/open"].replace('"reference"', '"Reference"')
+    outputs["perspoems-010/open"] = '[{"answer": "رستم و سهراب"}]'
+    outputs["perspoems-012/open"] = "   "  # nothing to judge: unparsed
     judge = {
-        "perspoems-007": '{"label": 1, "reason": "Hallaj"}',
-        "perspoems-008": '{"label": 0, "reason": "the couplet is about Leyli and Majnun"}',
-        "perspoems-010": '{"label": 0, "reason": "the couplet is about Hallaj, not Rostam"}',
-        "perspoems-011": "no idea",  # unreadable twice: judge_unparsed
+        "perspoems-007/open": '{"label": 1, "reason": "Hallaj"}',
+        "perspoems-008/open": '{"label": 0, "reason": "the couplet is about Leyli and Majnun"}',
+        "perspoems-010/open": '{"label": 0, "reason": "the couplet is about Hallaj, not Rostam"}',
+        "perspoems-011/open": "no idea",  # unreadable twice: judge_unparsed
     }
     log = run(allusion_open(), outputs, tmp_path, judge,
-              sample_id=["perspoems-007", "perspoems-008", "perspoems-009", "perspoems-010", "perspoems-011",
-                         "perspoems-012"])
+              sample_id=["perspoems-007/open", "perspoems-008/open", "perspoems-009/open", "perspoems-010/open", "perspoems-011/open",
+                         "perspoems-012/open"])
     metrics = run_metrics(log)
     # counted (not lost to the judge): 007 right, 008 wrong, 009 wrong, 010 judged wrong, 012 unparsed -> 1/5
     assert metrics["accuracy"] == pytest.approx(1 / 5)
@@ -80,9 +81,9 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
     assert metrics["accuracy/theme_mystical"] == pytest.approx(1 / 3)
     assert metrics["accuracy/theme_romantic"] == 0.0
     by_id = {s.id: s.scores["open_scorer"] for s in log.samples}
-    assert by_id["perspoems-009"].metadata["decided_by"] == "rule"
-    assert by_id["perspoems-009"].metadata["rule"] == "no_allusion"
-    assert by_id["perspoems-007"].answer == "منصور حلاج: بر دار رفتن حلاج"
+    assert by_id["perspoems-009/open"].metadata["decided_by"] == "rule"
+    assert by_id["perspoems-009/open"].metadata["rule"] == "no_allusion"
+    assert by_id["perspoems-007/open"].answer == "منصور حلاج: بر دار رفتن حلاج"
 
 
 def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
@@ -205,31 +206,24 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     logs = tmp_path / "logs"
     mc_task = allusion_mc()
     targets = {s.id: s.target for s in mc_task.dataset}
-    samples = ["perspoems-001", "perspoems-002"]  # Joseph (allusion-001), Abraham's fire (allusion-002)
+    texts = ["perspoems-001", "perspoems-002"]  # Joseph (allusion-001), Abraham's fire (allusion-002)
+    # One replay file answers every task: a text's MC and open samples have ids of their own
     model = write_replay(tmp_path / "outputs.jsonl", {
         # MC: both right; open: 001 right, 002 wrong; knowledge: knows 001 (complete), not 002 (partial)
-        "perspoems-001": json.dumps({"selected_option": int(targets["perspoems-001"])}),
-        "perspoems-002": json.dumps({"selected_option": int(targets["perspoems-002"])}),
+        **{f"{text}/mc": json.dumps({"selected_option": int(targets[f"{text}/mc"])}) for text in texts},
+        **{f"{text}/open": '[{"reference": "r", "explanation": "e"}]' for text in texts},
         "allusion-001": '[{"title": "x", "full_explanation": "y"}]',
         "allusion-002": '[{"title": "x", "full_explanation": "y"}]',
     })
     judge = write_replay(tmp_path / "judge.jsonl", {"allusion-001": '{"label": 2}', "allusion-002": '{"label": 1}',
-                                                    "perspoems-001": '{"label": 1}', "perspoems-002": '{"label": 0}'})
-    opens = write_replay(tmp_path / "open.jsonl", {sid: '[{"reference": "r", "explanation": "e"}]' for sid in samples})
+                                                    "perspoems-001/open": '{"label": 1}',
+                                                    "perspoems-002/open": '{"label": 0}'})
     roles = {"grader": f"replay/{judge}"}
-    for task, outputs, options in ((mc_task, model, {"sample_id": samples}),
-                                   (allusion_knowledge(), model, {"limit": 2}),
-                                   (allusion_open(), opens, {"sample_id": samples})):
-        [log] = inspect_eval(task, model=f"replay/{outputs}", model_roles=roles, log_dir=str(logs), display="none", **options)
+    for task, options in ((mc_task, {"sample_id": [f"{text}/mc" for text in texts]}),
+                          (allusion_knowledge(), {"limit": 2}),
+                          (allusion_open(), {"sample_id": [f"{text}/open" for text in texts]})):
+        [log] = inspect_eval(task, model=f"replay/{model}", model_roles=roles, log_dir=str(logs), display="none", **options)
         assert log.status == "success", log.error
-    # The open run used another replay file, i.e. another model name: rename it to compare like with like.
-    from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
-
-    for info in list_eval_logs(str(logs)):
-        log = read_eval_log(info)
-        if log.eval.task.endswith("allusion_open"):
-            log.eval.model = f"replay/{model}"
-            write_eval_log(log, info.name)
     report = figeval("report", str(logs))
     assert report.returncode == 0, report.stderr
     # the model is named by its replay file's stem ("outputs")
@@ -241,7 +235,66 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     as_json = figeval("report", str(logs), "--format", "json")
     tables = {table["key"]: table for table in json.loads(as_json.stdout)["tables"]}
     cross = {row["identity"]["task"]: row["cells"] for row in tables["persian-allusions/knowledge-x-recognition"]["rows"]}
+    # examples are named by the text (its MC and open samples are one text)
     assert (cross["allusion_open"]["knows/recognized"]["value"], cross["allusion_open"]["knows/recognized"]["label"]) == (
         1, "perspoems-001")
     assert cross["allusion_open"]["not/missed"]["label"] == "perspoems-002"  # open
     assert cross["allusion_mc"]["not/recognized"]["label"] == "perspoems-002"  # MC: lexical overlap case
+
+
+def test_every_limit_on_the_allusion_fixture_keeps_every_theme(allusions_imported: Path):
+    from figeval.cli.options import make_task
+
+    for task_name in ("allusion_mc", "allusion_open"):
+        task = make_task(task_name, {})
+        samples, design = list(task.dataset), Design.from_metadata(task.metadata)
+        every = {theme for sample in samples for theme in sample.metadata["themes"]}
+        assert {"religious", "other"} <= every  # only ever second in the fixture
+        kept = [n for n in range(1, len(samples)) if _kept_themes(task_name, samples, design, n, every)]
+        assert kept and kept == list(range(kept[0], len(samples)))  # from the least N that keeps them all, every N
+
+
+def _kept_themes(task_name, samples, design, n, every) -> bool:
+    try:
+        subset = limit_subset(task_name, samples, design, str(n))
+    except FigevalError:
+        return False
+    chosen = [sample for sample in samples if sample.id in set(subset.ids)]
+    assert {theme for sample in chosen for theme in sample.metadata["themes"]} == every, n
+    return True
+
+
+def test_one_replay_file_drives_the_whole_allusions_protocol(allusions_imported: Path, tmp_path: Path):
+    """Every run of `--paper persian-allusions` (knowledge, MC and open-ended on both datasets) answered from one
+    file: each task's samples have ids of their own, so each reads its own answers (MC and open shared ids, and
+    both got the same text)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from figeval._registry import BENCHMARKS
+    from figeval.cli.options import make_task
+    from figeval.cli.run_paper import paper_benchmark
+
+    answers, judged = {}, {}
+    for run in paper_benchmark("persian-allusions", BENCHMARKS).protocol:
+        for sample in make_task(run.task, dict(run.args)).dataset:
+            if run.task == "allusion_mc":
+                answers[sample.id] = json.dumps({"selected_option": int(sample.target)})  # every MC answer right
+            elif run.task == "allusion_open":
+                answers[sample.id] = json.dumps([{"reference": sample.target, "explanation": "e"}], ensure_ascii=False)
+                judged[sample.id] = '{"label": 1}'
+            else:
+                answers[sample.id] = '[{"title": "x", "full_explanation": "y"}]'
+                judged[sample.id] = '{"label": 2}'
+    ids = list(answers)
+    assert len(ids) == len(set(ids))
+    model, judge = write_replay(tmp_path / "one.jsonl", answers), write_replay(tmp_path / "judge.jsonl", judged)
+    ran = figeval("run", "--paper", "persian-allusions", "--model", f"replay/{model}", "--judge", f"replay/{judge}",
+                  "--log-dir", str(tmp_path / "logs"))
+    assert ran.returncode == 0, ran.stderr
+    assert "skipped" not in ran.stdout and "not found" not in ran.stderr
+    logs = [read_eval_log(info) for info in list_eval_logs(str(tmp_path / "logs"), recursive=True)]
+    assert len(logs) == 7 and all(log.status == "success" for log in logs)
+    for log in logs:
+        assert all(sample.output.completion == answers[sample.id] for sample in log.samples)
+        if log.eval.task.endswith("allusion_mc"):
+            assert log.results.scores[0].metrics["accuracy"].value == 1.0

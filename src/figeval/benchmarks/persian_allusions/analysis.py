@@ -61,10 +61,10 @@ class CrossTable:
     counts: dict[tuple[bool, bool], int] = field(default_factory=lambda: defaultdict(int))
     examples: dict[tuple[bool, bool], list[str]] = field(default_factory=lambda: defaultdict(list))
 
-    def add(self, knows: bool, recognized: bool, sample_id: str) -> None:
+    def add(self, knows: bool, recognized: bool, text_id: str) -> None:
         self.counts[(knows, recognized)] += 1
         if len(self.examples[(knows, recognized)]) < 3:
-            self.examples[(knows, recognized)].append(sample_id)
+            self.examples[(knows, recognized)].append(text_id)
 
 
 def _counted(log: EvalLog, policy: str) -> list[tuple[EvalSample, Outcome, str | None]]:
@@ -88,9 +88,9 @@ def _knowledge(log: EvalLog) -> dict[str, bool]:
 
 
 def _recognition(log: EvalLog) -> list[tuple[str, str, bool]]:
-    """(sample id, allusion key, recognized) for each counted text sample of an MC run (the right option) or an
-    open run (judged correct), by the accuracy's unparsed policy."""
-    return [(str(sample.id), allusion_key(sample.metadata["allusion"]), recognized)
+    """(text id, allusion key, recognized) for each counted text sample of an MC run (the right option) or an
+    open run (judged correct), by the accuracy's unparsed policy: the text id pairs a text's MC and open samples."""
+    return [(str(sample.metadata.get("text_id", sample.id)), allusion_key(sample.metadata["allusion"]), recognized)
             for sample, recognized in _recognized_samples(log)]
 
 
@@ -286,9 +286,9 @@ def allusion_tables(logs: list[EvalLog], names: Mapping[str, str] | None = None)
             if analysed.model != known_from.model or not runs_agree([known_from.run, analysed.run]):
                 continue
             counted = CrossTable()
-            for sample_id, key, recognized in _recognition(analysed.log):
+            for text_id, key, recognized in _recognition(analysed.log):
                 if key in knowledge:
-                    counted.add(knowledge[key], recognized, sample_id)
+                    counted.add(knowledge[key], recognized, text_id)
             if counted.counts:
                 row, settings = _row(analysed.model, [known_from, analysed], task=analysed.task,
                                      dataset=analysed.dataset, judge_mode=analysed.mode)
@@ -320,9 +320,9 @@ def mc_right_open_wrong(knowledge: dict[str, bool], mc: EvalLog, open_: EvalLog)
     """Text ids (sorted) a model gets right in MC and wrong open-ended, split by whether it knows the allusion
     (Section 4: knows; Appendix B: does not know). A text missing from either run, or whose allusion has no
     knowledge verdict, is left out."""
-    in_mc = {sample_id: (key, recognized) for sample_id, key, recognized in _recognition(mc)}
+    in_mc = {text_id: (key, recognized) for text_id, key, recognized in _recognition(mc)}
     found: dict[bool, list[str]] = {True: [], False: []}
-    for sample_id, key, recognized in _recognition(open_):
-        if sample_id in in_mc and in_mc[sample_id][1] and not recognized and key in knowledge:
-            found[knowledge[key]].append(sample_id)
+    for text_id, key, recognized in _recognition(open_):
+        if text_id in in_mc and in_mc[text_id][1] and not recognized and key in knowledge:
+            found[knowledge[key]].append(text_id)
     return {knows: sorted(ids) for knows, ids in found.items()}

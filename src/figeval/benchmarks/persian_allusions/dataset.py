@@ -206,9 +206,15 @@ def theme_slug(theme: str) -> str:
 
 
 def _metadata(item: AllusionText, **extra: object) -> dict[str, object]:
-    return {"allusion": item.allusion, "description": item.description, "themes": list(item.themes),
+    return {"text_id": item.id, "allusion": item.allusion, "description": item.description, "themes": list(item.themes),
             "theme_slugs": [theme_slug(theme) for theme in item.themes], "text": item.text,
             "references": [item.allusion], **extra}
+
+
+def sample_id(item: AllusionText, task: str) -> str:
+    """A text's sample id in one task ("perspoems-007/open"): the MC and open tasks ask the same texts, and one
+    replay file or one annotation sheet of a model's answers must tell the two apart (the text is `text_id`)."""
+    return f"{item.id}/{task}"
 
 
 def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt_lang: str, seed: int) -> list[Sample]:
@@ -218,7 +224,7 @@ def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt
         options = mc_options(answer, allusions, position, random.Random(f"{seed}:{item.id}"))
         listed = "\n".join(f"{i}. {title}" for i, title in enumerate(options, start=1))
         samples.append(Sample(
-            id=item.id,
+            id=sample_id(item, "mc"),
             input=MC_PROMPT[prompt_lang].format(text=item.text, options=listed),
             target=str(position),
             metadata=_metadata(item, options=options, answer_position=position),
@@ -227,7 +233,7 @@ def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt
 
 
 def open_samples(items: list[AllusionText], prompt_lang: str) -> list[Sample]:
-    return [Sample(id=item.id, input=OPEN_PROMPT[prompt_lang].format(text=item.text), target=item.allusion,
+    return [Sample(id=sample_id(item, "open"), input=OPEN_PROMPT[prompt_lang].format(text=item.text), target=item.allusion,
                    metadata=_metadata(item, meaning=item.text)) for item in items]
 
 
