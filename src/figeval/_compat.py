@@ -1,5 +1,10 @@
 """Work-arounds for defects outside figeval, each with the reason it exists."""
 
+import logging
+import re
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+
 
 def preload_inspect_modules() -> None:
     """Import the modules Inspect would import lazily inside its first `eval()` of a process.
@@ -137,6 +142,30 @@ def quiet_hook_banner() -> None:
         _startup._load_registry_hooks()
 
 
+@contextmanager
+def quiet_ids_of_other_runs(ids: Collection[str]) -> Iterator[None]:
+    """Inspect's eval set takes one `--sample-id` for all its tasks, each id as `TASK:ID`, and warns "sample id 'X'
+    not found in dataset" for each id a task of that name lacks. Where a paper run asks one task twice (dictionary
+    and paraphrased meanings), each of the two is given the other's ids too: these warnings say nothing wrong, and
+    are dropped for `ids` (the ids the paper run selected, each from the run that asks it) only. Inspect 0.3.x's
+    message, from `inspect_ai._eval.task.util`."""
+    logger = logging.getLogger("inspect_ai._eval.task.util")
+    message = re.compile(r"sample id '(.*)' not found in dataset ")
+    selected = set(ids)
+
+    class OtherRuns(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            found = message.match(record.getMessage())
+            return not (found and found.group(1) in selected)
+
+    quiet = OtherRuns()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
+
+
 # How Inspect reads `--epochs-reducer` and `--sample-id` (also private to Inspect 0.3.x): `figeval run` checks them
 # with Inspect's own functions before the log is started, so what it accepts is exactly what Inspect runs.
 from inspect_ai._eval.task.util import resolve_task_sample_ids, sample_id_filter  # noqa: E402,F401
@@ -207,7 +236,6 @@ def prerequisite_line(message: str, requirements: list[str] | None = None) -> st
         message: the error's text (Rich markup, blank lines).
         requirements: figeval's declared requirements (default: the installed package's metadata).
     """
-    import re
     from importlib.metadata import PackageNotFoundError, requires
 
     if requirements is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from figeval._registry import BENCHMARKS
 from figeval.cli.run_paper import PaperRun, paper_benchmark, protocol_runs, set_folder
 from figeval.errors import FigevalError
 from figeval.reporting.report import build_report
-from tests.command import assert_one_line_error, figeval
+from tests.command import assert_one_line_error, figeval, figeval_subprocess
 
 FFE_HALLU = paper_benchmark("ffe-hallu", BENCHMARKS)
 PERHALLUEVAL = paper_benchmark("perhallueval", BENCHMARKS)
@@ -225,6 +226,9 @@ def test_a_paper_run_makes_every_table_of_the_paper_and_a_second_run_asks_no_mod
                "-T", f"paraphrases={sheet}", "-T", f"pairs={pairs}", "--limit", "10", "--log-dir", str(logs))
     ran = figeval(*command)
     assert ran.returncode == 0, ran.stderr
+    # the two ffe_generation runs (dictionary and paraphrased meanings) each select their own ids, which Inspect's
+    # eval set gives both: nothing is wrong, and nothing is said
+    assert "not found" not in ran.stderr + ran.stdout
     folder = Path(set_folder(str(logs), "ffe-hallu", f"replay/{model}"))
     assert ran.stdout.startswith(f"figeval: FFE-HALLU's protocol on replay/{model}, 4 runs logged in {folder}\n")
     # every table of the paper's results, each with the paper's own rows beside the model's
@@ -435,3 +439,19 @@ def test_a_paper_that_states_no_decoding_keeps_figeval_s(ffe_hallu_imported: Pat
     planned = figeval("run", "--paper", "ffe-hallu", "--dry-run", "--limit", "10")
     assert planned.returncode == 0, planned.stderr
     assert "decoding:" not in planned.stdout and FFE_HALLU.decoding is None
+
+
+def test_a_paper_run_on_a_subset_warns_about_nothing_that_is_not_wrong(ffe_hallu_imported: Path, tmp_path: Path):
+    """The eval set gives both ffe_generation runs (dictionary and paraphrased meanings) the ids each selected;
+    Inspect warned "sample id 'ffe-gen-001/paraphrased' not found" once per id of the other run. A process of its
+    own: Inspect sets up its log handler once per process."""
+    model, judge = scripted_answers(tmp_path)
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
+    shown = {name: value for name, value in os.environ.items() if name != "INSPECT_DISPLAY"}  # as a user sees it
+    ran = figeval_subprocess("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--judge",
+                             f"replay/{judge}", "-T", f"paraphrases={sheet}", "--limit", "10", "--log-dir",
+                             str(tmp_path / "logs"), env=shown)
+    assert ran.returncode == 0, ran.stderr
+    assert "ffe_generation (meaning=paraphrased" in ran.stdout  # both generation runs ran
+    said = ran.stdout + ran.stderr
+    assert "not found" not in said and "WARNING" not in said, said

@@ -274,7 +274,7 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     planned (`--dry-run`) or run as one eval set (cli/run_paper.py)."""
     import sys
 
-    from figeval._compat import preload_inspect_modules
+    from figeval._compat import preload_inspect_modules, quiet_ids_of_other_runs
     from figeval._registry import BENCHMARKS
     from figeval.cli.run_paper import (
         bind_roles,
@@ -320,5 +320,6 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
     params = launch_options(ctx, params, model, no_cache, log_realtime) | {"log_dir": folder, "model_role": None}
     if ids:
         params |= {"sample_id": ",".join(ids), "limit": None}
-    finished = run_set(params, prepared)
+    with quiet_ids_of_other_runs([id.partition(":")[2] for id in ids]):
+        finished = run_set(params, prepared)
     print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]])
