@@ -223,7 +223,8 @@ def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: P
 
 def test_task_filter_and_leaderboard(logs: Path):
     only = build_report(logs, BENCHMARKS, tasks=["tr_idiom_entailment"])
-    assert [t.key for t in only.tables] == ["turkish-idioms/table-2"]
+    # Table 2 and Section 4's frequency finding (the fixture's data carries corpus frequencies)
+    assert [t.key for t in only.tables] == ["turkish-idioms/table-2", "turkish-idioms/frequency"]
     assert {row.label for row in only.tables[0].rows} == {A, B}
     [board] = build_report(logs, BENCHMARKS, leaderboard=True).tables
     assert [row.label for row in board.rows] == [B, A, C]

@@ -1,6 +1,7 @@
 """Both Turkish idiom tasks end to end with replayed outputs; hand labels for unparsed answers; the embedded model."""
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,31 @@ def test_detection_on_the_embedded_model(idioms_imported: Path, tmp_path: Path):
     assert metrics["unparsed_rate"] == 0.0 and 0.0 <= metrics["accuracy"] <= 1.0
     for sample in log.samples:
         assert "P(yes)=" in sample.scores["idiom_scorer"].explanation
+
+
+def test_the_frequency_finding_is_a_table_of_report_and_the_paper_run(idioms_imported: Path, tmp_path: Path):
+    """Section 4: "For the idiom instances that were not found in the Leipzig corpus, performances of large models
+    also drop to the level of a random baseline": accuracy on unseen and on seen idioms, per task."""
+    from figeval.cli.options import make_task
+
+    entailment = {str(s.id): "entailment" for s in make_task("tr_idiom_entailment", {}).dataset}
+    entailment["tr-idiom-003/similar"] = "contradiction"
+    answers = dict(DETECTION_ANSWERS, **{"tr-idiom-002/figurative": "Yes"}, **entailment)
+    replay = write_replay(tmp_path / "answers.jsonl", answers)
+    ran = figeval("run", "--paper", "turkish-idioms", "--model", f"replay/{replay}", "--log-dir", str(tmp_path / "logs"))
+    assert ran.returncode == 0, ran.stderr
+    assert "Turkish idioms Section 4: Accuracy on idioms unseen and seen in the Leipzig corpus" in ran.stdout
+    report = figeval("report", str(tmp_path / "logs"), "--format", "json")
+    [table] = [t for t in json.loads(report.stdout)["tables"] if t["key"] == "turkish-idioms/frequency"]
+    [row] = table["rows"]
+    # Detection, every sentence: unseen rows 1 and 6: 001f right; 001l, 006f, 006l wrong: 1/4. Seen rows 2-5:
+    # 002f, 003f, 003l, 004l, 005f, 005l right, 004f unparsed (wrong): 6/7.
+    # Entailment, "entailment" to all but 003's similar sentence: each paraphrase right, each similar wrong but
+    # 003's: unseen 2/4, seen 5/8.
+    assert {key: (cell["value"], cell["n"]) for key, cell in row["cells"].items()} == {
+        "detection/unseen": (0.25, 4), "detection/seen": (pytest.approx(6 / 7, abs=5e-5), 7),
+        "entailment/unseen": (0.5, 4), "entailment/seen": (0.625, 8),
+        # figeval's columns: 004f unread of 11 detection answers, none of 12 entailment answers
+        "detection_unparsed": (pytest.approx(1 / 11, abs=5e-5), 11), "entailment_unparsed": (0.0, 12)}
+    # beside the paper's rows, Table 2 says how the paper printed its values
+    assert "values are cut to three decimals, not rounded" in ran.stdout

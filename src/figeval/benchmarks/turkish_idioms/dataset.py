@@ -141,7 +141,8 @@ def _sample(idiom: Idiom, variant: str, prompt: str, target: Label, question: st
 def detection_samples(idioms: list[Idiom], prompt_lang: str, balanced: bool = False,
                       bands: str = "seen") -> tuple[list[Sample], int]:
     """The figurative sentence (expects yes) and the literal-use one (expects no) of each idiom: every sentence, as
-    Section 4's n = 399 implies; with `balanced=True` the idioms without a literal sentence are left out whole.
+    Section 4's accuracies imply (each is k/397 cut to three decimals: the corpus's 200 figurative and 197
+    literal sentences); with `balanced=True` the idioms without a literal sentence are left out whole.
     Returns (samples, idioms without a literal sentence)."""
     template = DETECTION_PROMPT[prompt_lang]
     samples, without_literal = [], 0

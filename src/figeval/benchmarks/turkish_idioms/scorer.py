@@ -120,9 +120,9 @@ def idiom_metrics(task: str, with_frequency: bool, balanced: bool = True) -> lis
     if not balanced:
         variants = ["figurative", "literal"]
         # Balanced accuracy counts what accuracy counts (an unparsed answer wrong), so its n is every answer on a
-        # figurative or a literal sentence, parsed or not: n = 399 on the paper's data (Section 4's accuracies fit
-        # 399 answers, 200 figurative). It is the mean of two class accuracies, not a pooled share: a Wilson
-        # interval over this n is close only while the classes are near equal, as they are here (200 and 199).
+        # figurative or a literal sentence, parsed or not: n = 397 on the published corpus (Section 4's accuracies
+        # are k/397 cut to three decimals). It is the mean of two class accuracies, not a pooled share: a Wilson
+        # interval over this n is close only while the classes are near equal, as they are here (200 and 197).
         metrics += [named(mean_over_groups(rate(TARGET, AS_WRONG), "variant", variants), "balanced_accuracy"),
                     named(total_over_groups(rate_n(TARGET, AS_WRONG), "variant", variants),
                           denominator_name("balanced_accuracy"))]

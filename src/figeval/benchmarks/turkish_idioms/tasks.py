@@ -65,8 +65,8 @@ def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerMo
             (logprob for gguf/ models, generate otherwise).
         manual_labels: labels file (`figeval annotate import`) with hand labels of unparsed answers.
         balanced: false (the paper's): every sentence of both kinds is asked, and `balanced_accuracy` is added
-            beside accuracy. Section 4's values all fit n = 399 (and no n from 300 to 556 but 399), so the paper
-            left no idiom out: 200 figurative sentences and the literal ones it had ("the class distribution is
+            beside accuracy. Section 4's six values are each k/397 cut to three decimals (the corpus's 200
+            figurative and 197 literal sentences), so the paper left no sentence out ("the class distribution is
             balanced" near enough). True (ours): leave out the idioms without a literal-use sentence, so that both
             classes are exactly equal.
         frequency_bands: `seen` (unseen vs seen in the corpus: the paper's analysis) or `fine`.
