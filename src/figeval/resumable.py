@@ -148,11 +148,12 @@ def fill_sheet(
     rows: dict[K, dict[str, str]],
     todo: Sequence[T],
     key_of: Callable[[T], K],
-    work: Callable[[T], Awaitable[dict[str, str]]],
+    work: Callable[[T], Awaitable[dict[str, str] | None]],
     order: Sequence[K],
     report: Report,
-) -> None:
-    """Add a row to the CSV sheet `out` for each item of `todo`, then rewrite the sheet in `order`.
+) -> list[K]:
+    """Add a row to the CSV sheet `out` for each item of `todo`, then rewrite the sheet in `order`; returns the keys
+    of the items `work` had nothing for (in `todo`'s order), which get no row.
 
     Args:
         out: the sheet; rows are appended as `work` returns them (a row asked again is appended again, and the
@@ -162,7 +163,8 @@ def fill_sheet(
             kept as they are, with any cells a person filled; updated.
         todo: the items still to ask for.
         key_of: an item's key in `rows`.
-        work: asks the model for one item's row.
+        work: asks the model for one item's row; None when the answer holds nothing to write (no row is kept
+            that a person could review or mark as if it held something).
         order: the keys in the order of the final sheet.
         report: progress lines.
     """
@@ -176,9 +178,10 @@ def fill_sheet(
 
         async def one(item: T) -> None:
             cells = await work(item)
-            rows[key_of(item)] = cells
-            writer.writerow([cells[name] for name in header])
-            handle.flush()
+            if cells is not None:
+                rows[key_of(item)] = cells
+                writer.writerow([cells[name] for name in header])
+                handle.flush()
             progress.advance()
 
         async def run_all() -> None:
@@ -191,6 +194,7 @@ def fill_sheet(
         for key in order:
             if key in rows:
                 writer.writerow([rows[key][name] for name in header])
+    return [key_of(item) for item in todo if key_of(item) not in rows]
 
 
 def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaitable[dict]], what: str,

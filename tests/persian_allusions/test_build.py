@@ -63,8 +63,8 @@ def test_a_sheet_ending_in_half_a_row_asks_that_passage_again(tmp_path: Path):
     # killed while writing the second passage: its id and half its allusion made it to disk
     sheet.write_text(f"{header}\n{first}\n{second[:20]}", encoding="utf-8-sig")
     writer = Writer()
-    written, kept = build_allusive_texts("mockllm/model", [RING, ANT], sheet, {"custom_outputs": writer},
-                                         report=lambda _: None)
+    written, kept, _ = build_allusive_texts("mockllm/model", [RING, ANT], sheet, {"custom_outputs": writer},
+                                            report=lambda _: None)
     # asked again (from the response cache: the model saw no call), the first passage kept
     assert (written, kept) == (1, 1) and writer.calls == []
     assert [(row["id"], row["allusion"]) for row in sheet_rows(sheet)] == [("generated-001/1", RING.title),
@@ -102,7 +102,7 @@ def test_a_sheet_resumes_only_with_the_model_and_list_that_wrote_it(tmp_path: Pa
     third = ANT.__class__("یوسف", "یوسف در چاه", "quranic")
     grown = Writer()
     assert build_allusive_texts("mockllm/model", [RING, ANT, third], sheet, {"custom_outputs": grown},
-                                report=lambda _: None) == (1, 2)
+                                report=lambda _: None) == (1, 2, [])
     assert [call[0] for call in grown.calls] == ["یوسف"]
 
 
@@ -115,7 +115,7 @@ def test_a_sheet_from_before_the_record_resumes(tmp_path: Path):
     sheet_record(sheet).unlink()  # as a sheet an earlier figeval wrote: nothing to compare
     writer = Writer()
     assert build_allusive_texts("mockllm/other", [RING, ANT], sheet, {"custom_outputs": writer},
-                                report=lambda _: None, per_allusion=2) == (2, 2)
+                                report=lambda _: None, per_allusion=2) == (2, 2, [])
     assert sheet_record(sheet).is_file()
 
 
@@ -149,6 +149,12 @@ def test_a_keep_cell_other_than_yes_no_or_empty_is_named(cell: str, tmp_path: Pa
         load_kept_passages(sheet, allusions)
     sheet.write_text(sheet.read_text(encoding="utf-8").replace(f",{cell}\n", ",\n"), encoding="utf-8")
     assert [text.id for text in load_kept_passages(sheet, allusions)] == ["generated-001/1"]  # empty: dropped
+    # a passage kept with no text is refused, never a sample with an empty text (nor silently dropped)
+    sheet.write_text(f"id,allusion,text,keep\ngenerated-001/1,{RING.title},متن یک,yes\n"
+                     f"generated-002/1,{ANT.title}, ,yes\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"^pool\.csv: row 2 is marked keep=yes but its 'text' is empty; write the "
+                                        r"passage there, or mark the row no\.$"):
+        load_kept_passages(sheet, allusions)
 
 
 def test_the_printed_next_command_quotes_the_sheet_for_the_shell(tmp_path: Path):

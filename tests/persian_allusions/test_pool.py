@@ -36,7 +36,7 @@ class Writer:
         return output
 
 
-def build(sheet: Path, per_allusion: int, allusions=(RING, ANT)) -> tuple[tuple[int, int], Writer]:
+def build(sheet: Path, per_allusion: int, allusions=(RING, ANT)) -> tuple[tuple[int, int, list[str]], Writer]:
     writer = Writer()
     counts = build_allusive_texts("mockllm/model", list(allusions), sheet, {"custom_outputs": writer},
                                   report=lambda _: None, per_allusion=per_allusion)
@@ -50,7 +50,7 @@ def sheet_rows(sheet: Path) -> list[dict[str, str]]:
 def test_n_passages_per_allusion_with_stable_ids_all_in_the_sheet(tmp_path: Path):
     sheet = tmp_path / "pool.csv"
     counts, writer = build(sheet, 3)
-    assert counts == (6, 0)  # 2 allusions x 3 passages, none there before
+    assert counts == (6, 0, [])  # 2 allusions x 3 passages, none there before, none empty
     # passage 1 is the deterministic answer; passages 2 and 3 are sampled, each with its own seed
     assert sorted(writer.calls) == sorted([(RING.title, 0.0, None), (RING.title, 1.0, 2), (RING.title, 1.0, 3),
                                            (ANT.title, 0.0, None), (ANT.title, 1.0, 2), (ANT.title, 1.0, 3)])
@@ -76,18 +76,18 @@ def test_a_resumed_build_asks_only_for_what_is_missing_and_keeps_the_review(tmp_
     # an empty response cache: what is not asked again is what the sheet holds, not what the cache remembers
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "another-cache"))
     counts, writer = build(sheet, 2)
-    assert counts == (1, 3) and writer.calls == [(ANT.title, 1.0, 2)]
+    assert counts == (1, 3, []) and writer.calls == [(ANT.title, 1.0, 2)]
     again, writer = build(sheet, 2)
-    assert again == (0, 4) and writer.calls == []
+    assert again == (0, 4, []) and writer.calls == []
     # a larger pool asks for the new passages only: passage 3 of each
     grown, writer = build(sheet, 3)
-    assert grown == (2, 4) and sorted(writer.calls) == [(RING.title, 1.0, 3), (ANT.title, 1.0, 3)]
+    assert grown == (2, 4, []) and sorted(writer.calls) == [(RING.title, 1.0, 3), (ANT.title, 1.0, 3)]
     by_id = {row["id"]: row for row in sheet_rows(sheet)}
     assert list(by_id) == ["generated-001/1", "generated-001/2", "generated-001/3",
                            "generated-002/1", "generated-002/2", "generated-002/3"]
     assert by_id["generated-001/2"]["keep"] == "yes"
     # a smaller pool later leaves the passages already written, and their review, in the sheet
-    assert build(sheet, 1)[0] == (0, 2) and len(sheet_rows(sheet)) == 6
+    assert build(sheet, 1)[0] == (0, 2, []) and len(sheet_rows(sheet)) == 6
 
 
 def test_the_kept_passages_are_the_dataset_under_their_ids(tmp_path: Path):
@@ -110,7 +110,7 @@ def test_an_older_sheet_without_ids_is_passage_1_of_each_allusion(tmp_path: Path
     sheet.write_text(f"allusion,text,keep\n{ANT.title},متنی قدیمی.,yes\n", encoding="utf-8-sig")
     counts, writer = build(sheet, 2)
     # the ring's two passages and the ant's second are asked; the ant's first is the old row, kept with its review
-    assert counts == (3, 1) and (ANT.title, 0.0, None) not in writer.calls
+    assert counts == (3, 1, []) and (ANT.title, 0.0, None) not in writer.calls
     assert [(row["id"], row["text"], row["keep"]) for row in sheet_rows(sheet)][2] == (
         "generated-002/1", "متنی قدیمی.", "yes")
 
@@ -158,4 +158,44 @@ def test_the_knowledge_list_names_each_story_for_the_builder(tmp_path: Path):
 
     allusions = list(knowledge_list(load_poems(two_stories_poems(tmp_path))).values())
     counts, writer = build(tmp_path / "pool.csv", 1, allusions=allusions)
-    assert counts == (4, 0) and {call[0] for call in writer.calls} == {a.title for a in allusions}
+    assert counts == (4, 0, []) and {call[0] for call in writer.calls} == {a.title for a in allusions}
+
+
+class SilentOnPassageTwo(Writer):
+    """Writes no Persian for an allusion's passage 2 (a refusal in English), as a model sometimes does."""
+
+    def __call__(self, messages, tools, tool_choice, config) -> ModelOutput:
+        output = super().__call__(messages, tools, tool_choice, config)
+        if config.seed == 2:
+            output = ModelOutput.from_content("mockllm/model", "I'm sorry, I can't write that.")
+            output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+
+def test_a_passage_with_no_persian_text_is_not_written_and_the_build_says_which(tmp_path: Path):
+    sheet = tmp_path / "pool.csv"
+    writer = SilentOnPassageTwo()
+    counts = build_allusive_texts("mockllm/model", [RING, ANT], sheet, {"custom_outputs": writer},
+                                  report=lambda _: None, per_allusion=2)
+    # 4 asked: passages 1 written, passages 2 came back without Persian: no row for a reviewer to keep
+    assert counts == (2, 0, ["generated-001/2", "generated-002/2"])
+    assert [row["id"] for row in sheet_rows(sheet)] == ["generated-001/1", "generated-002/1"]
+
+
+def test_the_build_command_names_the_empty_passages_and_exits_non_zero(tmp_path: Path):
+    from tests.command import figeval
+
+    listed = tmp_path / "allusions.csv"
+    listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",
+                      encoding="utf-8")
+    writer = SilentOnPassageTwo()
+    with mock.patch("figeval.building.get_model",
+                    lambda name, **args: get_model(name, custom_outputs=writer, **args)):
+        ran = figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
+                      "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
+    assert ran.returncode == 2  # figeval's error exit
+    assert "2 passages written, 0 kept from an earlier run" in ran.stdout
+    assert ran.stderr.strip().splitlines()[-1] == (
+        "error: 2 passages came back with no Persian text and were not written (generated-001/2, generated-002/2): "
+        "mockllm/model wrote none for them, and asked again it answers the same; keep other passages of their "
+        "allusions (a larger --per-allusion asks more), or build the sheet with another --model.")

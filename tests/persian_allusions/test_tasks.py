@@ -169,10 +169,10 @@ def test_build_generated_passages_and_keep_reviewed_ones(tmp_path: Path):
     sheet = tmp_path / "passages.csv"
     writer = Writer()
     assert build_allusive_texts("mockllm/model", list(allusions.values())[:3], sheet, {"custom_outputs": writer},
-                                report=lambda _: None) == (3, 0)
+                                report=lambda _: None) == (3, 0, [])
     again = Writer()
     assert build_allusive_texts("mockllm/model", list(allusions.values())[:4], sheet, {"custom_outputs": again},
-                                report=lambda _: None) == (1, 3)
+                                report=lambda _: None) == (1, 3, [])
     assert again.calls == 1  # only the new allusion is asked
     rows = sheet.read_text(encoding="utf-8-sig").splitlines()
     assert rows[0] == "id,allusion,text,keep"

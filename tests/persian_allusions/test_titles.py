@@ -14,7 +14,7 @@ from figeval.benchmarks.persian_allusions.dataset import (
     load_poems,
     mc_options,
 )
-from figeval.benchmarks.persian_allusions.titles import allusion_key, stories_apart, title_merges
+from figeval.benchmarks.persian_allusions.titles import allusion_key, named_figures, stories_apart, title_merges
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc
 from figeval.errors import DataError
 from tests.persian_allusions.conftest import FIXTURES
@@ -129,6 +129,19 @@ def test_another_story_of_the_figure_is_a_distractor_its_bare_name_is_not(tmp_pa
     # the ant is a fair distractor for the ring (both name their story); "سلیمان" alone would be right too
     assert [a.title for a in distractor_pool(ring, allusions)] == [ant.title, joseph.title]
     assert [a.title for a in distractor_pool(solomon, allusions)] == [joseph.title]
+
+
+def test_a_story_of_two_figures_and_one_of_them_bare_are_never_each_other_s_distractor(tmp_path: Path):
+    # "یوسف و زلیخا" is Joseph's story; "یوسف (ع)" (Joseph, an honorific) names him without a story, so a text
+    # alluding to either could be read as alluding to the other: neither is a wrong option for the other.
+    # "لیلی و مجنون" names neither figure: a fair distractor of both.
+    titles = ["یوسف و زلیخا", "حضرت یوسف (ع)", "لیلی و مجنون", "سلیمان (مور)"]
+    allusions = knowledge_list(load_poems(two_stories_poems(tmp_path, titles)))
+    story, joseph, layli, ant = allusions.values()
+    assert [a.title for a in distractor_pool(story, allusions)] == [layli.title, ant.title]
+    assert [a.title for a in distractor_pool(joseph, allusions)] == [layli.title, ant.title]
+    assert [a.title for a in distractor_pool(layli, allusions)] == [story.title, joseph.title, ant.title]
+    assert named_figures("داستان یوسف و زلیخا") == {"یوسف", "زلیخا", "یوسفوزلیخا"}
 
 
 def test_a_generated_passage_naming_the_bare_figure_is_told_the_stories(tmp_path: Path):

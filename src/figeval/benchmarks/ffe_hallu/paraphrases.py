@@ -88,13 +88,15 @@ def build_paraphrases(model_name: str, out: Path, model_args: dict[str, Any], re
     report(f"{len(todo)} meanings to paraphrase with {model_name} ({reused} already done)")
     cache = response_cache(model_name)
 
-    async def paraphrase(item) -> dict[str, str]:
+    async def paraphrase(item) -> dict[str, str] | None:
         output = await model.generate(PARAPHRASE_PROMPT.format(meaning=item.meaning), config=PARAPHRASE_CONFIG, cache=cache)
-        return {"row": str(item.row), "farsi_idiom": item.expression, "Meaning": item.meaning,
-                "paraphrase": paraphrase_of(output.completion), "verified": ""}
+        text = paraphrase_of(output.completion)
+        return {"row": str(item.row), "farsi_idiom": item.expression, "Meaning": item.meaning, "paraphrase": text,
+                "verified": ""} if text else None
 
-    fill_sheet(out, SHEET_HEADER, rows, todo, lambda item: item.row, paraphrase, [item.row for item in items], report)
-    missing = [row for row, cells in rows.items() if not cells["paraphrase"]]
+    missing = fill_sheet(out, SHEET_HEADER, rows, todo, lambda item: item.row, paraphrase, [item.row for item in items],
+                         report)
     if missing:
-        report(f"{len(missing)} answers had no Persian paraphrase (rows {missing[:10]}); re-run to ask again")
-    return len(todo), reused
+        report(f"{len(missing)} answers had no Persian paraphrase and were not written (rows {missing[:10]}): their "
+               "meanings are not asked with meaning=paraphrased")
+    return len(todo) - len(missing), reused

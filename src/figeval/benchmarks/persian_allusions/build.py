@@ -107,9 +107,10 @@ def _written(out: Path) -> dict[PassageKey, dict[str, str]]:
 
 def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, model_args: dict[str, Any],
                          report: Callable[[str], None], per_allusion: int = 1,
-                         listed_in: Path | None = None) -> tuple[int, int]:
+                         listed_in: Path | None = None) -> tuple[int, int, list[str]]:
     """`per_allusion` passages for each allusion into the review sheet `out`, each with a stable id
-    (`passage_id`); returns (newly written, kept from before).
+    (`passage_id`); returns (newly written, kept from before, the ids of passages the model wrote no Persian for:
+    not written, since an empty passage is nothing to review or keep).
 
     Args:
         listed_in: the file the allusions were read from (`load_allusion_list`), never to be written over; the
@@ -150,14 +151,16 @@ def build_allusive_texts(model_name: str, allusions: list[Allusion], out: Path, 
            f"({len(done)} already written)")
     cache = response_cache(model_name)
 
-    async def write(item: tuple[Allusion, int]) -> dict[str, str]:
+    async def write(item: tuple[Allusion, int]) -> dict[str, str] | None:
         allusion, passage = item
         prompt = ALLUSIVE_TEXT_PROMPT.format(allusion=f"{allusion.title}: {allusion.description}")
         output = await model.generate(prompt, config=passage_config(passage), cache=cache)
-        return {"id": passage_id(numbers[key_of(item)[0]], passage), "allusion": allusion.title,
-                "text": passage_of(output.completion), "keep": ""}
+        text = passage_of(output.completion)
+        return {"id": passage_id(numbers[key_of(item)[0]], passage), "allusion": allusion.title, "text": text,
+                "keep": ""} if text else None
 
     # passages an earlier, larger pool wrote stay in the sheet with their review
     order = sorted({key_of(item) for item in planned} | set(done), key=lambda key: (numbers[key[0]], key[1]))
-    fill_sheet(out, SHEET_HEADER, done, todo, key_of, write, order, report)
-    return len(todo), len(planned) - len(todo)
+    empty = fill_sheet(out, SHEET_HEADER, done, todo, key_of, write, order, report)
+    return len(todo) - len(empty), len(planned) - len(todo), [passage_id(numbers[key], passage)
+                                                               for key, passage in empty]

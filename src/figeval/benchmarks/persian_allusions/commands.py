@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from figeval.arguments import parse_pairs
+from figeval.errors import FigevalError
 
 
 @click.command("allusive-texts")
@@ -33,11 +34,17 @@ def build_allusive_texts_command(model: str, out: Path, allusions: Path | None, 
 
     check_per_allusion(per_allusion)  # before the list is read or the paper's data fetched
     chosen = load_allusion_list(allusions) if allusions else curated_allusions()
-    written, reused = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"), report=click.echo,
-                                           per_allusion=per_allusion, listed_in=allusions)
+    written, reused, empty = build_allusive_texts(model, chosen, out, parse_pairs(model_args, "-M"),
+                                                  report=click.echo, per_allusion=per_allusion, listed_in=allusions)
     click.echo(f"{written} passages written, {reused} kept from an earlier run ({per_allusion} per allusion for "
                f"{len(chosen)} allusions): {out}. Mark 'keep' yes/no (the paper kept one per allusion), then run "
                f"allusion_mc or allusion_open with -T dataset=generated -T {shlex.quote(f'generated={out}')}")
+    if empty:
+        shown = ", ".join(empty[:10]) + (f" and {len(empty) - 10} more" if len(empty) > 10 else "")
+        raise FigevalError(f"{len(empty)} passages came back with no Persian text and were not written ({shown}): "
+                           f"{model} wrote none for them, and asked again it answers the same; keep other passages "
+                           "of their allusions (a larger --per-allusion asks more), or build the sheet with another "
+                           "--model.")
 
 
 BUILDERS = (build_allusive_texts_command,)

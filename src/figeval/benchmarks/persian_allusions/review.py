@@ -48,12 +48,16 @@ def load_kept_passages(path: Path, allusions: dict[str, Allusion]) -> list[Allus
 
     Raises:
         DataError: a `keep` cell that is not yes, no or empty (a mark such as "✓" is not taken for either), a kept
-            row about an allusion the knowledge list lacks, an edited id, two rows of one id, or nothing kept.
+            row with no text or about an allusion the knowledge list lacks, an edited id, two rows of one id, or
+            nothing kept.
     """
     kept, first_row = [], {}
     for row in read_table(path, SHEET_COLUMNS):
-        if not review_answer(path, row, "keep", "not reviewed yet: the row is dropped") or not row.cells["text"]:
+        if not review_answer(path, row, "keep", "not reviewed yet: the row is dropped"):
             continue
+        if not row.cells["text"].strip():
+            raise DataError(f"{path.name}: row {row.number} is marked keep=yes but its 'text' is empty; write the "
+                            "passage there, or mark the row no.")
         known = allusions.get(allusion_key(row.cells["allusion"]))
         if known is None:
             titles = [allusion.title for allusion in allusions.values()]

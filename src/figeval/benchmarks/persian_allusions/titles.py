@@ -68,11 +68,29 @@ def stories_apart(titles: list[str]) -> dict[str, list[str]]:
     return {same[0]: same for same in by_figure.values() if len(same) > 1}
 
 
+def named_figures(title: str) -> frozenset[str]:
+    """The figures a title names, as keys: its figure part whole, and each figure a story of two joins with "و"
+    ("یوسف و زلیخا" names یوسف و زلیخا, یوسف and زلیخا)."""
+    title = _HONORIFIC_SIGNS.sub("", title)
+    words = normalize_persian(_PARENTHESIS.sub(" ", title)).replace("\u200c", " ").split()
+    while len(words) > 1 and words[0] in _TITLE_PREFIXES:
+        words = words[1:]
+    parts, current = [], []
+    for word in [*words, "و"]:
+        if word == "و":
+            parts.append(expression_key(" ".join(current)))
+            current = []
+        else:
+            current.append(word)
+    return frozenset(part for part in [*parts, figure_and_story(title)[0]] if part)
+
+
 def unnamed_story_of_one_figure(title: str, other: str) -> bool:
-    """Whether two titles name one figure and at least one of them leaves its story unnamed ("سلیمان" beside
-    "سلیمان (مور)"): which story the bare name means is not written, so it may be the other's."""
-    (figure, story), (other_figure, other_story) = figure_and_story(title), figure_and_story(other)
-    return figure == other_figure and not (story and other_story)
+    """Whether two titles name a figure in common and at least one of them leaves its story unnamed ("سلیمان"
+    beside "سلیمان (مور)", "یوسف (ع)" beside "یوسف و زلیخا"): which story the bare name means is not written, so
+    it may be the other's, and neither is a wrong option when the other is the answer."""
+    story, other_story = figure_and_story(title)[1], figure_and_story(other)[1]
+    return bool(named_figures(title) & named_figures(other)) and not (story and other_story)
 
 
 def story_hint(title: str, titles: list[str], where: str) -> str:
