@@ -289,6 +289,11 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     assert any("DeepSeek-R1" in n and "99.5" in n for n in notes) and any("DeepSeek-V3" in n and "90.0" in n for n in notes)
     assert any("193" in n for n in tables["ffe-hallu/table-5"].notes)
     assert any("Table 2 prints 0.62" in n for n in tables["perhallueval/table-4"].notes)
+    # Table 4's best Gemini summarization Hamming is "2.0 Flash / 1.5 Flash" at 0.90, where Table 2 gives 2.0 Flash
+    # 0.91; Section 5.3's "three lowest" QA scores are not the Persian-tuned models' by Table 2 (Qwen's 0.47 is)
+    assert any("0.91 for Gemini 2.0 Flash" in n for n in tables["perhallueval/table-4"].notes)
+    assert any("Section 4.1 gives 96.7%" in n for n in tables["perhallueval/table-4"].notes)
+    assert any("three lowest" in n and "0.47" in n for n in tables["perhallueval/table-2"].notes)
     # what the papers say in their text: PerHalluEval Section 5.1 (38% Persian-specific, Fleiss' kappa 0.87) and
     # Section 3.4 (3,829 of 4,000 QA items kept, AC1 0.89); the allusions' judge without ground truth (Section 4)
     said = {(row.identity["section"], row.label, row.identity["what"]): row.cells["value"].value
