@@ -195,7 +195,7 @@ def test_an_input_under_the_name_of_a_file_the_build_writes_is_refused_not_repla
     if (option, name) == ("--categories", "pquad_categories.csv"):
         # the category sheet the build wrote, filled and given back as its message says: the person's now, read
         # and never written again (the two articles it lacks are named instead)
-        assert_one_line_error(result, "2 of 3 PQuAD articles have no row in", "(first: 'تاریخ'); add a row")
+        assert_one_line_error(result, "2 of 3 PQuAD articles have no row in it ('تاریخ', 'جغرافیا'); add a row")
     else:
         assert_one_line_error(result, f"{given} is one of the command's inputs")
     assert given.read_bytes() == before and sorted(p.name for p in out.iterdir()) == [name]
@@ -224,8 +224,8 @@ def test_the_filled_category_sheet_given_back_is_read_and_never_written(tmp_path
     # a person fills two of the three articles (and removes the third row): the build names what is missing
     # and leaves the person's file as it is
     sheet.write_text("title,category,questions\nادبیات,ادب,10\nتاریخ,تاریخ,10\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"1 of 3 PQuAD articles have no row in .*pquad_categories\.csv \(first: "
-                                        r"'جغرافیا'\); add a row"):
+    with pytest.raises(DataError, match=r"pquad_categories\.csv: 1 of 3 PQuAD articles have no row in it "
+                                        r"\('جغرافیا'\); add a row"):
         build("qa", source, 6, generators, verifier, out, seed=0, report=lambda _: None, categories=sheet)
     filled = "title,category,questions\nادبیات,ادب,10\nتاریخ,تاریخ,10\nجغرافیا,جغرافیا,10\n"
     sheet.write_text(filled, encoding="utf-8")

@@ -5,13 +5,14 @@ sample once a person has given them."""
 import csv
 import json
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, select
 from figeval.benchmarks.perhallueval.selection import MAX_SHARE_GAP, load_category_map, load_pquad, title_key
-from figeval.errors import DataError
+from figeval.errors import DataError, FigevalError
 
 
 
@@ -37,8 +38,9 @@ def test_without_categories_the_build_writes_the_sheet_to_fill(splits: list[Path
     # 120 articles in Validation.json + 114 in Test.json (SOURCE.md), none with a category
     assert str(error.value) == (
         f"234 of 234 PQuAD articles have no topical category (the published files carry none; Section 3.1 "
-        f"stratifies by PQuAD's 19): fill the 'category' column of {tmp_path / CATEGORY_SHEET} (one row per article "
-        f"title) and run again with --categories {tmp_path / CATEGORY_SHEET}."
+        f"stratifies by PQuAD's 19; --stratify article, ours, stratifies by article instead): fill the 'category' "
+        f"column of {tmp_path / CATEGORY_SHEET} (one row per article title) and run again with --categories "
+        f"{tmp_path / CATEGORY_SHEET}."
     )
     assert said == ["step 1: 12083 source items from Validation.json, Test.json"]  # 5995 + 6088
     rows = list(csv.DictReader((tmp_path / CATEGORY_SHEET).open(encoding="utf-8")))
@@ -105,3 +107,67 @@ def test_a_title_written_by_hand_finds_its_article(splits: list[Path], tmp_path:
     items = load_pquad(splits[0], categories, need_categories=False)
     # Validation.json's article 2 has 40 questions, 31 answerable; article 16 has 31, 23 answerable
     assert Counter(item.category for item in items if item.category) == {"معماری": 31, "سینما": 23}
+
+
+def largest_remainder(counts: dict[str, int], n: int) -> dict[str, int]:
+    """Quotas n * count / total, floors first, the items left to the largest remainders (ties: the stratum met
+    first in the sources, `counts`' order)."""
+    total = sum(counts.values())
+    exact = {key: Fraction(n * count, total) for key, count in counts.items()}
+    quota = {key: int(value) for key, value in exact.items()}
+    order = list(counts)
+    for key in sorted(exact, key=lambda key: (-(exact[key] - quota[key]), order.index(key)))[: n - sum(quota.values())]:
+        quota[key] += 1
+    return quota
+
+
+def test_without_categories_the_public_files_are_stratified_by_article(splits: list[Path], tmp_path: Path):
+    """Ours, named: --stratify article. PQuAD's published files carry no topical category; they do carry each
+    question's article, and each of the 234 articles gets its share of the sample."""
+    said: list[str] = []
+    chosen = select("qa", splits, 1000, 0, tmp_path, said.append, stratify="article")
+    by_article = Counter(item.title for path in splits for item in load_pquad(path, need_categories=False))
+    assert len(by_article) == 234 and sum(by_article.values()) == 12083
+    # each article's quota by largest remainder (an independent computation); 'آب‌انبار' (31 questions):
+    # 1000 * 31 / 12083 = 2.566, so 2 or 3 by its remainder among the 234
+    assert Counter(item.title for item in chosen) == {k: v for k, v in largest_remainder(by_article, 1000).items() if v}
+    assert Counter(item.title for item in chosen)["آب\u200cانبار"] in (2, 3)
+    assert said[-1].startswith("234 articles, each within ") and not (tmp_path / CATEGORY_SHEET).exists()
+
+
+def test_a_category_file_of_the_user_s_is_joined_by_title_and_its_gaps_named(splits: list[Path], tmp_path: Path):
+    titles = list(Counter(item.title for path in splits for item in load_pquad(path, need_categories=False)))
+    mapping = tmp_path / "my categories.csv"
+    # every article but the first two, and one title typed with a letter too many
+    rows = [f"{title},topic-{number % 19}" for number, title in enumerate(titles) if number >= 2]
+    mapping.write_text("title,category\n" + "\n".join(rows + ["آب‌انبارها,معماری"]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        select("qa", splits, 1000, 0, tmp_path / "build", lambda _: None, categories=mapping)
+    message = str(refused.value)
+    assert message.startswith(f"{mapping}: 2 of 234 PQuAD articles have no row in it ({titles[0]!r}, {titles[1]!r})")
+    assert f"1 of its rows match no article of the sources (the first by key: {title_key('آب‌انبارها')!r})" in message
+    assert "\n" not in message and not (tmp_path / "build" / CATEGORY_SHEET).exists()  # the user's file is the input
+    rows += [f"{titles[0]},topic-0", f"{titles[1]},topic-1"]
+    mapping.write_text("title,category\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    chosen = select("qa", splits, 1000, 0, tmp_path / "build", lambda _: None, categories=mapping)
+    assert len(chosen) == 1000 and len({item.category for item in chosen}) == 19
+
+
+def test_a_category_less_build_of_the_real_files_records_its_departure(splits: list[Path], tmp_path: Path):
+    from inspect_ai.model import get_model
+
+    from figeval.benchmarks.perhallueval.build import RECORD_FILE, build
+    from tests.perhallueval.test_build import Generator, verifier_reply
+
+    out = tmp_path / "build"
+    generators = [get_model("mockllm/a", custom_outputs=Generator("a"), memoize=False)]
+    verifier = get_model("mockllm/verifier", custom_outputs=verifier_reply, memoize=False)
+    # 334 items keep every article within 0.3 points of its share (1 / 334 < 0.003)
+    kept = build("qa", splits, 334, generators, verifier, out, seed=0, report=lambda _: None, stratify="article")
+    record = json.loads((out / RECORD_FILE).read_text(encoding="utf-8"))
+    assert record["stratify"] == "article" and record["stratified_by"].startswith("article (ours: PQuAD's published "
+                                                                                  "files carry no topical category")
+    assert kept.is_file() and len(list(csv.DictReader(kept.read_text(encoding="utf-8-sig").splitlines()))) > 300
+    # a resume by category would be another selection: refused, naming the option
+    with pytest.raises(FigevalError, match=r"was built with --stratify article, not --stratify category"):
+        build("qa", splits, 334, generators, verifier, out, seed=0, report=lambda _: None)

@@ -26,11 +26,12 @@ from pathlib import Path
 from inspect_ai.model import Model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
-from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, SELECTED_FILE, select
+from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, SELECTED_FILE, check_strata, select
 from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN
 from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
 from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
 from figeval.benchmarks.perhallueval.verifier import believability
+from figeval.data.stored import sha256_of
 from figeval.building import check_build_outputs, model_files, open_model, read_build_record, refuse_other_settings
 from figeval.errors import FigevalError
 from figeval.output import atomic_open, write_text
@@ -75,19 +76,31 @@ def most_believable(scores: dict[str, float], seed: int, item_id: str) -> tuple[
     return (tied[0] if len(tied) == 1 else random.Random(f"{seed}:{item_id}").choice(tied)), tied
 
 
-def build_files(task: str, out: Path, categories: Path | None) -> list[str]:
-    """The files a build writes in its folder: the steps' and, for QA, the category sheet to fill, unless the
-    categories given are that sheet (then it is an input)."""
+def build_files(task: str, out: Path, categories: Path | None, stratify: str = "category") -> list[str]:
+    """The files a build writes in its folder: the steps' and, for QA stratified by category, the category sheet
+    to fill, unless categories are given (an input then)."""
     names = [SELECTED_FILE, CANDIDATES_FILE, VERIFIED_FILE, KEPT_FILE, RECORD_FILE]
-    given = categories is not None and categories.resolve() == (out / CATEGORY_SHEET).resolve()
-    return names + ([CATEGORY_SHEET] if task == "qa" and not given else [])
+    return names + ([CATEGORY_SHEET] if task == "qa" and stratify == "category" and categories is None else [])
+
+
+def stratification(task: str, stratify: str, categories: Path | None) -> dict[str, object]:
+    """What the selection was stratified by, as the build record says it: Section 3.1's categories (with the file
+    they came from) or, ours, PQuAD's articles; summarization's length clusters."""
+    if task != "qa":
+        return {"stratified_by": "article length, 40 clusters (Section 3.1)"}
+    if stratify == "article":
+        return {"stratified_by": "article (ours: PQuAD's published files carry no topical category; Section 3.1 "
+                                 "stratifies by its 19 categories)"}
+    return {"stratified_by": "category (Section 3.1)",
+            "categories": {"file": categories.name, "sha256": sha256_of(categories)} if categories else None}
 
 
 # The settings a build folder keeps for good (recorded in DIR/build_record.json from the first run on), by the
 # option that gives each: resumed with others, one sheet would mix two builds. The seed fixes the selection and
 # the tie-breaks; the generators, which candidates there are (compared as a set: their order changes nothing
 # kept); the verifier, which candidate wins; the source files (by name, in order), the 'source' cell of every row.
-RESUMED_SETTINGS = {"seed": "--seed", "generators": "--generator", "verifier": "--verifier", "sources": "--source"}
+RESUMED_SETTINGS = {"seed": "--seed", "generators": "--generator", "verifier": "--verifier", "sources": "--source",
+                    "stratify": "--stratify"}
 
 
 def _same_generators(recorded: object, given: object) -> bool:
@@ -124,14 +137,16 @@ def default_sources(task: str) -> list[Path]:
 
 
 def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
-          seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None) -> Path:
+          seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None,
+          stratify: str = "category") -> Path:
     """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv).
 
     The +-5-word length rule is an instruction to the generators (Section 3.2): candidates that break it are kept
     and counted, unless `enforce_length` drops them (ours, off by default); items that lose every candidate to
     it are reported as such, apart from the items the verifier cannot rank. DIR/build_record.json records the
-    settings a resume must keep (seed, generators, verifier, source files: refused when another is given), the
-    length violations and the ties broken. A generator given twice is refused (one candidate per generator).
+    settings a resume must keep (seed, generators, verifier, source files, what QA is stratified by: refused when
+    another is given), what the selection was stratified by, the length violations and the ties broken. A
+    generator given twice is refused (one candidate per generator).
     """
     if task not in GENERATION_INSTRUCTION:
         raise FigevalError(f"task must be 'qa' or 'summarization', not {task!r}.")
@@ -139,16 +154,20 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     if twice is not None:
         # each generator gives one candidate per item (Section 3.2: three candidates from three LLMs)
         raise FigevalError(f"--generator {twice} is given twice; give each generator once.")
+    check_strata(task, stratify, categories)
     sources = [source] if isinstance(source, Path) else list(source)
     check_build_outputs(out, [*sources, categories, *model_files([*generators, verifier])],
-                        files=build_files(task, out, categories))
+                        files=build_files(task, out, categories, stratify))
     generator_models = [open_model(generator, "--generator") for generator in generators]
     verifier_model = open_model(verifier, "--verifier")
     names = [str(model) for model in generator_models]
     settings: dict[str, object] = {"seed": seed, "generators": names, "verifier": str(verifier_model),
-                                   "sources": [path.name for path in sources]}
+                                   "sources": [path.name for path in sources], "stratify": stratify}
     recorded = _check_record(out, settings)
-    items = {item.id: item for item in select(task, sources, n, seed, out, report, categories)}
+    items = {item.id: item for item in select(task, sources, n, seed, out, report, categories, stratify)}
+    # a resume reads the stored selection back: what it was stratified by is what the first run recorded
+    settings |= ({"stratified_by": recorded["stratified_by"], "categories": recorded.get("categories")}
+                 if "stratified_by" in recorded else stratification(task, stratify, categories))
     # recorded from the first run on, so that a resume after a kill is checked too
     write_text(out / RECORD_FILE, json.dumps({**recorded, **settings}, ensure_ascii=False, indent=1))
     source_names = "+".join(path.name for path in sources)

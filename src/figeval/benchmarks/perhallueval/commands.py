@@ -23,10 +23,13 @@ import click
 @click.option("--categories", type=click.Path(path_type=Path), default=None,
               help="QA: a CSV (title, category) mapping PQuAD article titles to their topical categories (a QA build "
                    "without it writes DIR/pquad_categories.csv to fill).")
+@click.option("--stratify", type=click.Choice(["category", "article"]), default="category", show_default=True,
+              help="QA: what the selection is stratified by: PQuAD's topical categories (Section 3.1; give them with "
+                   "--categories) or, ours, its articles (the published files carry no categories).")
 @click.option("--enforce-length", is_flag=True,
               help="Drop candidates more than 5 words from the correct text (the paper only instructs the rule).")
 def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generators: tuple[str, ...], verifier: str,
-                       out: Path, seed: int, categories: Path | None, enforce_length: bool) -> None:
+                       out: Path, seed: int, categories: Path | None, stratify: str, enforce_length: bool) -> None:
     """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
     from figeval.benchmarks.perhallueval.build import build as run_build
     from figeval.benchmarks.perhallueval.build import default_sources
@@ -35,7 +38,7 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
     if count < 1:  # before the default sources are fetched
         raise FigevalError(f"--n must be 1 or more, not {count}.")
     sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed, report=click.echo,
-                      enforce_length=enforce_length, categories=categories)
+                      enforce_length=enforce_length, categories=categories, stratify=stratify)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
                f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "
                f"`figeval build perhallueval-final --task {kind} --out {shlex.quote(str(out))} SHEET1 SHEET2 SHEET3`")

@@ -169,7 +169,8 @@ def load_pn_summary(path: Path) -> list[SourceItem]:
 
 
 def stratified_sample(items: Sequence[T], category: Callable[[T], str], n: int, seed: int) -> list[T]:
-    """n items whose category shares follow the source's (largest-remainder quotas, seeded draws)."""
+    """n items whose category shares follow the source's (largest-remainder quotas, equal remainders to the
+    category met first in `items`; seeded draws)."""
     if not 0 < n <= len(items):
         raise FigevalError(f"cannot select {n} items from {len(items)}.")
     groups: dict[str, list[T]] = {}
@@ -192,12 +193,15 @@ def share_table(source: Sequence[T], sample: Sequence[T], category: Callable[[T]
     return [(c, in_source[c] / len(source), in_sample[c] / len(sample)) for c in sorted(in_source)]
 
 
-def check_shares(table: list[tuple[str, float, float]]) -> None:
+def check_shares(table: list[tuple[str, float, float]], stratum: str = "category") -> None:
+    """Raises FigevalError: a stratum's share of the sample more than 0.3 points from its share of the source
+    (Section 3.1's tolerance)."""
     worst = max(table, key=lambda row: abs(row[2] - row[1]))
     if abs(worst[2] - worst[1]) > MAX_SHARE_GAP:
         raise FigevalError(
-            f"category {worst[0]!r} is {worst[2]:.2%} of the sample but {worst[1]:.2%} of the source (more than 0.3 "
-            "points apart); select more items (the quotas are within 1/n of the source shares)."
+            f"{stratum} {worst[0]!r} is {worst[2]:.2%} of the sample but {worst[1]:.2%} of the source (more than 0.3 "
+            f"points apart); select more items (the quotas are within 1/n of the source shares: --n "
+            f"{math.ceil(1 / MAX_SHARE_GAP)} or more keeps every {stratum} within 0.3 points)."
         )
 
 
