@@ -109,3 +109,32 @@ def test_each_protocol_runs_its_own_tasks_with_arguments_they_take():
         if benchmark.protocol:
             assert {task for table in benchmark.tables if not table.build for task in table.tasks} <= {
                 run.task for run in benchmark.protocol}, benchmark.name
+
+
+def test_no_sample_id_is_in_two_tasks_of_a_benchmark(shared_ffe_hallu):
+    """One replay file or annotation sheet of a model's answers holds every task of a benchmark: a sample id in
+    two of its tasks would give both the same answer (the allusions' MC and open tasks shared their texts' ids).
+    Every task that runs on the data here, with its defaults (a task needing a file of the user's is left out)."""
+    from pathlib import Path
+
+    from figeval._registry import get_source
+    from figeval.cli.options import make_task
+    from figeval.data.store import import_folder
+    from figeval.errors import FigevalError
+
+    tests = Path(__file__).parent
+    import_folder(get_source("ffe-hallu"), shared_ffe_hallu)
+    import_folder(get_source("turkish-idioms"), tests / "turkish_idioms" / "fixtures")
+    import_folder(get_source("persian-allusions"), tests / "persian_allusions" / "fixtures")
+    checked = 0
+    for benchmark in BENCHMARKS:
+        owner: dict[str, str] = {}
+        for task in benchmark.task_names():
+            try:
+                built = make_task(task, {})
+            except FigevalError:
+                continue  # it needs a file of the user's (pairs, a built data file)
+            checked += 1
+            for sample in built.dataset:
+                assert owner.setdefault(str(sample.id), task) == task, (benchmark.name, sample.id)
+    assert checked >= 7  # ffe_detection, ffe_generation, both Turkish tasks, the three allusion tasks
