@@ -135,17 +135,22 @@ def test_pool_mistakes_are_one_line(tmp_path: Path):
         load_kept_passages(sheet, {allusion_key(a.title): a for a in (RING, ANT)})
 
 
-def test_the_command_takes_the_pool_size(tmp_path: Path):
+def build_command(tmp_path: Path, writer: Writer):
+    """`figeval build allusive-texts` of the ring and the ant, 2 passages each, `writer` answering."""
     from tests.command import figeval
 
     listed = tmp_path / "allusions.csv"
     listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",
                       encoding="utf-8")
-    writer = Writer()
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer, **args)):
-        result = figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
-                         "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
+        return figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
+                       "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
+
+
+def test_the_command_takes_the_pool_size(tmp_path: Path):
+    writer = Writer()
+    result = build_command(tmp_path, writer)
     assert result.returncode == 0, result.stderr
     assert "4 passages written, 0 kept from an earlier run (2 per allusion for 2 allusions)" in result.stdout
     assert [row["id"] for row in sheet_rows(tmp_path / "pool.csv")] == [
@@ -183,16 +188,7 @@ def test_a_passage_with_no_persian_text_is_not_written_and_the_build_says_which(
 
 
 def test_the_build_command_names_the_empty_passages_and_exits_non_zero(tmp_path: Path):
-    from tests.command import figeval
-
-    listed = tmp_path / "allusions.csv"
-    listed.write_text(f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT.description}\n",
-                      encoding="utf-8")
-    writer = SilentOnPassageTwo()
-    with mock.patch("figeval.building.get_model",
-                    lambda name, **args: get_model(name, custom_outputs=writer, **args)):
-        ran = figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
-                      "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
+    ran = build_command(tmp_path, SilentOnPassageTwo())
     assert ran.returncode == 2  # figeval's error exit
     assert "2 passages written, 0 kept from an earlier run" in ran.stdout
     assert ran.stderr.strip().splitlines()[-1] == (

@@ -41,16 +41,8 @@ from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
 from figeval.scoring.breakdowns import grouped_by, grouped_rate, mean_over_groups, total_over_groups
-from figeval.scoring.metrics import (
-    as_label,
-    counted_label,
-    denominator_name,
-    named,
-    outcomes,
-    policy_metrics,
-    rate,
-    rate_n,
-)
+from figeval.scoring.metrics import (as_label, counted_label, denominator_name, named, outcomes, policy_metrics,
+                                     rate, rate_n)
 from figeval.scoring.reading_metrics import (
     counted_status,
     decided_by_counts,
