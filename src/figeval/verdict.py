@@ -11,6 +11,10 @@ blocks, a JSON wrapper, markdown and the text the question quoted (the expressio
 - The answer's verdict is the one label all its verdict sentences state. When they disagree, the last sentence
   that draws a conclusion ("so", "therefore", "final answer", "بنابراین", "sonuç olarak") decides, as a person
   reads the conclusion of a changed mind; with no such sentence the answer is ambiguous: None, never a guess.
+- An embedded question ("I can't verify whether it is a real idiom", «نمی‌دانم آیا ...») states nothing, and a
+  hedge ("I can't confirm it is real", "not sure", «مطمئن نیستم», "emin değilim") states no label: the words it
+  governs are not read as a verdict. A lean stated beside a hedge ("I can't verify it, but it is most likely
+  fabricated", "probably real") is the answer, as a forced choice is read; a hedge with no lean is unread.
 
 Pure functions; None means the reader could not read the answer (it becomes `unparsed`).
 """
@@ -39,6 +43,27 @@ class Cue:
 def cue(label: str, *patterns: str, weak: bool = False) -> list[Cue]:
     """One cue per pattern (regular expressions over `reading_form` text), each stating `label`."""
     return [Cue(re.compile(pattern), label, weak) for pattern in patterns]
+
+
+HEDGE = "hedge"
+"""What a hedge states: no label. Its cues take the words they govern, so that "can't confirm it is real" is not
+read as "real" (nor, by a negation, as "not real")."""
+# A hedge governs the rest of its clause; read before every benchmark's cues (`body_verdict`).
+_HEDGE_CLAUSE = r"[^.,;:!?،؛]*"
+HEDGES = cue(
+    HEDGE,
+    r"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to|am not in a position to)\s+(?:\w+\s+){0,2}?"
+    rf"(?:verify|confirm|determine|say|tell|be sure|be certain|judge|know)\b{_HEDGE_CLAUSE}",
+    rf"\b(?:not|n't)\s+(?:\w+\s+)?(?:sure|certain)\b{_HEDGE_CLAUSE}",
+    rf"\b(?:hard|difficult|impossible) to (?:say|tell|determine|know)\b{_HEDGE_CLAUSE}",
+    rf"\bit depends\b{_HEDGE_CLAUSE}",
+    rf"مطمئن\s+نیستم{_HEDGE_CLAUSE}", rf"نمی\s?(?:توانم|دانم)\s+(?:\S+\s+){{0,2}}?(?:تأیید|تایید|بگویم|تشخیص)"
+    rf"{_HEDGE_CLAUSE}",
+    rf"\bemin\s+değilim\b{_HEDGE_CLAUSE}", rf"\b(?:bilmiyorum|söyleyemem|doğrulayamam)\b{_HEDGE_CLAUSE}",
+)
+# A question embedded in a sentence ("whether it is a real idiom", «آیا ... است یا نه» after other words) asks, it
+# does not answer.
+_EMBEDDED_QUESTION = re.compile(r"\bwhether\b[^.;!?\n]*|(?<=\S )آیا[^.;!?؟\n]*")
 
 
 # A quoted phrase of two words or more is a mention (the sentence asked about, an idiom, "used figuratively"),
@@ -82,7 +107,7 @@ def answer_body(text: str, quoted: Iterable[str] = ()) -> str:
         form = reading_form(item).strip()
         if form:
             text = text.replace(form, " «…» ")
-    return _ASIDE.sub(" ", _QUOTED_PHRASE.sub(" «…» ", text))
+    return _EMBEDDED_QUESTION.sub(" ", _ASIDE.sub(" ", _QUOTED_PHRASE.sub(" «…» ", text)))
 
 
 def sentences(text: str) -> list[str]:
@@ -116,7 +141,7 @@ def body_verdict(body: str, cues: Sequence[Cue]) -> str | None:
     for sentence in sentences(body):
         if sentence.endswith(("?", "؟")):
             continue  # a question (the model restating the one it was asked) states no verdict
-        labels = sentence_labels(sentence, cues)
+        labels = sentence_labels(sentence, [*HEDGES, *cues]) - {HEDGE}
         if len(labels) == 1:
             stated.append((labels.pop(), bool(_CONCLUSION.search(sentence))))
     distinct = {label for label, _ in stated}

@@ -27,7 +27,8 @@ REAL, FAKE = "real", "fake"
 # What may open a sentence before its yes/no: a list marker, "Answer:", "Final answer is", "پاسخ:", "جواب:".
 _OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
             r"|(?:پاسخ|جواب)(?:\s+نهایی)?\s*[:\-]?\s*|verdict\s*[:\-]?\s*)?")
-_YES = r"(?:yes|yeah|yep|true|بله|بلی|آری|آره)(?!\s+(?:or|and|یا|و)\s)"
+# "Yeah, no" (a no) and "yes or no" are not a yes.
+_YES = r"(?:yes|yeah|yep|true|بله|بلی|آری|آره)(?!\s+(?:or|and|یا|و)\s)(?!\W{1,3}(?:no|nope|نه|خیر)\b)"
 # "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط".
 _NO = r"(?:no|nope|false|خیر|نخیر|نه)(?!\s+(?:or|idea|doubt|comment|تنها|فقط|یا|چندان)\b)"
 _END = r"(?=[\s.,!:;،؛)]|$)"
@@ -37,11 +38,14 @@ _ANSWER_IS = (r"(?:answer\b[^.:]{0,40}?\b(?:is|would be)\s*:?|answer\s*:|پاس�
 _SUBJECT_WORDS = r"(?:persian\s+|farsi\s+)?(?:idiom|proverb|expression|saying|phrase|ffe|one)"
 _REAL_WORDS = (r"(?:real|true|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
                r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic)")
-_FAKE_WORDS = (r"(?:fake|fabricated|made[- ]up|invented|fictional|fictitious|non[- ]?existent|bogus|spurious|"
-               r"artificial|coined)")
+_FAKE_WORDS = (r"(?:fake(?:ry)?|fabricat(?:ed|ion)|made[- ]up|invent(?:ed|ion)|fictional|fictitious|non[- ]?existent|"
+               r"bogus|spurious|artificial|coined|forgery|hoax)")
 _PERSIAN_REAL = r"(?:واقعی|اصیل|رایج|معروف|مشهور|شناخته شده|معتبر|متداول|پرکاربرد|مصطلح)"
 _PERSIAN_FAKE = r"(?:جعلی|ساختگی|ساخته شده|من درآوردی|تحریف شده|دستکاری شده)"
 _COPULA = r"(?:است|هست|می باشد|میباشد)"
+# A Persian clause closes with its verb: «نیست» / «نمی‌باشد» negates the label word of its clause however many words
+# come between («این یک ضرب‌المثل واقعی فارسی نیست»), but not across another verb or a conjunction.
+_NEGATED_CLOSE = r"(?:\s+(?!(?:است|هست|و|ولی|اما|که|بلکه|یا)(?:\s|$))[^\s.,;:!?،؛]+){0,4}?\s+(?:نیست|نمی ?باشد)"
 # The rest of a negated clause belongs to the negation ("I don't recognize this as a real Persian idiom").
 _CLAUSE = r"[^.,;:!?،؛]*"
 
@@ -52,7 +56,7 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
     return [
         # negated forms first: a span a cue took is not read again
         *cue(REAL, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?:\w+\s+){{0,3}}?{_FAKE_WORDS}\b{_CLAUSE}",
-             rf"{_PERSIAN_FAKE}\s+نیست", rf"(?:^|\s)نه\s+{_PERSIAN_FAKE}"),
+             rf"{_PERSIAN_FAKE}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_FAKE}"),
         *cue(FAKE, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?!sure\b|certain\b|only\b|just\b)(?:\w+\s+){{0,4}}?"
                    rf"{_REAL_WORDS}\b{_CLAUSE}",
              rf"\b(?:not aware|not familiar|unaware|(?:don't|do not|can't|cannot) recall|(?:can't|cannot|couldn't|"
@@ -64,7 +68,7 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              r"\bno\s+(?:such|known|record of|evidence)\b",
              r"\b(?:distorted|altered|modified|corrupted|garbled|mangled|perturbed|twisted|misquoted|scrambled)\s+"
              r"(?:version|form|variant|rendering|variation)\b",
-             rf"{_PERSIAN_REAL}\s+نیست", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
+             rf"{_PERSIAN_REAL}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
              r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
         *cue(yes, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}"),
         *cue(no, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}"),
@@ -79,7 +83,9 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              rf"\b(?:is|'s)\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?example\s+of\s+(?:a|an)\s+(?:\w+\s+)?{_SUBJECT_WORDS}\b",
              # "X is a Persian proverb that ...": says it exists (not "a common idiomatic expression in Persian",
              # which small models write of expressions they call fake in the same breath)
-             rf"\b(?:is|'s)\s+(?:a|an)\s+(?:(?:common|classic|traditional|old)\s+)?(?:persian|farsi)\s+{_SUBJECT_WORDS}\b", r"\b(?:does\s+)?exists?\b(?!\s+in\s+(?:a|another))",
+             rf"\b(?:is|'s)\s+(?:(?:indeed|definitely|certainly|actually|truly|clearly)\s+)*(?:a|an)\s+"
+             rf"(?:(?:common|classic|traditional|old)\s+)?(?:persian|farsi)\s+{_SUBJECT_WORDS}\b",
+             r"\b(?:does\s+)?exists?\b(?!\s+in\s+(?:a|another))",
              rf"{_PERSIAN_REAL}\s*(?:ی\s+)?{_COPULA}", rf"{_PERSIAN_REAL}\s+{_COPULA}?", r"وجود\s+دار"),
     ]
 
