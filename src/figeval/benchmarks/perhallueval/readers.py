@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from figeval.parsing import json_answer, strip_reasoning
+from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning
 from figeval.verdict import answer_body, body_verdict, cue, reading_form
 
 YES, NO = "Y", "N"
@@ -42,10 +42,17 @@ CUES = [
          rf"{_FA_BAD}(?:ی)?[،,]?\s+(?:(?!است|هست)\S+\s+){{0,6}}?(?:ندارد|نیست|وجود ندارد|دیده نمی شود|نشده)", r"\bnot\s+(?:\w+\s+)?" + _BAD,
          r"boxed\{\s*(?:y|yes)\s*\}"),
     *cue(NO, rf"(?:\bnot|n't|never)\s+(?:\w+\s+){{0,2}}?{_GOOD}\b{_CLAUSE}", rf"{_FA_GOOD}\s+(?:نیست|نمی باشد|نبود)",
+         # a negative prefix, bound or written apart ("نادرست", "نا درست", "غیر دقیق", "غیرواقعی")
+         rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)",
          rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}", r"boxed\{\s*(?:n|no)\s*\}",
          r"مطابقت\s+ندارد", r"همخوانی\s+ندارد"),
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
     # contains extra information" answers the second
+    # a lean stated as the answer ("I'd lean N", "Probably Y"): the model's choice, as a forced choice is read
+    *cue(YES, rf"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
+              rf"\s*[:\-]?\s*[«\"']?(?:y|yes){_LETTER_END}"),
+    *cue(NO, rf"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
+             rf"\s*[:\-]?\s*[«\"']?(?:n|no){_LETTER_END}"),
     *cue(YES, rf"{_LEAD}(?:y|yes|بله|بلی|آری|آره){_LETTER_END}", r"(?:^|\s)y[»\"']?\s*$", weak=True),
     *cue(NO, rf"{_LEAD}(?:n|no|خیر|نه|نخیر)(?!\s+(?:تنها|فقط))(?![\w/])", r"(?:^|\s)n[»\"']?\s*$", weak=True),
     *cue(NO, rf"\b(?:contains?|includes?|adds?|has|introduces?)\s+(?:\w+\s+){{0,3}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
@@ -54,7 +61,11 @@ CUES = [
     *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", r"مطابقت\s+دارد"),
 ]
 
-_ANSWERED = r"(yes|no|بله|خیر|نه|y|n)"
+# The yes/no words of every language the prompts are answered in (`parsing.YES_NO_WORDS`), and the letters.
+_YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
+_ANSWERED = "(" + "|".join(sorted({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], "n"}, key=len, reverse=True)) + ")"
+# Both letters and nothing else ("Y N", "Y/N"): two answers, no answer.
+_BOTH_LETTERS = re.compile(r"^\W*(?:y\W+n|n\W+y)\W*$")
 # "۱- بله ۲- خیر", "1. Yes 2. No", "معیار ۱ – صحت استخراج: خیر", "1. All information ... extracted: Yes", each item
 # on its line or both on one.
 _ITEM = r"(?:^|\s)(?:(?:criterion|criteria|question|معیار|سوال|سؤال)\s*)?{n}\s*[-.):–]\s*(?:[^\n:]{{0,120}}:\s*)?"
@@ -90,7 +101,7 @@ def criteria_verdict(body: str) -> str | None:
     match = _CRITERIA.search(body)
     if match is None:
         return None
-    first, second = (answer in ("yes", "بله", "y") for answer in match.groups())
+    first, second = (answer in _YES_WORDS for answer in match.groups())
     if not first and not second:
         return CONTRADICTORY  # "not all drawn from the article" but "nothing false or extra"
     return YES if first and not second else NO
@@ -99,6 +110,8 @@ def criteria_verdict(body: str) -> str | None:
 def read_faithfulness(text: str) -> str | None:
     """figeval's reading of a PerHalluEval answer: Y, N or None."""
     body = answer_body(own_answer(text))
+    if _BOTH_LETTERS.match(body.strip()):
+        return None
     by_criteria = criteria_verdict(body)
     if by_criteria is None:
         return body_verdict(body, CUES)
