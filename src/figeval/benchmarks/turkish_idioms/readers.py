@@ -27,8 +27,18 @@ _END = r"(?=[\s.,!:;)]|$)"
 _ANSWER_IS = (r"(?:answer\s+(?:is|would be)\s*:?|answer\s*:|(?:would|i'd|i)\s+say\s*:?|cevap(?:ım)?\s*(?::|olarak)?"
               r"|yan[ıi]t\s*:?|:)\s*")
 _BOTH = r"(?!\s+(?:and|or|ve|veya|ya da)\s+(?:yes|no|evet|hay))"  # "Yes and no": both, none chosen
-_YES = rf"(?:yes|evet){_BOTH}"
+_YES = rf"(?:yes|evet(?:tir)?){_BOTH}"
 _NO = rf"(?:no|hay[ıi]r){_BOTH}(?!\s+(?:doubt|idea|question|comment)\b)"
+# Turkish answers to "does it contain ...?" without the label word, each the whole sentence: "Var" (there is),
+# "İçeriyor" (it contains), "Olumlu" (positive) / "Yok", "İçermiyor", "Olumsuz".
+_TR_YES_ALONE = r"^(?:var(?:dır)?|içeriyor|içermektedir|olumlu)\W*$"
+_TR_NO_ALONE = r"^(?:yok(?:tur)?|içermiyor|içermemektedir|olumsuz)\W*$"
+# A label:value pair ("Literal use: yes") is read as the pair: yes to literal use is a no to figurative use.
+_AFFIRM = r"(?:yes|evet|true|doğru)"
+_DENY = r"(?:no|hay[ıi]r|false|yanlış)"
+_LITERAL_KEY = r"(?:literal|gerçek anlam|düz anlam)\w*(?:\s+(?:use|usage|meaning|sense|kullanım))?\s*[:=\-]\s*"
+_FIGURATIVE_KEY = (r"(?:figurative|idiomatic|metaphorical|mecaz)\w*(?:\s+(?:use|usage|meaning|sense|kullanım))?"
+                   r"\s*[:=\-]\s*")
 
 # "can be used figuratively to mean ..." describes the idiom, not its use in this sentence.
 _GENERAL = r"(?<!can be )(?<!could be )(?<!may be )(?<!often )(?<!usually )(?<!typically )(?<!commonly )(?<!generally )"
@@ -36,6 +46,9 @@ _FIGURATIVE = r"(?:figuratively|idiomatically|metaphorically|in (?:a|its) (?:fig
 _LITERAL = r"(?:literally|in (?:a|its) literal (?:sense|meaning|way))"
 
 DETECTION_CUES = [
+    # label:value pairs first: the value answers the label's question
+    *cue(NO, rf"{_LITERAL_KEY}{_AFFIRM}{_END}", rf"{_FIGURATIVE_KEY}{_DENY}{_END}"),
+    *cue(YES, rf"{_LITERAL_KEY}{_DENY}{_END}", rf"{_FIGURATIVE_KEY}{_AFFIRM}{_END}"),
     *cue(NO, rf"(?:\bnot|n't|never|no)\s+(?:\w+\s+){{0,3}}?used\s+(?:\w+\s+){{0,2}}?{_FIGURATIVE}{_CLAUSE}",
          rf"\bno\s+idiom\s+is\s+used{_CLAUSE}", rf"\bused\s+(?:\w+\s+){{0,2}}?{_LITERAL}",
          r"\b(?:is|it's|a|the)\s+(?:\w+\s+)?literal\s+(?:use|usage)\b",
@@ -44,8 +57,8 @@ DETECTION_CUES = [
          r"deyim\s+(?:yok|içermiyor|bulunmuyor)"),
     *cue(YES, rf"{_GENERAL}\bused\s+(?:\w+\s+){{0,2}}?{_FIGURATIVE}", r"mecaz(?:i)?\s+anlam(?:da|ıyla)\s+kullanıl",
          r"deyim\s+(?:içeriyor|içermektedir|vardır|var)\b"),
-    *cue(YES, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}"),
-    *cue(NO, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}"),
+    *cue(YES, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}", _TR_YES_ALONE),
+    *cue(NO, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}", _TR_NO_ALONE),
 ]
 
 _ENTAIL = r"(?:entail\w*|gerektir\w*)"
