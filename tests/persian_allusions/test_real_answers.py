@@ -24,7 +24,7 @@ def test_the_option_chosen_is_read_as_a_person_reads_it():
     assert reading.misread == []
     # unread: the 3 a person cannot read; 4 naming the option only by an English title or description, and one
     # that takes its JSON back ("Wait, let me reconsider ...") and names its new choice only by its story
-    assert reading.layers["unread"] == 3 + 5
+    assert reading.layers["unread"] == 3 + 5 + 2  # and an echo of the option list, two answers given as one
     found = values(policy_metrics(MC_POLICIES), by_hand(MC, scores, lambda e: e.person))
     assert found["accuracy"] == pytest.approx(sum(e.person == e.metadata["target"] for e in MC) / len(MC))
 
@@ -52,3 +52,11 @@ def test_every_answer_reaches_the_judge_and_table_3_follows(task, scorer, polici
     expected = sum(e.person is not None and e.judge == label for e in entries) / len(entries)
     assert found[headline] == pytest.approx(expected)
     assert reading.layers["unread"] == len(unread)
+
+
+def test_json_keys_are_read_as_a_person_reads_them():
+    # "Title" / "Full Explanation" (capitals, a space) are the prompt's keys: the explanation reaches the judge
+    from figeval.benchmarks.persian_allusions.readers import json_answer_text
+
+    answer = '[{"Title": "یوسف و زلیخا", "Full Explanation": "زنان مصر دست خود را بریدند."}]'
+    assert json_answer_text(answer, ("title", "full_explanation")) == "یوسف و زلیخا: زنان مصر دست خود را بریدند."

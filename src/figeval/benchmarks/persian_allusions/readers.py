@@ -84,6 +84,21 @@ def _options_named(segment: str, options: Sequence[str], n_options: int) -> set[
     return {n for n in found if 0 <= n <= n_options}
 
 
+# A line a checkbox or check mark marks ("- [x] 3. ...", "☑ 2", "✅ گزینه ۳"): the one ticked is the choice.
+_CHECKED = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[\s*[xX✓✔]\s*\]|[☑✅✔✓])\s*(.*)$")
+_UNCHECKED = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[\s*\]|☐)")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]\s*)?\(?\d+\s*[.)\-:]")
+
+
+def _listed_options(lines: Sequence[str], options: Sequence[str], n_options: int) -> set[int]:
+    """The options named one per list item ("1. یوسف و زلیخا", "- 2) ..."), as an answer that echoes the option
+    list names them."""
+    listed = [_options_named(line, options, n_options) for line in lines if _LIST_ITEM.match(line)]
+    return {found.pop() for found in listed if len(found) == 1}
+
+
 def read_option(text: str, options: Sequence[str], n_options: int) -> int | None:
     """figeval's reading of a multiple-choice answer (see the module docstring)."""
     plain = _plain(text)
@@ -103,6 +118,13 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
         if len(chosen) == 1:
             return chosen.pop()
     lines = [line for line in plain.split("\n") if line.strip()]
+    checked = [match.group(1) for match in map(_CHECKED.match, lines) if match]
+    if checked or any(_UNCHECKED.match(line) for line in lines):
+        # a checklist: the one ticked line is the choice; none ticked, or two, is no choice
+        ticked = _options_named(checked[0], options, n_options) if len(checked) == 1 else set()
+        return ticked.pop() if len(ticked) == 1 else None
+    if len(_listed_options(lines, options, n_options)) > 1:
+        return None  # the options listed one per line, none marked: an echo of the list, no choice
     if len(lines) == 1 or (lines and len(lines[0]) <= 80):
         # a short first line that names one option states the choice ("**3. موسی و عصا**", "Option 4.")
         chosen = _options_named(lines[0], options, n_options)
@@ -124,7 +146,8 @@ def json_answer_text(text: str, fields: tuple[str, str]) -> str | None:
         return None
     lines = []
     for entry in entries:
-        lowered = {str(key).lower(): value for key, value in entry.items()}
+        # keys as a person reads them: "Title", "Full Explanation", "full-explanation" are the prompt's keys
+        lowered = {re.sub(r"[\s\-]+", "_", str(key).strip().lower()): value for key, value in entry.items()}
         if not any(field in lowered for field in fields):
             return None
         values = [str(lowered.get(field) or "").strip() for field in fields]
