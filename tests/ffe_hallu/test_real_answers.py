@@ -69,3 +69,14 @@ def test_open_answers_are_read_as_a_person_reads_them_and_tables_3_and_5_follow(
     for label in FFE_LABELS.values:
         expected = sum((e.judge if e.person is not None else "hallucinated") == label for e in entries) / len(entries)
         assert found[f"{label}_rate"] == pytest.approx(expected), label
+
+
+def test_no_expression_of_the_benchmark_is_taken_for_two_or_for_a_refusal(shared_ffe_hallu):
+    """Adversarial negatives of the 'two offered as one' and refusal rules: every authentic and fabricated FFE of
+    the published files is one expression («کسی یا کاری», «چوب دوسرطلا یا چوب دوسرگهی», «یا ... یا» included)."""
+    from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
+    from figeval.benchmarks.ffe_hallu.readers import one_expression
+
+    items = load_authentic(shared_ffe_hallu / "Authentic FFEs.csv") + load_fake(shared_ffe_hallu / "Fake FFEs.csv")
+    assert len(items) == 400
+    assert [item.expression for item in items if one_expression(item.expression) is None] == []

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
+from figeval.benchmarks.ffe_hallu.prompts import GENERATION_EXAMPLES
 from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning
 from figeval.scoring.readers import Parse
 from figeval.text import expression_key, has_arabic_script, normalize_persian
@@ -146,6 +147,7 @@ _CHOICE_MARKER = re.compile(
     r"(?:(?:my|the)\s+)?(?:final\s+(?:answer|choice|pick|selection)|final|best(?:\s+(?:equivalent|choice|match|option|"
     r"answer))?|(?:the\s+)?answer(?:\s+is)?|i\s+(?:would\s+)?(?:go\s+with|choose|pick|select)|the\s+one\s+i'?d\s+pick\s+is"
     r"|(?:the\s+)?closest\s+(?:match|equivalent)(?:\s+is)?|best\s+fit"
+    r"|i(?:'d|\s+would)\s+(?:rather\s+)?(?:go\s+with|choose|pick|select)"
     r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|برتر))(?:[\s\u200c]*(?:من|ام))?|بهترین(?:[\s\u200c]*(?:گزینه|معادل|پاسخ))?)"
     r"[ \t]*(?:is|would[ \t]+be|است|:|：|=|->|=>|→|-|–|—|➡️?|[ \t])+",
     re.IGNORECASE,
@@ -191,6 +193,34 @@ def _answer_lines(plain: str, meaning: str | None) -> list[str]:
     return lines
 
 
+# A sentence saying the model has none ("متاسفانه نمی‌توانم ... پیدا کنم") is no answer.
+_REFUSAL = re.compile(r"^(?:متاسفانه|متأسفانه|با عرض پوزش|پوزش)|نمی\s?(?:توانم|دانم|شناسم)|پیدا\s+نکردم|سراغ\s+ندارم")
+# The slots of an idiom's dictionary form: "حال و هوای کسی یا کاری را نداشتن" is one expression.
+_SLOTS = frozenset({"کسی", "چیزی", "جایی", "کاری", "کس", "چیز"})
+
+
+def _two_offered(plain: str) -> bool:
+    """Two expressions offered as one: "X یا Y", one «یا» between two spans of two words or more. Not: a proverb
+    built on «یا ... یا» ("either ... or": «یا رومی روم یا زنگی زنگ», «آش یا شور می‌شود یا بی‌نمک»), the slots of a
+    dictionary form («کسی یا کاری»), or two forms of one expression, the same words but one («چوب دوسرطلا یا چوب
+    دوسرگهی»)."""
+    words = plain.split()
+    if words.count("یا") != 1 or words[0] == "یا":
+        return False
+    at = words.index("یا")
+    left, right = words[:at], words[at + 1:]
+    one_form = len(left) == len(right) and sum(a != b for a, b in zip(left, right)) == 1
+    return len(left) > 1 and len(right) > 1 and left[-1] not in _SLOTS and right[0] not in _SLOTS and not one_form
+
+
+def one_expression(found: str | None) -> str | None:
+    """`found` when it is one expression, None when it is two offered as one or a refusal."""
+    if found is None:
+        return None
+    plain = normalize_persian(found).replace("\u200c", " ")
+    return None if _two_offered(plain) or _REFUSAL.search(plain) else found
+
+
 def bare_expression(text: str) -> str | None:
     """Layer 1 of Task 1: the output is the expression alone, as the prompt asks ("Output only the
     expression"): one line of Persian words, a final period aside."""
@@ -198,7 +228,7 @@ def bare_expression(text: str) -> str | None:
     if len(lines) != 1:
         return None
     line = lines[0].rstrip(".!").strip()
-    return line if line and re.fullmatch(r"[\u0600-\u06FF\u200c\s،]+", line) else None
+    return one_expression(line) if line and re.fullmatch(r"[\u0600-\u06FF\u200c\s،]+", line) else None
 
 
 def _marked_item(reasoned: str) -> str | None:
@@ -240,17 +270,36 @@ def _ordinal_choice(plain: str, lines: list[str]) -> str | None:
     return _expression_in(items[wanted - 1]) if wanted <= len(items) else None
 
 
+# The prompt's own example expressions (Appendix A's [IDIOM_EX1], [PROVERB_EX2]): an answer that echoes the
+# prompt first holds them, and they are the prompt's, never the model's answer.
+_PROMPT_EXAMPLES = frozenset(expression_key(expression) for _, expression, _ in GENERATION_EXAMPLES)
+
+
 def generated_expression(text: str, meaning: str | None = None) -> str | None:
     """figeval's reading of a Task 1 answer: the one expression given, or the one a marker chooses among several
-    (the restated meaning is not an answer)."""
+    (the restated meaning and the prompt's own examples echoed are not an answer)."""
     reasoned = strip_reasoning(text)
     plain = _plain(reasoned)
     lines = _answer_lines(plain, meaning)
+    own = [line for line in lines if not ((e := _expression_in(line)) and expression_key(e) in _PROMPT_EXAMPLES)]
+    # an echo of the prompt's examples before the answer is set aside; an example alone is what the model said
+    lines = own if any(_expression_in(line) for line in own) else lines
     chosen = _marked_item(reasoned) or _after_marker(plain, lines) or _ordinal_choice(plain, lines)
     if chosen:
-        return chosen
+        return one_expression(chosen)
     found = {expression_key(e): e for line in lines if (e := _expression_in(line))}
-    return next(iter(found.values())) if len(found) == 1 else None
+    if len(found) == 1:
+        return one_expression(next(iter(found.values())))
+    return one_expression(_last_line_choice(lines))
+
+
+def _last_line_choice(lines: list[str]) -> str | None:
+    """Candidates listed, then one of them alone on the last line (not a list item): the choice."""
+    if len(lines) < 2 or _LIST_ITEM.match(lines[-1]):
+        return None
+    last = _expression_in(lines[-1])
+    listed = {expression_key(e) for line in lines[:-1] if _LIST_ITEM.match(line) and (e := _expression_in(line))}
+    return last if last and len(listed) > 1 and expression_key(last) in listed else None
 
 
 def chosen_equivalent(text: str) -> str | None:
