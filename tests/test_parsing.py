@@ -1,5 +1,6 @@
 """Reasoning blocks removed before reading, and logprob label reading."""
 
+import json
 import math
 
 import pytest
@@ -39,3 +40,39 @@ def test_label_probabilities_read_persian_and_turkish_tokens():
 def test_best_label_is_none_without_any_answer_token_or_on_a_tie():
     assert best_label(label_probabilities([(" The", -0.1), ("\n", -1.0)], YES_NO_LABELS)) is None
     assert best_label({"yes": 0.3, "no": 0.3}) is None
+
+
+@pytest.mark.parametrize("text, expected, done", [
+    ("Ｙｅｓ", "Yes", ["full-width letters"]),
+    ("<answer>No</answer>", "No", ["markup"]),
+    ("<p>Final answer:<br/>3</p>", "Final answer:\n3\n", ["markup"]),
+    ("Yes<|im_end|>", "Yes ", ["template tokens"]),
+    ("[INST] ignored [/INST]\nN", "  ignored  \nN", ["template tokens"]),
+    ("| Verdict | Fake |\n|---|---|", "Verdict: Fake", ["a table"]),
+    ("| Is it real? | No |", "answer: No", ["a table"]),
+    ("```text\nN\n```", "N\n", ["a code fence"]),
+    ("❌", "no", ["a check mark"]),
+    ("✅ 3. عصای موسی", "✅ 3. عصای موسی", []),  # a check mark marking a line is left to the reader
+    ("\u200fبله\u200f", "بله", ["invisible marks"]),
+    ("نیم\u200cفاصله", "نیم\u200cفاصله", []),  # the zero-width non-joiner is Persian spelling
+    ("<think>no</think>Yes", "<think>no</think>Yes", []),  # reasoning stays for strip_reasoning
+    ("محمد ﷺ", "محمد ﷺ", []),  # no NFKC beyond the full-width block
+])
+def test_every_answer_is_unwrapped_once_before_its_readers(text, expected, done):
+    from figeval.parsing import unwrapped
+
+    assert unwrapped(text) == (expected, done)
+
+
+def test_json_is_read_as_models_write_it():
+    from figeval.parsing import json_answer, json_key, lenient_json
+
+    assert lenient_json('{"answer": "N", // the date is wrong\n}') == {"answer": "N"}
+    assert lenient_json("{'output': 'Y',}") == {"output": "Y"}
+    assert lenient_json('[{"a": 1,},]') == [{"a": 1}]
+    # single quotes are left alone where the text has double ones (an apostrophe in a value)
+    assert lenient_json('{"reason": "it\'s wrong", "answer": "N"}') == {"reason": "it's wrong", "answer": "N"}
+    with pytest.raises(json.JSONDecodeError):
+        lenient_json("It is N.")
+    assert json_key("Full Explanation") == json_key("full-explanation") == "full_explanation"
+    assert json_answer('{"Final Answer": "No"}') == "No"

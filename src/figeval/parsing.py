@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from enum import Enum
 
@@ -20,11 +21,25 @@ class YesNo(str, Enum):
     NO = "no"
 
 
-# Words that are a verdict on their own, after Turkish-aware lowercasing and Persian normalization.
-YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
-    YesNo.YES: frozenset({"yes", "yeah", "yep", "بله", "بلی", "آری", "آره", "اره", "evet"}),
-    YesNo.NO: frozenset({"no", "nope", "خیر", "نه", "نخیر", "hayır", "hayir"}),
+# Words that are a verdict on their own, after Turkish-aware lowercasing and Persian normalization, by the language
+# a model answers in (whatever the prompt's: models answer a Persian prompt in Persian written in Latin letters, in
+# Arabic, in English). One table: every benchmark's yes/no reading, in text and in logprob mode, maps into it.
+YES_NO_BY_LANGUAGE: dict[str, dict[YesNo, frozenset[str]]] = {
+    "en": {YesNo.YES: frozenset({"yes", "yeah", "yep"}), YesNo.NO: frozenset({"no", "nope"})},
+    "fa": {YesNo.YES: frozenset({"بله", "بلی", "آری", "آره", "اره"}), YesNo.NO: frozenset({"خیر", "نه", "نخیر"})},
+    # Persian in Latin letters (not "are" / "na": English words and syllables)
+    "fa-Latn": {YesNo.YES: frozenset({"bale", "baleh", "bali"}), YesNo.NO: frozenset({"kheyr", "kheir", "nakheyr"})},
+    "ar": {YesNo.YES: frozenset({"نعم"}), YesNo.NO: frozenset({"لا"})},
+    "tr": {YesNo.YES: frozenset({"evet"}), YesNo.NO: frozenset({"hayır", "hayir"})},
 }
+YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
+    answer: frozenset(word for words in YES_NO_BY_LANGUAGE.values() for word in words[answer]) for answer in YesNo
+}
+
+
+def words_pattern(words: Iterable[str]) -> str:
+    """A regular-expression alternation of words, the longest first (so "nakheyr" is not read as "kheyr")."""
+    return "(?:" + "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)) + ")"
 # "Yes or no", "بله یا خیر", "evet ya da hayır": both verdicts offered, none chosen.
 _CONNECTIVES = frozenset({"or", "and", "/", "یا", "و", "veya", "ya", "ve"})
 
@@ -40,12 +55,94 @@ _MARKDOWN = re.compile(r"[*`#]|__|^\s*>+", re.MULTILINE)  # emphasis, code, head
 _WORD = re.compile(r"[^\W_]+|/", re.UNICODE)
 
 
+# --- One normalisation before every reader (`unwrapped`) ----------------------------------------------------------
+
+# Marks that change nothing a person reads: zero-width space, LTR/RLM marks, bidi embeddings and isolates, BOM (the
+# zero-width non-joiner is Persian spelling, kept).
+_INVISIBLE = re.compile("[\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# Full-width Latin letters, digits and punctuation ("Ｙｅｓ", "Ｎ") as their plain forms (NFKC of that block only:
+# NFKC elsewhere would spell out Persian ligatures such as «ﷺ» that titles keep).
+_FULL_WIDTH = re.compile("[\uff01-\uff5e]")
+# Chat-template tokens a server leaves in the text ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "[/INST]").
+_TEMPLATE_TOKEN = re.compile(r"<\|[^|<>\n]{1,40}\|>|</?(?:start_of_turn|end_of_turn|s)>(?:model|user)?|\[/?INST\]")
+# An HTML or XML-like tag ("<answer>", "<b>", "<p class=...>", "<br/>"); reasoning tags are left for
+# `strip_reasoning`, which sets what they hold aside.
+_TAG = re.compile(r"</?(?!(?:think|thinking|reasoning)\b)[A-Za-z][\w:-]*(?:\s[^<>\n]*)?/?>")
+_LINE_BREAK_TAG = re.compile(r"<br\s*/?>|</p>|</div>|</li>", re.IGNORECASE)
+# A markdown table's separator row, and its rows: "| Verdict | Fake |" is read as "Verdict: Fake".
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$", re.MULTILINE)
+# A fence around the answer ("```\nYes\n```", "```text ... ```"): its text; a JSON fence too (JSON readers find
+# the object either way).
+_ANY_FENCE = re.compile(r"```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
+# An answer that is only a check mark or a cross is a yes or a no.
+_EMOJI_VERDICT = {"✅": "yes", "✔": "yes", "✔️": "yes", "☑": "yes", "☑️": "yes", "👍": "yes",
+                  "❌": "no", "✖": "no", "✖️": "no", "❎": "no", "👎": "no"}
+
+
+def _table_row(match: re.Match[str]) -> str:
+    """A row of two cells as "key: value" (a row whose first cell is a question: "answer: value"), others as
+    their cells in a row."""
+    cells = [cell.strip() for cell in match.group(1).split("|")]
+    cells = [cell for cell in cells if cell]
+    if len(cells) != 2:
+        return " ; ".join(cells)
+    return f"answer: {cells[1]}" if cells[0].endswith(("?", "؟")) else f"{cells[0]}: {cells[1]}"
+
+
+def unwrapped(text: str) -> tuple[str, list[str]]:
+    """The answer as every reader reads it, and what was done to it (for the outcome's explanation): invisible
+    marks removed, full-width letters made plain, chat-template tokens removed, HTML/XML tags unwrapped to their
+    text, a markdown table's rows read as "cell: cell", code fences unwrapped, a lone check mark or cross read as
+    yes / no. Reasoning blocks stay for `strip_reasoning`; nothing else is changed."""
+    done = []
+    for name, change in (
+        ("invisible marks", lambda t: _INVISIBLE.sub("", t)),
+        ("full-width letters", lambda t: _FULL_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), t)),
+        ("template tokens", lambda t: _TEMPLATE_TOKEN.sub(" ", t)),
+        ("markup", lambda t: _TAG.sub("", _LINE_BREAK_TAG.sub("\n", t))),
+        ("a table", lambda t: _TABLE_ROW.sub(_table_row, _TABLE_SEPARATOR.sub("", t))),
+        ("a code fence", lambda t: _ANY_FENCE.sub(lambda m: m.group(1), t)),
+        ("a check mark", lambda t: _EMOJI_VERDICT.get(t.strip(" .!\n"), t)),
+    ):
+        changed = change(text)
+        if changed != text:
+            done.append(name)
+            text = changed
+    return text, done
+
+
 def strip_reasoning(text: str) -> str:
     """Remove `<think>...</think>` blocks, an unclosed one (which holds no answer yet), and the reasoning before
     a closing tag whose opening tag was in the prompt."""
     text = _THINK_BLOCK.sub(" ", text)
     text = _ORPHAN_THINK_END.sub(" ", text)
     return _UNCLOSED_THINK.sub(" ", text).strip()
+
+
+_JSON_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def lenient_json(text: str) -> object:
+    """JSON as models write it: as is, else with comments and trailing commas removed, and single quotes read as
+    double where the text has no double quote (`{'output': 'Y',}`).
+
+    Raises:
+        json.JSONDecodeError: it is not JSON even so.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        repaired = _TRAILING_COMMA.sub(r"\1", _JSON_COMMENT.sub("", text))
+        if '"' not in repaired:
+            repaired = repaired.replace("'", '"')
+        return json.loads(repaired)
+
+
+def json_key(key: object) -> str:
+    """A JSON key as a person reads it: without case, spaces, hyphens ("Full Explanation" is "full_explanation")."""
+    return re.sub(r"[\s\-]+", "_", str(key).strip().lower())
 
 
 def json_answer(text: str) -> str | None:
@@ -55,12 +152,12 @@ def json_answer(text: str) -> str | None:
     if match is None:
         return None
     try:
-        obj = json.loads(match.group(0))
+        obj = lenient_json(match.group(0))
     except json.JSONDecodeError:
         return None
     if not isinstance(obj, dict):
         return None
-    fields = {str(key).lower(): value for key, value in obj.items()}
+    fields = {json_key(key): value for key, value in obj.items()}
     for key in _ANSWER_KEYS:
         value = fields.get(key)
         if isinstance(value, bool):
@@ -203,7 +300,7 @@ def parse_json_list(text: str) -> list[dict] | None:
     candidates += _JSON_OBJECT.findall(text) + [text.strip()]
     for candidate in candidates:
         try:
-            value = json.loads(candidate)
+            value = lenient_json(candidate)
         except json.JSONDecodeError:
             continue
         if value is None:

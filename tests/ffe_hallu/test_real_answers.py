@@ -21,10 +21,11 @@ def detection_scores():
 def test_detection_answers_are_read_as_a_person_reads_them():
     reading = compare(DETECTION, outcomes_of(detection_scores()), lambda o: o.label)
     assert reading.misread == []
-    # 121 answers: 6 bare yes/no (the paper's form), 109 by figeval's reader (one of them cut off by the token
-    # limit after its verdict: read from its complete sentences), 6 unread: those a person cannot read either (a
-    # refusal, a hedge with no lean, "Yeah, no", ...)
-    assert reading.layers == {"paper_rule": 6, "figeval_reader": 109, "unread": 6}
+    # 132 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: a tag, a fence, a template token,
+    # full-width letters, a check mark or cross, Persian in Latin letters, Arabic), 111 by figeval's reader (one
+    # of them cut off by the token limit after its verdict: read from its complete sentences), 6 unread: those a
+    # person cannot read either (a refusal, a hedge with no lean, "Yeah, no", ...)
+    assert reading.layers == {"paper_rule": 15, "figeval_reader": 111, "unread": 6}
 
 
 def test_table_4_from_the_readings_equals_the_person_s():
@@ -36,10 +37,10 @@ def test_table_4_from_the_readings_equals_the_person_s():
         # Section 4: a fake not called fake is a hallucination; an answer nobody can read counts as accepting it
         expected = sum(e.person != "fake" for e in asked) / len(asked)
         assert found[f"halluc_rate_{framing.replace('-', '_')}"] == pytest.approx(expected)
-    # by hand: fake-q 35 fakes, 6 called real + 1 unreadable; real-q 41 fakes, 7 called real + 4 unreadable
-    assert found["halluc_rate_fake_q"] == pytest.approx(7 / 35)
-    assert found["halluc_rate_real_q"] == pytest.approx(11 / 41)
-    assert found["halluc_rate_avg"] == pytest.approx((7 / 35 + 11 / 41) / 2)
+    # by hand: fake-q 36 fakes, 6 called real + 1 unreadable; real-q 46 fakes, 7 called real + 4 unreadable
+    assert found["halluc_rate_fake_q"] == pytest.approx(7 / 36)
+    assert found["halluc_rate_real_q"] == pytest.approx(11 / 46)
+    assert found["halluc_rate_avg"] == pytest.approx((7 / 36 + 11 / 46) / 2)
     pairs = {}
     for e in fakes:
         pairs.setdefault(e.metadata["expression"], {})[e.metadata["framing"]] = e.person

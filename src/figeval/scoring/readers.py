@@ -22,7 +22,7 @@ from inspect_ai.model import ModelOutput
 
 from figeval.answering import AnswerMode
 from figeval.errors import FigevalError
-from figeval.parsing import best_label, label_probabilities, strip_reasoning
+from figeval.parsing import best_label, label_probabilities, strip_reasoning, unwrapped
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy
 
 TopLogprobs = list[tuple[str, float]]
@@ -80,7 +80,7 @@ def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> 
     """An answer the token limit stopped: what its complete sentences state, read by figeval's reader (the paper's
     first/last-word rules need the whole answer), as a person reads the verdict a rambling answer began with;
     `truncated` when they state nothing (a think block never closed, a cut before the verdict)."""
-    said = complete_sentences(strip_reasoning(output.completion))
+    said = complete_sentences(strip_reasoning(unwrapped(output.completion)[0]))
     label = reader(said) if said.strip() else None
     if label is None:
         return truncated_outcome(output, target)
@@ -91,8 +91,9 @@ def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> 
 
 def read_layers(text: str, paper: Parse | None, reader: Parse,
                 closed: bool = True) -> tuple[str | None, ReadBy | None, str]:
-    """(label or answer, the layer that read it, how) of a free-text answer: the paper's rule, else figeval's
-    reader.
+    """(label or answer, the layer that read it, how) of a free-text answer, once unwrapped for every reader
+    (`parsing.unwrapped`: markup, tables, fences, template tokens, invisible marks, full-width letters): the
+    paper's rule, else figeval's reader.
 
     Args:
         closed: the answer is a closed label. Then, when both layers read and disagree, figeval's reader decides:
@@ -100,17 +101,20 @@ def read_layers(text: str, paper: Parse | None, reader: Parse,
             sentence has the idiom, but it is used literally, so: no"); the explanation names what the paper's
             rule would have read. For an open answer (the text a judge is shown) the reader is a fallback only.
     """
+    text, done = unwrapped(text)
+    unwrapping = f" (once {', '.join(done)} unwrapped)" if done else ""
     by_paper = paper(text) if paper else None
     if by_paper is not None and not closed:
-        return by_paper, ReadBy.PAPER_RULE, "in the form the paper's prompt asks"
+        return by_paper, ReadBy.PAPER_RULE, f"in the form the paper's prompt asks{unwrapping}"
     by_reader = reader(text)
     if by_paper is not None and by_reader is not None and by_paper != by_reader:
-        return by_reader, ReadBy.FIGEVAL_READER, f"by figeval's reader (the paper's rule would read {by_paper})"
+        return (by_reader, ReadBy.FIGEVAL_READER,
+                f"by figeval's reader (the paper's rule would read {by_paper}){unwrapping}")
     if by_paper is not None:
-        return by_paper, ReadBy.PAPER_RULE, "by the paper's rule"
+        return by_paper, ReadBy.PAPER_RULE, f"by the paper's rule{unwrapping}"
     if by_reader is not None:
-        return by_reader, ReadBy.FIGEVAL_READER, "by figeval's reader"
-    return None, None, "no label"
+        return by_reader, ReadBy.FIGEVAL_READER, f"by figeval's reader{unwrapping}"
+    return None, None, f"no label{unwrapping}"
 
 
 def read_answer(

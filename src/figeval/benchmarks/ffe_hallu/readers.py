@@ -18,7 +18,7 @@ import functools
 import re
 
 from figeval.benchmarks.ffe_hallu.prompts import GENERATION_EXAMPLES
-from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning
+from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning, words_pattern
 from figeval.scoring.readers import Parse
 from figeval.text import expression_key, has_arabic_script, normalize_persian
 from figeval.verdict import Cue, cue, read_verdict, reading_form
@@ -28,19 +28,23 @@ REAL, FAKE = "real", "fake"
 # What may open a sentence before its yes/no: a list marker, "Answer:", "Final answer is", "پاسخ:", "جواب:".
 _OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
             r"|(?:پاسخ|جواب)(?:\s+نهایی)?\s*[:\-]?\s*|verdict\s*[:\-]?\s*)?")
+# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and True/False.
 # "Yeah, no" (a no) and "yes or no" are not a yes.
-_YES = r"(?:yes|yeah|yep|true|بله|بلی|آری|آره)(?!\s+(?:or|and|یا|و)\s)(?!\W{1,3}(?:no|nope|نه|خیر)\b)"
-# "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط".
-_NO = r"(?:no|nope|false|خیر|نخیر|نه)(?!\s+(?:or|idea|doubt|comment|تنها|فقط|یا|چندان)\b)"
+_YES = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.YES])}|true)(?!\s+(?:or|and|یا|و)\s)"
+        rf"(?!\W{{1,3}}{words_pattern(YES_NO_WORDS[YesNo.NO])}\b)")
+# "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط", «لا به لا» (an idiom).
+_NO = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.NO])}|false)"
+       r"(?!\s+(?:or|idea|doubt|comment|تنها|فقط|یا|چندان|به)\b)")
 _END = r"(?=[\s.,!:;،؛)]|$)"
 _ANSWER_IS = (r"(?:answer\b[^.:]{0,40}?\b(?:is|would be)\s*:?|answer\s*:|پاسخ\s*(?:من\s*)?(?:است|:)|جواب\s*:"
               r"|boxed\{\s*(?:\\text\{)?)\s*")
 
 _SUBJECT_WORDS = r"(?:persian\s+|farsi\s+)?(?:idiom|proverb|expression|saying|phrase|ffe|one)"
 _REAL_WORDS = (r"(?:real|true|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
-               r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic)")
+               r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic|"
+               r"vaghei|vagheei|asil|raayej|rayej)")  # the last: Persian in Latin letters
 _FAKE_WORDS = (r"(?:fake(?:ry)?|fabricat(?:ed|ion)|made[- ]up|invent(?:ed|ion)|fictional|fictitious|non[- ]?existent|"
-               r"bogus|spurious|artificial|coined|forgery|hoax)")
+               r"bogus|spurious|artificial|coined|forgery|hoax|jaali|jali|sakhtegi)")  # the last: Persian in Latin letters
 _PERSIAN_REAL = r"(?:واقعی|اصیل|رایج|معروف|مشهور|شناخته شده|معتبر|متداول|پرکاربرد|مصطلح)"
 _PERSIAN_FAKE = r"(?:جعلی|ساختگی|ساخته شده|من درآوردی|تحریف شده|دستکاری شده)"
 _COPULA = r"(?:است|هست|می باشد|میباشد)"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning
+from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning, words_pattern
 from figeval.verdict import answer_body, body_verdict, cue, reading_form
 
 YES, NO = "Y", "N"
@@ -23,9 +23,10 @@ _CLAUSE = r"[^.,;:!?،؛]*"
 _LABEL = r"(?:(?:final\s+)?(?:output|answer|verdict|label)|خروجی|پاسخ|جواب|نتیجه)"
 _LETTER_END = r"[»\"']?(?=\s*(?:$|[.,:;!)\-–—]))"
 _LEAD = rf"^(?:[-•]\s*)?(?:{_LABEL}\s*(?:is\s*)?[:\-]?\s*)?[«\"']?"
-_GOOD = r"(?:correct(?:ly)?|accurate(?:ly)?|faithful(?:ly)?|true|right|valid|consistent|supported|factual)"
+_GOOD = (r"(?:correct(?:ly)?|accurate(?:ly)?|faithful(?:ly)?|true|right|valid|consistent|supported|factual|dorost|"
+         r"sahih)")  # the last two: Persian in Latin letters
 _BAD = (r"(?:incorrect|inaccurate|unfaithful|wrong|false|invalid|inconsistent|unsupported|hallucinat\w*|fabricat\w*|"
-        r"distort\w*|misrepresent\w*|contradict\w*|made[- ]up|not supported)")
+        r"distort\w*|misrepresent\w*|contradict\w*|made[- ]up|not supported|nadorost|ghalat|eshtebah)")
 _FA_GOOD = r"(?:درست|صحیح|دقیق|مطابق|منطبق|سازگار|همخوان|معتبر|وفادار)"
 _FA_BAD = r"(?:نادرست|غلط|اشتباه|تحریف\s?شده|تحریف|ساختگی|جعلی|نامعتبر|ناصحیح|توهم)"
 _FA_IS = r"(?:است|هست|می باشد|میباشد|بود)"
@@ -43,7 +44,7 @@ CUES = [
          r"boxed\{\s*(?:y|yes)\s*\}"),
     *cue(NO, rf"(?:\bnot|n't|never)\s+(?:\w+\s+){{0,2}}?{_GOOD}\b{_CLAUSE}", rf"{_FA_GOOD}\s+(?:نیست|نمی باشد|نبود)",
          # a negative prefix, bound or written apart ("نادرست", "نا درست", "غیر دقیق", "غیرواقعی")
-         rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)",
+         rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)", r"صحت\s+ندارد",
          rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}", r"boxed\{\s*(?:n|no)\s*\}",
          r"مطابقت\s+ندارد", r"همخوانی\s+ندارد"),
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
@@ -53,15 +54,17 @@ CUES = [
               rf"\s*[:\-]?\s*[«\"']?(?:y|yes){_LETTER_END}"),
     *cue(NO, rf"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
              rf"\s*[:\-]?\s*[«\"']?(?:n|no){_LETTER_END}"),
-    *cue(YES, rf"{_LEAD}(?:y|yes|بله|بلی|آری|آره){_LETTER_END}", r"(?:^|\s)y[»\"']?\s*$", weak=True),
-    *cue(NO, rf"{_LEAD}(?:n|no|خیر|نه|نخیر)(?!\s+(?:تنها|فقط))(?![\w/])", r"(?:^|\s)n[»\"']?\s*$", weak=True),
+    *cue(YES, rf"{_LEAD}(?:y|{words_pattern(YES_NO_WORDS[YesNo.YES])}){_LETTER_END}", r"(?:^|\s)y[»\"']?\s*$",
+         weak=True),
+    *cue(NO, rf"{_LEAD}(?:n|{words_pattern(YES_NO_WORDS[YesNo.NO])})(?!\s+(?:تنها|فقط|به))(?![\w/])",
+         r"(?:^|\s)n[»\"']?\s*$", weak=True),
     *cue(NO, rf"\b(?:contains?|includes?|adds?|has|introduces?)\s+(?:\w+\s+){{0,3}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
              r"(?:information|details?|claims?|facts?|content|data)\b"),
     *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)", r"اطلاعات\s+(?:نادرست|اضافی|غلط)\w*\s+(?:\S+\s+){0,2}?(?:وجود\s+)?دارد"),
     *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", r"مطابقت\s+دارد"),
 ]
 
-# The yes/no words of every language the prompts are answered in (`parsing.YES_NO_WORDS`), and the letters.
+# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and the letters.
 _YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
 _ANSWERED = "(" + "|".join(sorted({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], "n"}, key=len, reverse=True)) + ")"
 # Both letters and nothing else ("Y N", "Y/N"): two answers, no answer.
@@ -90,7 +93,7 @@ def bare_letter(text: str) -> str | None:
     text = own_answer(text)
     text = json_answer(text) or text
     form = re.sub(rf"^\s*{_LABEL}\s*[:\-]?\s*", "", reading_form(text).strip())
-    letter = form.strip(" «»\"'.").strip()
+    letter = form.strip(" «»\"'.[]()").strip()  # "[N]", "(Y)"
     return {"y": YES, "n": NO}.get(letter)
 
 

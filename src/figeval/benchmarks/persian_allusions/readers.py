@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from figeval.parsing import parse_json_list, strip_reasoning
+from figeval.parsing import json_key, parse_json_list, strip_reasoning
 from figeval.text import expression_key, normalize_persian
 
 NONE = 0
@@ -147,7 +147,7 @@ def json_answer_text(text: str, fields: tuple[str, str]) -> str | None:
     lines = []
     for entry in entries:
         # keys as a person reads them: "Title", "Full Explanation", "full-explanation" are the prompt's keys
-        lowered = {re.sub(r"[\s\-]+", "_", str(key).strip().lower()): value for key, value in entry.items()}
+        lowered = {json_key(key): value for key, value in entry.items()}
         if not any(field in lowered for field in fields):
             return None
         values = [str(lowered.get(field) or "").strip() for field in fields]
