@@ -75,6 +75,8 @@ _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$", re.MULTILINE)
 # A fence around the answer ("```\nYes\n```", "```text ... ```"): its text; a JSON fence too (JSON readers find
 # the object either way).
 _ANY_FENCE = re.compile(r"```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
+# A keycap digit ("1️⃣") is the digit of a numbered item: "1.".
+_KEYCAP = re.compile("([0-9])\ufe0f?\u20e3")
 # An answer that is only a check mark or a cross is a yes or a no.
 _EMOJI_VERDICT = {"✅": "yes", "✔": "yes", "✔️": "yes", "☑": "yes", "☑️": "yes", "👍": "yes",
                   "❌": "no", "✖": "no", "✖️": "no", "❎": "no", "👎": "no"}
@@ -104,6 +106,7 @@ def unwrapped(text: str) -> tuple[str, list[str]]:
         ("a table", lambda t: _TABLE_ROW.sub(_table_row, _TABLE_SEPARATOR.sub("", t))),
         ("a code fence", lambda t: _ANY_FENCE.sub(lambda m: m.group(1), t)),
         ("a check mark", lambda t: _EMOJI_VERDICT.get(t.strip(" .!\n"), t)),
+        ("keycap digits", lambda t: _KEYCAP.sub(r"\1.", t)),
     ):
         changed = change(text)
         if changed != text:

@@ -146,12 +146,15 @@ _ARABIC_RUN = re.compile(r"[\u0600-\u06FF\u200c][\u0600-\u06FF\u200c\s،]*[\u060
 _NOT_ANSWER_LINE = re.compile(
     r"^\s*(?:[-*•>]\s*)?(?:meaning(?:\s*\(persian\))?|literal(?:ly)?|translation|gloss|explanation|usage|example|"
     r"transliteration|note|معنی|معنا|مفهوم|توضیح|ترجمه|کاربرد|مثال|یعنی)\b", re.IGNORECASE)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\(?[0-9۰-۹]+[.)\-:]|[0-9۰-۹]+\s*[-–])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\(?[0-9۰-۹]+[.)\-:]|[0-9۰-۹]+\s*[-–]|\(?[a-e][.)])\s+")
+_ITEM_LETTERS = {letter: number for number, letter in enumerate("abcde", start=1)}
 _CHOICE_MARKER = re.compile(
     r"(?:(?:my|the)\s+)?(?:final\s+(?:answer|choice|pick|selection)|final|best(?:\s+(?:equivalent|choice|match|option|"
     r"answer))?|(?:the\s+)?answer(?:\s+is)?|i\s+(?:would\s+)?(?:go\s+with|choose|pick|select)|the\s+one\s+i'?d\s+pick\s+is"
     r"|(?:the\s+)?closest\s+(?:match|equivalent)(?:\s+is)?|best\s+fit"
     r"|i(?:'d|\s+would)\s+(?:rather\s+)?(?:go\s+with|choose|pick|select)"
+    # «در نهایت:», «پیشنهاد من:» as labels only ("در نهایت X را انتخاب می‌کنم" is a sentence, not a label)
+    r"|(?:در[\s\u200c]+نهایت|پیشنهاد(?:[\s\u200c]*(?:من|ام))?|انتخاب[\s\u200c]*(?:من|ام))(?=[ \t]*[:：])"
     r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|برتر))(?:[\s\u200c]*(?:من|ام))?|بهترین(?:[\s\u200c]*(?:گزینه|معادل|پاسخ))?)"
     r"[ \t]*(?:is|would[ \t]+be|است|:|：|=|->|=>|→|-|–|—|➡️?|[ \t])+",
     re.IGNORECASE,
@@ -248,11 +251,12 @@ def _after_marker(plain: str, lines: list[str]) -> str | None:
         return None
     rest = plain[markers[-1].end():]
     same_line, _, following = rest.partition("\n")
-    number = re.match(r"\s*\(?(?:option|گزینه|number)?\s*([0-9۰-۹]+|first|second|third|one|two|three)\b\)?\s*(?:one|option)?\s*[.:]?\s*$",
-                      normalize_persian(same_line), re.IGNORECASE)
+    number = re.match(r"\s*\(?(?:option|گزینه|number)?\s*([0-9۰-۹]+|first|second|third|one|two|three|[a-e])\b\)?\s*"
+                      r"(?:one|option)?\s*[.:]?\s*$", normalize_persian(same_line), re.IGNORECASE)
     if number is not None:
-        wanted = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3}.get(number.group(1).lower())
-        wanted = wanted or int(number.group(1))
+        named = number.group(1).lower()
+        wanted = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3, **_ITEM_LETTERS}.get(named)
+        wanted = wanted or int(named)
         items = [line for line in lines if _LIST_ITEM.match(line)]
         return _expression_in(items[wanted - 1]) if 0 < wanted <= len(items) else None
     # "Best equivalent: X. Other options: ...": the marker's own sentence
@@ -265,18 +269,33 @@ def _after_marker(plain: str, lines: list[str]) -> str | None:
 
 
 def _ordinal_choice(plain: str, lines: list[str]) -> str | None:
-    """"I would go with the second one": the list item an ordinal names."""
-    match = re.search(r"\b(?:go with|choose|pick|prefer|select)\s+the\s+(first|second|third)\b", plain, re.IGNORECASE)
+    """"I would go with the second one", "I prefer the latter": the list item an ordinal names (the former: the
+    first, the latter and the last: the last)."""
+    match = re.search(r"\b(?:go with|choose|pick|prefer|select)\s+the\s+(first|second|third|former|latter|last)\b",
+                      plain, re.IGNORECASE)
     if match is None:
         return None
     items = [line for line in lines if _LIST_ITEM.match(line)]
-    wanted = {"first": 1, "second": 2, "third": 3}[match.group(1).lower()]
-    return _expression_in(items[wanted - 1]) if wanted <= len(items) else None
+    wanted = {"first": 1, "former": 1, "second": 2, "third": 3, "latter": len(items), "last": len(items)}[
+        match.group(1).lower()]
+    return _expression_in(items[wanted - 1]) if 0 < wanted <= len(items) else None
 
 
 # The prompt's own example expressions (Appendix A's [IDIOM_EX1], [PROVERB_EX2]): an answer that echoes the
 # prompt first holds them, and they are the prompt's, never the model's answer.
 _PROMPT_EXAMPLES = frozenset(expression_key(expression) for _, expression, _ in GENERATION_EXAMPLES)
+
+
+# "(در نهایت) X را انتخاب می‌کنم / برمی‌گزینم / ترجیح می‌دهم": X is the choice.
+_PERSIAN_CHOICE = re.compile(r"(?:^|[.:،]\s*)(?:در[\s\u200c]+نهایت[\s،]*)?(?:من\s+)?(.+?)\s+را\s+(?:انتخاب[\s\u200c]+می[\s\u200c]*کنم"
+                             r"|برمی[\s\u200c]*گزینم|ترجیح[\s\u200c]+می[\s\u200c]*دهم)", re.MULTILINE)
+
+
+def _persian_choice(plain: str) -> str | None:
+    """The expression a Persian sentence of choice names, the last such sentence."""
+    lines = "\n".join(normalize_persian(line) for line in plain.split("\n"))
+    found = [_expression_in(match.group(1)) for match in _PERSIAN_CHOICE.finditer(lines)]
+    return found[-1] if found else None
 
 
 def generated_expression(text: str, meaning: str | None = None) -> str | None:
@@ -288,7 +307,8 @@ def generated_expression(text: str, meaning: str | None = None) -> str | None:
     own = [line for line in lines if not ((e := _expression_in(line)) and expression_key(e) in _PROMPT_EXAMPLES)]
     # an echo of the prompt's examples before the answer is set aside; an example alone is what the model said
     lines = own if any(_expression_in(line) for line in own) else lines
-    chosen = _marked_item(reasoned) or _after_marker(plain, lines) or _ordinal_choice(plain, lines)
+    chosen = (_marked_item(reasoned) or _after_marker(plain, lines) or _ordinal_choice(plain, lines)
+              or _persian_choice(plain))
     if chosen:
         return one_expression(chosen)
     found = {expression_key(e): e for line in lines if (e := _expression_in(line))}
