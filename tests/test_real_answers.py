@@ -42,10 +42,13 @@ TASKS = ["ffe_detection", "ffe_generation", "ffe_translation", "tr_idiom_detecti
          "allusion_knowledge", "allusion_mc", "allusion_open", "perhallueval_qa", "perhallueval_summarization"]
 
 
-def test_the_corpus_covers_every_task_with_400_answers_and_95_percent_are_read():
+def test_the_corpus_covers_every_task_with_400_answers_and_95_percent_of_the_readable_are_read():
+    # Over the answers a person can read: those nobody can (a refusal, a hedge with no lean, two answers as one)
+    # are in the corpus to show that they stay unread, which each benchmark's test checks (no misread)
     layers: Counter = Counter()
     for task in TASKS:
-        layers.update(read_layer(o) for o in outcomes_of(scored(task)))
+        person = {e.id: e.person for e in load(task)}
+        layers.update(read_layer(outcome_of(s.score)) for s in scored(task) if person[str(s.sample_id)] is not None)
     total = sum(layers.values())
     assert total >= 400
     read = layers["paper_rule"] + layers["figeval_reader"] + layers["rule"]

@@ -21,7 +21,7 @@ def detection_scores():
 def test_detection_answers_are_read_as_a_person_reads_them():
     reading = compare(DETECTION, outcomes_of(detection_scores()), lambda o: o.label)
     assert reading.misread == []
-    # 132 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: a tag, a fence, a template token,
+    # 132 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: tags, a fence,
     # full-width letters, a check mark or cross, Persian in Latin letters, Arabic), 111 by figeval's reader (one
     # of them cut off by the token limit after its verdict: read from its complete sentences), 6 unread: those a
     # person cannot read either (a refusal, a hedge with no lean, "Yeah, no", ...)

@@ -111,7 +111,7 @@ def test_half_the_answers_is_the_threshold():
 
 
 def test_real_answers_are_not_echoes():
-    """The corpus of real answer shapes (tests/real_answers): ffe_detection's 112 against their exact prompts, and
+    """The corpus of real answer shapes (tests/real_answers): ffe_detection's 132 against their exact prompts, and
     every task's answers for template remnants (their prompts are not all rebuilt from the corpus)."""
     entries = load("ffe_detection")
     prompts = [(FAKE_QUESTION if e.metadata["framing"] == "fake-q" else REAL_QUESTION).format(
@@ -125,13 +125,13 @@ def test_real_answers_are_not_echoes():
 
 def test_an_instruction_tuned_model_that_repeats_one_prompt_is_one_echo_not_a_warning():
     # tests/real_answers/tr_idiom_detection.yaml det-en-llama-repeats-prompt-no: Llama repeats the prompt, then
-    # answers; an echo, but one answer of the task's 59 (1 < 29.5) is no reason to warn
+    # answers; an echo, but one answer of the task's 67 (1 < 33.5) is no reason to warn
     entries = {e.id: e for e in load("tr_idiom_detection")}
     repeated = entries["det-en-llama-repeats-prompt-no"]
     prompt = DETECTION_PROMPT["en"].format(sentence="Yeni telefon çıkınca eskisinin pabucu dama atıldı.")
     assert echoes(repeated.output, [prompt])
     others = [Answered((prompt,), e.output) for e in entries.values()]
-    assert len(others) == 59 and echo_warning(others, "openai-api/x/m", True) is None
+    assert len(others) == 67 and echo_warning(others, "openai-api/x/m", True) is None
 
 
 def test_a_logprob_run_has_no_answers_to_check():
