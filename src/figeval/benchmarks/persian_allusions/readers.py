@@ -33,6 +33,11 @@ _FINAL = re.compile(
     re.IGNORECASE,
 )
 _OPTION_NUMBER = re.compile(r"(?:option|choice|گزینه(?:[\s\u200c]*ی)?|شماره)\s*[#:]?\s*\(?(\d+)\)?", re.IGNORECASE)
+# An option named by its ordinal: "the third option", «گزینه‌ی سوم», «گزینه دوم».
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+             "اول": 1, "یکم": 1, "نخست": 1, "دوم": 2, "سوم": 3, "چهارم": 4, "پنجم": 5}
+_ORDINAL_OPTION = re.compile(r"\b(first|second|third|fourth|fifth)\s+(?:option|choice)\b"
+                             r"|گزینه(?:[\s\u200c]*ی)?\s+(اول|یکم|نخست|دوم|سوم|چهارم|پنجم)(?![\w])", re.IGNORECASE)
 _NONE_WORDS = re.compile(r"none of (?:the|them|these)|no allusion|هیچ[\s\u200c]*کدام|تلمیحی (?:ندارد|نیست|وجود ندارد)|"
                          r"بدون تلمیح", re.IGNORECASE)
 
@@ -48,7 +53,8 @@ def _in_range(choice: int, n_options: int) -> int | None:
 
 
 # The model takes its answer back after giving it: neither layer reads it.
-_SECOND_THOUGHTS = re.compile(r"\b(?:wait|let me reconsider|on second thought|actually,|correction|i was wrong)\b"
+_SECOND_THOUGHTS = re.compile(r"\b(?:(?:wait|let me reconsider|on second thought|on reflection|correction|i was wrong)\b"
+                              r"|actually,)"
                               r"|صبر کنید|اصلاح می|اشتباه کردم", re.IGNORECASE)
 
 
@@ -74,6 +80,7 @@ def paper_option(text: str, n_options: int) -> int | None:
 def _options_named(segment: str, options: Sequence[str], n_options: int) -> set[int]:
     """The options a piece of text names: "option 3", "گزینه ۳", a leading "3." / "3)", a title, "none"."""
     found = {int(n) for n in _OPTION_NUMBER.findall(segment)}
+    found |= {_ORDINALS[(english or persian).lower()] for english, persian in _ORDINAL_OPTION.findall(segment)}
     leading = re.match(r"\s*\(?(\d+)\s*[.)\-:]?(?:\s|$)", segment)
     if leading and len(set(re.findall(r"(?<![\w.])\d+(?!\w)", segment))) == 1:  # not "1 or 2"
         found.add(int(leading.group(1)))
@@ -113,7 +120,16 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
     finals = list(_FINAL.finditer(plain))
     if finals:
         rest = plain[finals[-1].end():]
-        statement = re.split(r"(?<=[.!?؟])\s+|\n", rest.strip(), maxsplit=1)[0]
+        parts = re.split(r"(?<=[.!?؟])\s+|\n", rest.strip(), maxsplit=1)
+        statement, after = parts[0], (parts[1] if len(parts) > 1 else "")
+        revision = _SECOND_THOUGHTS.search(after)
+        if revision:
+            # a later explicit revision wins ("Final answer: 2. Actually, 3 fits better"); one naming no option,
+            # or two, leaves no answer
+            changed = after[revision.end():]
+            numbers = {int(n) for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", changed)}
+            revised = _options_named(changed, options, n_options) | {n for n in numbers if 0 <= n <= n_options}
+            return revised.pop() if len(revised) == 1 else None
         chosen = _options_named(statement, options, n_options)
         if len(chosen) == 1:
             return chosen.pop()
