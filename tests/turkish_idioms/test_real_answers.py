@@ -21,7 +21,7 @@ def scored(task):
 
 # (task, answers read by the paper's rule, by figeval's reader, unread): the unread are the 2 a person cannot
 # read in each file (a hedge that never decides, a bare "No." to the either-or question, a think block cut off)
-@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 40, 25, 2), ("entailment", 28, 26, 2)])
+@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 40, 25, 2), ("entailment", 31, 29, 4)])
 def test_answers_are_read_as_a_person_reads_them(task, paper, reader, unread):
     entries, scores = scored(task)
     reading = compare(entries, outcomes_of(scores), lambda o: o.label)
@@ -36,5 +36,5 @@ def test_accuracy_from_the_readings_equals_the_person_s(task):
     # Section 4: accuracy over all answers; one nobody can read is wrong
     expected = sum(e.person == e.metadata["target"] for e in entries) / len(entries)
     assert found["accuracy"] == pytest.approx(expected)
-    # by hand (the corpus's own counts): detection 50 of 67 right, entailment 43 of 56
-    assert found["accuracy"] == pytest.approx({"detection": 50 / 67, "entailment": 43 / 56}[task])
+    # by hand (the corpus's own counts): detection 50 of 67 right, entailment 49 of 64
+    assert found["accuracy"] == pytest.approx({"detection": 50 / 67, "entailment": 49 / 64}[task])

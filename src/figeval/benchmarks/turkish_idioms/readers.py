@@ -64,9 +64,12 @@ DETECTION_CUES = [
 _ENTAIL = r"(?:entail\w*|gerektir\w*)"
 _CONTRADICT = r"(?:contradict\w*|çeliş\w*|celis\w*)"
 _NOT_LABEL = (r"\s+(?:is not|isn't|is wrong|is incorrect|does not (?:hold|apply)|doesn't (?:hold|apply)|"
-              r"yok|değil|degil|bulunmuyor|söz konusu değil)\b")
+              r"yok(?:tur)?|değil(?:dir)?|degil(?:dir)?|bulunmuyor|söz konusu değil(?:dir)?)\b")
 
 ENTAILMENT_CUES = [
+    # label:value pairs first ("Contradiction: no"): in a two-label task a no to one is the other
+    *cue(ENTAILMENT, rf"{_ENTAIL}\s*[:=]\s*{_AFFIRM}{_END}", rf"{_CONTRADICT}\s*[:=]\s*{_DENY}{_END}"),
+    *cue(CONTRADICTION, rf"{_CONTRADICT}\s*[:=]\s*{_AFFIRM}{_END}", rf"{_ENTAIL}\s*[:=]\s*{_DENY}{_END}"),
     # negated labels first: in a two-label task the negation of one is the other
     *cue(CONTRADICTION, rf"(?:\bnot|n't|never|no)\s+(?:\w+\s+){{0,2}}?{_ENTAIL}{_CLAUSE}", rf"{_ENTAIL}{_NOT_LABEL}",
          r"gerektirm(?:iyor|ez|emektedir)\b"),
