@@ -73,6 +73,9 @@ _BOTH_LETTERS = re.compile(r"^\W*(?:y\W+n|n\W+y)\W*$")
 # on its line or both on one.
 _ITEM = r"(?:^|\s)(?:(?:criterion|criteria|question|معیار|سوال|سؤال)\s*)?{n}\s*[-.):–]\s*(?:[^\n:]{{0,120}}:\s*)?"
 _CRITERIA = re.compile(rf"{_ITEM.format(n=1)}{_ANSWERED}\b.*?{_ITEM.format(n=2)}{_ANSWERED}\b", re.DOTALL)
+# The second question answered alone ("۲- خیر", "2. No"): a no to "is there false information?" is faithful.
+_SECOND_ONLY = re.compile(rf"{_ITEM.format(n=2)}{_ANSWERED}\b")
+_FIRST_ITEM = re.compile(_ITEM.format(n=1))
 _CRITERION_ITEM = re.compile(r"^\s*(?:(?:criterion|criteria|question|معیار|سوال|سؤال)\s*)?[12]\s*[-.):–].*$",
                              re.MULTILINE)
 CONTRADICTORY = "contradictory"
@@ -100,10 +103,14 @@ def bare_letter(text: str) -> str | None:
 def criteria_verdict(body: str) -> str | None:
     """The verdict of the summarization prompt's two questions answered in turn, in an answer's `answer_body`:
     (1) is all information drawn correctly from the article? (2) is there false, distorted or extra information?
-    Y only for yes, then no; CONTRADICTORY for no, then no; None when the questions are not answered in turn."""
+    Y only for yes, then no; CONTRADICTORY for no, then no; the second answered alone: Y for no, N for yes; None
+    when the questions are not answered by number."""
     match = _CRITERIA.search(body)
     if match is None:
-        return None
+        second_only = _SECOND_ONLY.search(body)
+        if second_only is None or _FIRST_ITEM.search(body):
+            return None
+        return NO if second_only.group(1) in _YES_WORDS else YES
     first, second = (answer in _YES_WORDS for answer in match.groups())
     if not first and not second:
         return CONTRADICTORY  # "not all drawn from the article" but "nothing false or extra"
