@@ -37,6 +37,18 @@ YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
 }
 
 
+# Whole sentences that answer a yes/no question, beyond the words above ("I don't think so.", "Absolutely.",
+# «البته»): read only as a sentence of their own ("Negative." is a no; "a negative connotation" is not).
+YES_NO_SENTENCES: dict[YesNo, frozenset[str]] = {
+    YesNo.YES: frozenset({"absolutely", "affirmative", "certainly", "definitely", "indeed", "of course", "sure",
+                          "correct", "i believe so", "i think so", "that's right", "البته", "قطعا", "درسته",
+                          "kesinlikle", "elbette"}),
+    YesNo.NO: frozenset({"nah", "negative", "absolutely not", "certainly not", "definitely not", "of course not",
+                         "not really", "not at all", "i don't think so", "i do not think so", "not that i know of",
+                         "i'm afraid not", "به هیچ وجه", "اصلا", "hiç de değil", "kesinlikle hayır"}),
+}
+
+
 def words_pattern(words: Iterable[str]) -> str:
     """A regular-expression alternation of words, the longest first (so "nakheyr" is not read as "kheyr")."""
     return "(?:" + "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)) + ")"

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from figeval.parsing import json_answer, strip_reasoning
+from figeval.parsing import YES_NO_SENTENCES, YesNo, json_answer, strip_reasoning, words_pattern
 from figeval.text import normalize_persian
 
 
@@ -61,6 +61,12 @@ HEDGES = cue(
     rf"{_HEDGE_CLAUSE}",
     rf"\bemin\s+değilim\b{_HEDGE_CLAUSE}", rf"\b(?:bilmiyorum|söyleyemem|doğrulayamam)\b{_HEDGE_CLAUSE}",
 )
+def yes_no_sentence_cues(yes: str, no: str) -> list[Cue]:
+    """Cues of the whole-sentence yes/no answers (`parsing.YES_NO_SENTENCES`), stating `yes` or `no`."""
+    return [*cue(yes, rf"^{words_pattern(YES_NO_SENTENCES[YesNo.YES])}\W*$"),
+            *cue(no, rf"^{words_pattern(YES_NO_SENTENCES[YesNo.NO])}\W*$")]
+
+
 # A question embedded in a sentence ("whether it is a real idiom", «آیا ... است یا نه» after other words) asks, it
 # does not answer.
 _EMBEDDED_QUESTION = re.compile(r"\bwhether\b[^.;!?\n]*|(?<=\S )آیا[^.;!?؟\n]*")

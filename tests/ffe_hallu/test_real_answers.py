@@ -21,11 +21,11 @@ def detection_scores():
 def test_detection_answers_are_read_as_a_person_reads_them():
     reading = compare(DETECTION, outcomes_of(detection_scores()), lambda o: o.label)
     assert reading.misread == []
-    # 132 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: tags, a fence,
-    # full-width letters, a check mark or cross, Persian in Latin letters, Arabic), 111 by figeval's reader (one
+    # 138 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: tags, a fence,
+    # full-width letters, a check mark or cross, Persian in Latin letters, Arabic), 117 by figeval's reader (one
     # of them cut off by the token limit after its verdict: read from its complete sentences), 6 unread: those a
     # person cannot read either (a refusal, a hedge with no lean, "Yeah, no", ...)
-    assert reading.layers == {"paper_rule": 15, "figeval_reader": 111, "unread": 6}
+    assert reading.layers == {"paper_rule": 15, "figeval_reader": 117, "unread": 6}
 
 
 def test_table_4_from_the_readings_equals_the_person_s():
@@ -37,10 +37,10 @@ def test_table_4_from_the_readings_equals_the_person_s():
         # Section 4: a fake not called fake is a hallucination; an answer nobody can read counts as accepting it
         expected = sum(e.person != "fake" for e in asked) / len(asked)
         assert found[f"halluc_rate_{framing.replace('-', '_')}"] == pytest.approx(expected)
-    # by hand: fake-q 36 fakes, 6 called real + 1 unreadable; real-q 46 fakes, 7 called real + 4 unreadable
-    assert found["halluc_rate_fake_q"] == pytest.approx(7 / 36)
-    assert found["halluc_rate_real_q"] == pytest.approx(11 / 46)
-    assert found["halluc_rate_avg"] == pytest.approx((7 / 36 + 11 / 46) / 2)
+    # by hand: fake-q 37 fakes, 6 called real + 1 unreadable; real-q 49 fakes, 7 called real + 4 unreadable
+    assert found["halluc_rate_fake_q"] == pytest.approx(7 / 37)
+    assert found["halluc_rate_real_q"] == pytest.approx(11 / 49)
+    assert found["halluc_rate_avg"] == pytest.approx((7 / 37 + 11 / 49) / 2)
     pairs = {}
     for e in fakes:
         pairs.setdefault(e.metadata["expression"], {})[e.metadata["framing"]] = e.person

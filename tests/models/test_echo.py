@@ -111,7 +111,7 @@ def test_half_the_answers_is_the_threshold():
 
 
 def test_real_answers_are_not_echoes():
-    """The corpus of real answer shapes (tests/real_answers): ffe_detection's 132 against their exact prompts, and
+    """The corpus of real answer shapes (tests/real_answers): ffe_detection's 138 against their exact prompts, and
     every task's answers for template remnants (their prompts are not all rebuilt from the corpus)."""
     entries = load("ffe_detection")
     prompts = [(FAKE_QUESTION if e.metadata["framing"] == "fake-q" else REAL_QUESTION).format(

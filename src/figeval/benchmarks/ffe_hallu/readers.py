@@ -21,7 +21,7 @@ from figeval.benchmarks.ffe_hallu.prompts import GENERATION_EXAMPLES
 from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning, words_pattern
 from figeval.scoring.readers import Parse
 from figeval.text import expression_key, has_arabic_script, normalize_persian
-from figeval.verdict import Cue, cue, read_verdict, reading_form
+from figeval.verdict import Cue, cue, read_verdict, reading_form, yes_no_sentence_cues
 
 REAL, FAKE = "real", "fake"
 
@@ -75,6 +75,7 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              r"(?:version|form|variant|rendering|variation)\b",
              rf"{_PERSIAN_REAL}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
              r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
+        *yes_no_sentence_cues(yes, no),
         *cue(yes, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}"),
         *cue(no, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}"),
         *cue(FAKE, rf"\b{_FAKE_WORDS}\b", _PERSIAN_FAKE),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning, words_pattern
-from figeval.verdict import answer_body, body_verdict, cue, reading_form
+from figeval.verdict import answer_body, body_verdict, cue, reading_form, yes_no_sentence_cues
 
 YES, NO = "Y", "N"
 
@@ -47,6 +47,7 @@ CUES = [
          rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)", r"صحت\s+ندارد",
          rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}", r"boxed\{\s*(?:n|no)\s*\}",
          r"مطابقت\s+ندارد", r"همخوانی\s+ندارد"),
+    *yes_no_sentence_cues(YES, NO),
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
     # contains extra information" answers the second
     # a lean stated as the answer ("I'd lean N", "Probably Y"): the model's choice, as a forced choice is read

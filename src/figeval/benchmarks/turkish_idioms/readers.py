@@ -15,7 +15,7 @@ kullanılmış", "gerçek anlamda"). An entailment question answered only "yes" 
 
 from __future__ import annotations
 
-from figeval.verdict import cue, read_verdict
+from figeval.verdict import cue, read_verdict, yes_no_sentence_cues
 
 YES, NO, ENTAILMENT, CONTRADICTION = "yes", "no", "entailment", "contradiction"
 
@@ -57,6 +57,7 @@ DETECTION_CUES = [
          r"deyim\s+(?:yok|içermiyor|bulunmuyor)"),
     *cue(YES, rf"{_GENERAL}\bused\s+(?:\w+\s+){{0,2}}?{_FIGURATIVE}", r"mecaz(?:i)?\s+anlam(?:da|ıyla)\s+kullanıl",
          r"deyim\s+(?:içeriyor|içermektedir|vardır|var)\b"),
+    *yes_no_sentence_cues(YES, NO),
     *cue(YES, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}", _TR_YES_ALONE),
     *cue(NO, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}", _TR_NO_ALONE),
 ]
