@@ -89,9 +89,6 @@ class Decoding:
     source: str
     """Where the paper states them ("Appendix A, Table 3")."""
 
-    def text(self) -> str:
-        return ", ".join(f"{name}={value}" for name, value in self.settings.items())
-
 
 @dataclass(frozen=True)
 class ProtocolRun:

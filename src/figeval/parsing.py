@@ -52,6 +52,8 @@ YES_NO_SENTENCES: dict[YesNo, frozenset[str]] = {
 def words_pattern(words: Iterable[str]) -> str:
     """A regular-expression alternation of words, the longest first (so "nakheyr" is not read as "kheyr")."""
     return "(?:" + "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)) + ")"
+
+
 # "Yes or no", "بله یا خیر", "evet ya da hayır": both verdicts offered, none chosen.
 _CONNECTIVES = frozenset({"or", "and", "/", "یا", "و", "veya", "ya", "ve"})
 

@@ -61,6 +61,8 @@ HEDGES = cue(
     rf"{_HEDGE_CLAUSE}",
     rf"\bemin\s+değilim\b{_HEDGE_CLAUSE}", rf"\b(?:bilmiyorum|söyleyemem|doğrulayamam)\b{_HEDGE_CLAUSE}",
 )
+
+
 def yes_no_sentence_cues(yes: str, no: str) -> list[Cue]:
     """Cues of the whole-sentence yes/no answers (`parsing.YES_NO_SENTENCES`), stating `yes` or `no`."""
     return [*cue(yes, rf"^{words_pattern(YES_NO_SENTENCES[YesNo.YES])}\W*$"),

@@ -175,8 +175,7 @@ def decoding_line(decoding: Decoding | None, applied: dict[str, Any]) -> str | N
     """What a paper run applies of the paper's decoding, and where the paper states it; None when nothing."""
     if decoding is None or not applied:
         return None
-    return (f"decoding: {', '.join(f'{name}={value}' for name, value in applied.items())}, the paper's "
-            f"({decoding.source})")
+    return f"decoding: {pairs_text(applied)}, the paper's ({decoding.source})"
 
 
 def set_folder(log_dir: str, paper: str, name: str) -> str:

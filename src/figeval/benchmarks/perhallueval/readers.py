@@ -23,6 +23,8 @@ _CLAUSE = r"[^.,;:!?،؛]*"
 _LABEL = r"(?:(?:final\s+)?(?:output|answer|verdict|label)|خروجی|پاسخ|جواب|نتیجه)"
 _LETTER_END = r"[»\"']?(?=\s*(?:$|[.,:;!)\-–—]))"
 _LEAD = rf"^(?:[-•]\s*)?(?:{_LABEL}\s*(?:is\s*)?[:\-]?\s*)?[«\"']?"
+_LEAN = (r"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
+         r"\s*[:\-]?\s*[«\"']?")
 _GOOD = (r"(?:correct(?:ly)?|accurate(?:ly)?|faithful(?:ly)?|true|right|valid|consistent|supported|factual|dorost|"
          r"sahih)")  # the last two: Persian in Latin letters
 _BAD = (r"(?:incorrect|inaccurate|unfaithful|wrong|false|invalid|inconsistent|unsupported|hallucinat\w*|fabricat\w*|"
@@ -51,10 +53,8 @@ CUES = [
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
     # contains extra information" answers the second
     # a lean stated as the answer ("I'd lean N", "Probably Y"): the model's choice, as a forced choice is read
-    *cue(YES, rf"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
-              rf"\s*[:\-]?\s*[«\"']?(?:y|yes){_LETTER_END}"),
-    *cue(NO, rf"\b(?:lean(?:ing)?(?:\s+towards?)?|probably|likely|i'?d (?:say|go with|answer)|would (?:say|answer))"
-             rf"\s*[:\-]?\s*[«\"']?(?:n|no){_LETTER_END}"),
+    *cue(YES, rf"{_LEAN}(?:y|yes){_LETTER_END}"),
+    *cue(NO, rf"{_LEAN}(?:n|no){_LETTER_END}"),
     *cue(YES, rf"{_LEAD}(?:y|{words_pattern(YES_NO_WORDS[YesNo.YES])}){_LETTER_END}", r"(?:^|\s)y[»\"']?\s*$",
          weak=True),
     *cue(NO, rf"{_LEAD}(?:n|{words_pattern(YES_NO_WORDS[YesNo.NO])})(?!\s+(?:تنها|فقط|به))(?![\w/])",
@@ -67,7 +67,7 @@ CUES = [
 
 # The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and the letters.
 _YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
-_ANSWERED = "(" + "|".join(sorted({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], "n"}, key=len, reverse=True)) + ")"
+_ANSWERED = f"({words_pattern({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], 'n'})})"
 # Both letters and nothing else ("Y N", "Y/N"): two answers, no answer.
 _BOTH_LETTERS = re.compile(r"^\W*(?:y\W+n|n\W+y)\W*$")
 # "۱- بله ۲- خیر", "1. Yes 2. No", "معیار ۱ – صحت استخراج: خیر", "1. All information ... extracted: Yes", each item

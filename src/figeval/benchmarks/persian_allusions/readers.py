@@ -94,8 +94,6 @@ def _options_named(segment: str, options: Sequence[str], n_options: int) -> set[
 # A line a checkbox or check mark marks ("- [x] 3. ...", "☑ 2", "✅ گزینه ۳"): the one ticked is the choice.
 _CHECKED = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[\s*[xX✓✔]\s*\]|[☑✅✔✓])\s*(.*)$")
 _UNCHECKED = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[\s*\]|☐)")
-
-
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]\s*)?\(?\d+\s*[.)\-:]")
 
 
