@@ -293,3 +293,14 @@ def test_a_build_folder_resumed_with_other_settings_is_refused(tmp_path: Path):
         build("summarization", source, 6, generators, verifier, out, seed=0, report=lambda _: None)
     with pytest.raises(FigevalError, match=r"was built with --seed 0, not --seed 1; give the same to resume it"):
         build("qa", source, 6, generators, verifier, out, seed=1, report=lambda _: None)
+
+
+def test_a_stratification_that_does_not_fit_the_task_is_refused_before_any_data_is_fetched(tmp_path: Path):
+    from tests.command import assert_one_line_error, figeval
+
+    # no --source: the stored PN-Summary files would be fetched first, and their download failure named instead
+    result = figeval("build", "perhallueval", "--task", "summarization", "--n", "5", "--generator", "mockllm/a",
+                     "--verifier", "mockllm/v", "--out", str(tmp_path / "build"), "--stratify", "article")
+    assert_one_line_error(result, "--stratify article applies to --task qa; summarization is sampled by article "
+                                  "length (Section 3.1): leave it out.")
+    assert "download" not in result.stdout + result.stderr and not (tmp_path / "build").exists()

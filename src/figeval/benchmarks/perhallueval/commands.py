@@ -33,10 +33,12 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
     """Select items, generate hallucinated candidates, keep the most believable: DIR/kept.csv to validate."""
     from figeval.benchmarks.perhallueval.build import build as run_build
     from figeval.benchmarks.perhallueval.build import default_sources
+    from figeval.benchmarks.perhallueval.build_selection import check_strata
     from figeval.errors import FigevalError
 
     if count < 1:  # before the default sources are fetched
         raise FigevalError(f"--n must be 1 or more, not {count}.")
+    check_strata(kind, stratify, categories)  # before the default sources are fetched, too
     sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed, report=click.echo,
                       enforce_length=enforce_length, categories=categories, stratify=stratify)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
