@@ -48,8 +48,16 @@ def test_best_label_is_none_without_any_answer_token_or_on_a_tie():
     ("<p>Final answer:<br/>3</p>", "Final answer:\n3\n", ["markup"]),
     ("Yes<|im_end|>", "Yes ", ["template tokens"]),
     ("[INST] ignored [/INST]\nN", "  ignored  \nN", ["template tokens"]),
-    ("| Verdict | Fake |\n|---|---|", "Verdict: Fake", ["a table"]),
+    ("| Verdict | Fake |\n|---|---|", "Verdict: Fake\n", ["a table"]),
     ("| Is it real? | No |", "answer: No", ["a table"]),
+    # rows of a table with a header: each cell by its column ("Final: ✔"); rows stay lines
+    ("| # | Equivalent | Final |\n|---|---|---|\n| 1 | آب | ✔ |\n| 2 | نان | |\n",
+     "#: 1 ; Equivalent: آب ; Final: ✔\n#: 2 ; Equivalent: نان\n", ["a table"]),
+    ("| Q | A |\n|--|--|\n| Verdict | Fake |", "Q: A\n\nVerdict: Fake", ["a table"]),
+    # the model's turn ends at its end-of-turn token: a next turn it invented is not its answer
+    ('{"selected_option": 2}<|im_end|>\nuser: sure?\nassistant: {"selected_option": 4}', '{"selected_option": 2}',
+     ["an invented next turn"]),
+    ("N<end_of_turn>\n<start_of_turn>user\nWhy?<end_of_turn>", "N", ["an invented next turn"]),
     ("```text\nN\n```", "N\n", ["a code fence"]),
     ("❌", "no", ["a check mark"]),
     ("✅ 3. عصای موسی", "✅ 3. عصای موسی", []),  # a check mark marking a line is left to the reader
@@ -59,7 +67,7 @@ def test_best_label_is_none_without_any_answer_token_or_on_a_tie():
     ("محمد ﷺ", "محمد ﷺ", []),  # no NFKC beyond the full-width block
 ])
 def test_every_answer_is_unwrapped_once_before_its_readers(text, expected, done):
-    from figeval.parsing import unwrapped
+    from figeval.markup import unwrapped
 
     assert unwrapped(text) == (expected, done)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from enum import Enum
 
@@ -69,66 +68,6 @@ _MARKDOWN = re.compile(r"[*`#]|__|^\s*>+", re.MULTILINE)  # emphasis, code, head
 _WORD = re.compile(r"[^\W_]+|/", re.UNICODE)
 
 
-# --- One normalisation before every reader (`unwrapped`) ----------------------------------------------------------
-
-# Marks that change nothing a person reads: zero-width space, LTR/RLM marks, bidi embeddings and isolates, BOM (the
-# zero-width non-joiner is Persian spelling, kept).
-_INVISIBLE = re.compile("[\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-# Full-width Latin letters, digits and punctuation ("Ｙｅｓ", "Ｎ") as their plain forms (NFKC of that block only:
-# NFKC elsewhere would spell out Persian ligatures such as «ﷺ» that titles keep).
-_FULL_WIDTH = re.compile("[\uff01-\uff5e]")
-# Chat-template tokens a server leaves in the text ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "[/INST]").
-_TEMPLATE_TOKEN = re.compile(r"<\|[^|<>\n]{1,40}\|>|</?(?:start_of_turn|end_of_turn|s)>(?:model|user)?|\[/?INST\]")
-# An HTML or XML-like tag ("<answer>", "<b>", "<p class=...>", "<br/>"); reasoning tags are left for
-# `strip_reasoning`, which sets what they hold aside.
-_TAG = re.compile(r"</?(?!(?:think|thinking|reasoning)\b)[A-Za-z][\w:-]*(?:\s[^<>\n]*)?/?>")
-_LINE_BREAK_TAG = re.compile(r"<br\s*/?>|</p>|</div>|</li>", re.IGNORECASE)
-# A markdown table's separator row, and its rows: "| Verdict | Fake |" is read as "Verdict: Fake".
-_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$", re.MULTILINE)
-_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$", re.MULTILINE)
-# A fence around the answer ("```\nYes\n```", "```text ... ```"): its text; a JSON fence too (JSON readers find
-# the object either way).
-_ANY_FENCE = re.compile(r"```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
-# A keycap digit ("1️⃣") is the digit of a numbered item: "1.".
-_KEYCAP = re.compile("([0-9])\ufe0f?\u20e3")
-# An answer that is only a check mark or a cross is a yes or a no.
-_EMOJI_VERDICT = {"✅": "yes", "✔": "yes", "✔️": "yes", "☑": "yes", "☑️": "yes", "👍": "yes",
-                  "❌": "no", "✖": "no", "✖️": "no", "❎": "no", "👎": "no"}
-
-
-def _table_row(match: re.Match[str]) -> str:
-    """A row of two cells as "key: value" (a row whose first cell is a question: "answer: value"), others as
-    their cells in a row."""
-    cells = [cell.strip() for cell in match.group(1).split("|")]
-    cells = [cell for cell in cells if cell]
-    if len(cells) != 2:
-        return " ; ".join(cells)
-    return f"answer: {cells[1]}" if cells[0].endswith(("?", "؟")) else f"{cells[0]}: {cells[1]}"
-
-
-def unwrapped(text: str) -> tuple[str, list[str]]:
-    """The answer as every reader reads it, and what was done to it (for the outcome's explanation): invisible
-    marks removed, full-width letters made plain, chat-template tokens removed, HTML/XML tags unwrapped to their
-    text, a markdown table's rows read as "cell: cell", code fences unwrapped, a lone check mark or cross read as
-    yes / no. Reasoning blocks stay for `strip_reasoning`; nothing else is changed."""
-    done = []
-    for name, change in (
-        ("invisible marks", lambda t: _INVISIBLE.sub("", t)),
-        ("full-width letters", lambda t: _FULL_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), t)),
-        ("template tokens", lambda t: _TEMPLATE_TOKEN.sub(" ", t)),
-        ("markup", lambda t: _TAG.sub("", _LINE_BREAK_TAG.sub("\n", t))),
-        ("a table", lambda t: _TABLE_ROW.sub(_table_row, _TABLE_SEPARATOR.sub("", t))),
-        ("a code fence", lambda t: _ANY_FENCE.sub(lambda m: m.group(1), t)),
-        ("a check mark", lambda t: _EMOJI_VERDICT.get(t.strip(" .!\n"), t)),
-        ("keycap digits", lambda t: _KEYCAP.sub(r"\1.", t)),
-    ):
-        changed = change(text)
-        if changed != text:
-            done.append(name)
-            text = changed
-    return text, done
-
-
 def strip_reasoning(text: str) -> str:
     """Remove `<think>...</think>` blocks, an unclosed one (which holds no answer yet), and the reasoning before
     a closing tag whose opening tag was in the prompt."""
@@ -162,8 +101,8 @@ def json_key(key: object) -> str:
     return re.sub(r"[\s\-]+", "_", str(key).strip().lower())
 
 
-def json_answer(text: str) -> str | None:
-    """The answer field of a JSON object in the text (bare or in a code fence), if there is one."""
+def json_object(text: str) -> dict | None:
+    """The JSON object in the text (bare or in a code fence, read leniently), if there is one."""
     fenced = _CODE_FENCE.search(text)
     match = _JSON_OBJECT.search(fenced.group(1) if fenced else text)
     if match is None:
@@ -172,7 +111,13 @@ def json_answer(text: str) -> str | None:
         obj = lenient_json(match.group(0))
     except json.JSONDecodeError:
         return None
-    if not isinstance(obj, dict):
+    return obj if isinstance(obj, dict) else None
+
+
+def json_answer(text: str) -> str | None:
+    """The answer field of a JSON object in the text (bare or in a code fence), if there is one."""
+    obj = json_object(text)
+    if obj is None:
         return None
     fields = {json_key(key): value for key, value in obj.items()}
     for key in _ANSWER_KEYS:

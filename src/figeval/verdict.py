@@ -15,8 +15,13 @@ blocks, a JSON wrapper, markdown and the text the question quoted (the expressio
   hedge ("I can't confirm it is real", "not sure", «مطمئن نیستم», "emin değilim") states no label: the words it
   governs are not read as a verdict. A lean stated beside a hedge ("I can't verify it, but it is most likely
   fabricated", "probably real") is the answer, as a forced choice is read; a hedge with no lean is unread.
+- A sentence that opens with a condition ("If it were ...", «اگر ...», "Eğer ...") supposes, it does not answer.
+- Two answers are no answer: labels stated with nothing concluding, or a hedge with no lean, raise `Undecided`,
+  which names the cues; the answer is then unread whatever a rule would read of one of its words.
+- A revision ("Wait, ...", "Correction:", "On second thought", «اصلاح:», "Aslında") concludes: the label it
+  states replaces the earlier one.
 
-Pure functions; None means the reader could not read the answer (it becomes `unparsed`).
+Pure functions; None means the reader found no verdict (it becomes `unparsed`, or a paper's rule reads it).
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ from dataclasses import dataclass
 
 from figeval.parsing import YES_NO_SENTENCES, YesNo, json_answer, strip_reasoning, words_pattern
 from figeval.text import normalize_persian
+
+
+class Undecided(Exception):
+    """The answer states no single verdict though it speaks to the question: two labels with nothing concluding,
+    or a hedge with no lean. Unread, whatever a rule would read of one of its words; the message names the cues."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +90,14 @@ _EMBEDDED_QUESTION = re.compile(r"\bwhether\b[^.;!?\n]*|(?<=\S )آیا[^.;!?؟\n
 _QUOTED_PHRASE = re.compile(r'"(?=\S)[^"\n]*\s[^"\n]*(?<=\S)"|“[^”\n]*\s[^”\n]*”|«[^»\n]*\s[^»\n]*»')
 # A parenthesized aside of three words or more ("(there is a real proverb ...)") comments, it does not answer.
 _ASIDE = re.compile(r"\((?:[^()\n]*\s){2,}[^()\n]*\)")
+# A supposition: the sentence opens with its condition.
+_CONDITION = re.compile(r"^(?:if|suppose|supposing|assuming|were it|had it)\b|^(?:اگر|چنانچه|درصورتی که)\s|^eğer\b")
 _MARKDOWN = re.compile(r"[*`#_]+|^\s*>+", re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<=[.!?؟;؛])\s+|\n+|(?<=[.!?؟])(?=[«\"“A-Z])")
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|overall|in conclusion|in summary|to conclude|final(?:ly)?|my answer|the answer)\b"
-    r"|\banswer\s*:|^(?:but|actually)\b|(?:^|\s)(?:بنابراین|پس|در نتیجه|در مجموع|نتیجه|خلاصه اینکه|پاسخ نهایی|جواب نهایی|پاسخ)(?:\s|:|$)"
+    r"|\banswer\s*:|^(?:but|actually)\b|^wait\b|\bcorrect(?:ion|ed)\b|\bi made a mistake\b|\bon (?:second thought|reflection)\b"
+    r"|\blet me reconsider\b|(?:^|\s)(?:اصلاح|تصحیح|در واقع)(?:\s|:|$)|\b(?:düzeltme|aslında)\b|(?:^|\s)(?:بنابراین|پس|در نتیجه|در مجموع|نتیجه|خلاصه اینکه|پاسخ نهایی|جواب نهایی|پاسخ)(?:\s|:|$)"
     r"|^(?:اما|ولی|با این حال)(?:\s|،)"
     r"|\b(?:sonuç olarak|yani|dolayısıyla|kısacası|bu yüzden|bu nedenle|bu sebeple|cevap|yanıt)\b",
 )
@@ -143,17 +156,36 @@ def read_verdict(text: str, cues: Sequence[Cue], quoted: Iterable[str] = ()) -> 
     return body_verdict(answer_body(text, quoted), cues)
 
 
+def _shown(sentence: str) -> str:
+    return repr(sentence if len(sentence) <= 60 else sentence[:57] + "...")
+
+
 def body_verdict(body: str, cues: Sequence[Cue]) -> str | None:
-    """`read_verdict` of an answer already made its `answer_body`."""
-    stated: list[tuple[str, bool]] = []
+    """`read_verdict` of an answer already made its `answer_body`.
+
+    Raises:
+        Undecided: labels stated with nothing concluding, or a hedge with no lean.
+    """
+    stated: list[tuple[str, bool, str]] = []
+    hedged = ""
     for sentence in sentences(body):
-        if sentence.endswith(("?", "؟")):
-            continue  # a question (the model restating the one it was asked) states no verdict
-        labels = sentence_labels(sentence, [*HEDGES, *cues]) - {HEDGE}
+        if sentence.endswith(("?", "؟")) or _CONDITION.match(sentence):
+            continue  # a question (the model restating the one it was asked) or a supposition states no verdict
+        labels = sentence_labels(sentence, [*HEDGES, *cues])
+        if HEDGE in labels:
+            hedged = hedged or sentence
+        labels.discard(HEDGE)
         if len(labels) == 1:
-            stated.append((labels.pop(), bool(_CONCLUSION.search(sentence))))
-    distinct = {label for label, _ in stated}
+            stated.append((labels.pop(), bool(_CONCLUSION.search(sentence)), sentence))
+    distinct = {label for label, _, _ in stated}
     if len(distinct) == 1:
         return distinct.pop()
-    concluded = [label for label, conclusion in stated if conclusion]
-    return concluded[-1] if concluded else None
+    concluded = [label for label, conclusion, _ in stated if conclusion]
+    if concluded:
+        return concluded[-1]
+    if distinct:
+        named = "; ".join(f"{label} in {_shown(sentence)}" for label, _, sentence in stated)
+        raise Undecided(f"two answers, nothing concluding: {named}")
+    if hedged:
+        raise Undecided(f"a hedge with no lean: {_shown(hedged)}")
+    return None

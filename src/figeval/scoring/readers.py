@@ -22,8 +22,10 @@ from inspect_ai.model import ModelOutput
 
 from figeval.answering import AnswerMode
 from figeval.errors import FigevalError
-from figeval.parsing import best_label, label_probabilities, strip_reasoning, unwrapped
+from figeval.markup import unwrapped
+from figeval.parsing import best_label, label_probabilities, strip_reasoning
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy
+from figeval.verdict import Undecided
 
 TopLogprobs = list[tuple[str, float]]
 
@@ -76,12 +78,22 @@ def complete_sentences(text: str) -> str:
     return text[:ends[-1]] if ends else ""
 
 
-def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> Outcome:
-    """An answer the token limit stopped: what its complete sentences state, read by figeval's reader (the paper's
-    first/last-word rules need the whole answer), as a person reads the verdict a rambling answer began with;
-    `truncated` when they state nothing (a think block never closed, a cut before the verdict)."""
+def _read_cut_off(output: ModelOutput, reader: Parse) -> tuple[str | None, str]:
+    """(what figeval's reader reads, the text it read) of an answer the token limit stopped: its complete sentences
+    only (the paper's first/last-word rules need the whole answer), as a person reads the verdict or the expression
+    a rambling answer began with; None when they state nothing (a think block never closed, a cut before the
+    answer) or state two answers."""
     said = complete_sentences(strip_reasoning(unwrapped(output.completion)[0]))
-    label = reader(said) if said.strip() else None
+    try:
+        return (reader(said) if said.strip() else None), said
+    except Undecided:
+        return None, said
+
+
+def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> Outcome:
+    """An answer the token limit stopped, read from its complete sentences (`_read_cut_off`); `truncated` when they
+    state nothing."""
+    label, said = _read_cut_off(output, reader)
     if label is None:
         return truncated_outcome(output, target)
     return Outcome(label, DecidedBy.PARSER, target=target, answer=label, read_by=ReadBy.FIGEVAL_READER,
@@ -92,7 +104,7 @@ def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> 
 def read_layers(text: str, paper: Parse | None, reader: Parse,
                 closed: bool = True) -> tuple[str | None, ReadBy | None, str]:
     """(label or answer, the layer that read it, how) of a free-text answer, once unwrapped for every reader
-    (`parsing.unwrapped`: markup, tables, fences, template tokens, invisible marks, full-width letters): the
+    (`markup.unwrapped`: markup, tables, fences, template tokens, invisible marks, full-width letters): the
     paper's rule, else figeval's reader.
 
     Args:
@@ -106,7 +118,11 @@ def read_layers(text: str, paper: Parse | None, reader: Parse,
     by_paper = paper(text) if paper else None
     if by_paper is not None and not closed:
         return by_paper, ReadBy.PAPER_RULE, f"in the form the paper's prompt asks{unwrapping}"
-    by_reader = reader(text)
+    try:
+        by_reader = reader(text)
+    except Undecided as undecided:
+        # two answers are no answer, whatever one word of them would read
+        return None, None, f"no label: {undecided}{unwrapping}"
     if by_paper is not None and by_reader is not None and by_paper != by_reader:
         return (by_reader, ReadBy.FIGEVAL_READER,
                 f"by figeval's reader (the paper's rule would read {by_paper}){unwrapping}")
