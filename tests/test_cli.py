@@ -88,7 +88,7 @@ def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu
     [("ضرب‌المثل مناسب:\nآب در هاون کوبیدن", "آب در هاون کوبیدن")],
 )
 def test_an_introduction_line_is_not_the_expression(text, expected):
-    from figeval.benchmarks.ffe_hallu.readers import chosen_equivalent, generated_expression
+    from figeval.benchmarks.ffe_hallu.expressions import chosen_equivalent, generated_expression
 
     assert generated_expression(text) == expected
     assert chosen_equivalent("Final answer:\nمعادل فارسی:\n" + expected) == expected

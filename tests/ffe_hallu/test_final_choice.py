@@ -3,7 +3,7 @@ choice"), read from the phrasings that instruction invites."""
 
 import pytest
 
-from figeval.benchmarks.ffe_hallu.readers import chosen_equivalent
+from figeval.benchmarks.ffe_hallu.expressions import chosen_equivalent
 
 E = "یخ جلسه را شکستن"  # break the ice
 F = "مثل آب خوردن"  # a piece of cake
@@ -35,6 +35,16 @@ ANSWERS = [
     (f"1. {E}\n2. {F}\nFinal choice: 1", E),
     (f"1. {E}\n2. {F}\nMy final choice is 2.", F),
     (f"1. {E}\n2. {F}\nFinal choice: 3", None),  # no third item
+    # a number with "#" and a reason after it: item 1 (by hand: "#1" names the first list line)
+    (f"1. {E}\n2. {F}\nFinal answer: #1, because it keeps the image.", E),
+    # a superlative naming an ordinal: "the second" is item 2, F
+    (f"1. {E}\n2. {F}\n\nThe most natural is the second.", F),
+    # the choice field of a JSON answer: E, whatever the list order
+    (f'{{"equivalents": ["{F}", "{E}"], "final_choice": "{E}"}}', E),
+    # an Arabic frame's "final choice:" marker: F
+    (f"1. {E}\n2. {F}\n\nالاختيار النهائي: {F}", F),
+    # a marker inside the prompt echoed chooses nothing: two items, none chosen
+    (f"Just output the closest equivalents and in the end specify your final choice.\n1. {E}\n2. {F}", None),
     # Persian markers
     (f"انتخاب نهایی من: {E}", E),
     (f"پاسخ نهایی: «{E}»", E),

@@ -100,3 +100,93 @@ def test_persian_and_descriptive_verdicts(answer, expected):
 def test_a_yes_that_contradicts_what_the_answer_says_is_unread():
     # under real-q "Yes" says real, "it's fake" says fake: a person cannot tell (tests/real_answers)
     assert detection_verdict("Yes, it's fake.", REAL, expression="") == (None, None)
+
+
+# --- Round 2 rules, by the family of answers each serves. Each case: (answer, framing's "yes" meaning, expected),
+# the expected value derived by hand in the comment; adversarial negatives (must stay unread, or read the other
+# way) marked "ADV".
+ROUND_2 = [
+    # Persian negative prefix (نا / غیر bound, ZWNJ-bound or apart; بی‌اساس), and litotes («... نیست» after it)
+    ("این عبارت نا معتبر است.", FAKE, FAKE),  # "invalid" -> fake
+    ("این ضرب‌المثل غیر‌واقعی است.", REAL, FAKE),  # "unreal" -> fake
+    ("این اصطلاح نامعتبر است.", REAL, FAKE),  # bound prefix -> fake
+    ("این مثل ناشناخته است.", FAKE, FAKE),  # "unknown" -> fake
+    ("بی‌اساس نیست.", REAL, REAL),  # "not baseless" -> real (litotes)
+    ("این اصطلاح غیر واقعی نیست.", FAKE, REAL),  # "not unreal" -> real
+    ("این اصطلاح در نامه‌های قدیمی رایج است.", FAKE, REAL),  # ADV: «نامه» is no prefix on a label word -> real
+    # label words of other languages, with their negations (table by language)
+    ("Bu ifade gerçek bir Farsça deyim değildir.", REAL, FAKE),  # Turkish "is not a real idiom" -> fake
+    ("Bu deyim sahte değil, gerçek bir atasözüdür.", FAKE, REAL),  # "not fake" -> real
+    ("Bu ifade uydurmadır.", REAL, FAKE),  # "is made up" -> fake
+    ("Bu ifade Farsçada kullanılmıyor.", REAL, FAKE),  # verb negation "is not used" -> fake
+    ("Bu deyim Farsçada sıkça kullanılır.", FAKE, None),  # ADV: "is used" (no -ma) is not read as negated
+    ("لا يوجد مثل بهذا اللفظ.", FAKE, FAKE),  # Arabic "there is no such proverb" -> fake
+    ("Bu gerçekten uydurma bir ifade.", REAL, FAKE),  # ADV: "gerçekten" (really) is not "gerçek" (real) -> fake
+    ("مزيّف. المثل الصحيح هو «به گوش خر یاسین خواندن».", REAL, FAKE),  # Arabic "fake" -> fake
+    ("هذا المثل ليس حقيقيًا.", FAKE, FAKE),  # "is not real" -> fake
+    ("هذا المثل غير حقيقي.", REAL, FAKE),  # "unreal" -> fake
+    ("هذا ليس مزيفًا.", FAKE, REAL),  # "is not fake" -> real
+    ("vaghei nist.", REAL, FAKE),  # Finglish "not real" -> fake
+    ("jaali nist, kheyli ham raayej e.", FAKE, REAL),  # "not fake" -> real
+    # label: value slots
+    ("**Real Persian idiom:** ❌", REAL, FAKE),  # real: cross -> fake
+    ("Verdict: Authentic ✔️", FAKE, REAL),  # the check mark affirms the label, not the framing's yes -> real
+    ("Fake: false", REAL, REAL),  # fake: false -> real
+    ("Genuine idiom: yes", FAKE, REAL),  # genuine: yes -> real
+    ("Closest authentic idiom: «چوب لای چرخ کسی گذاشتن»", REAL, None),  # ADV: a slot naming an idiom -> nothing
+    # JSON verdict keys: the key and its value read as the pair
+    ('{"expression": "x", "is_real": false, // not found\n "closest_real": null,}', REAL, FAKE),
+    ('[{"expression": "x", "status": "authentic", "fake": false}]', FAKE, REAL),  # ADV: key "fake" is no verdict
+    ('{"is_real": true, "is_fake": true}', FAKE, None),  # two keys, two labels -> unread
+    ('{"genuine": "no"}', FAKE, FAKE),  # string boolean -> fake
+    ('{"closest_real": null, "meaning": "a real idiom"}', FAKE, None),  # ADV: no verdict key, no verdict
+    ('{"is_real": false}\nActually it is a well-known Persian proverb.', REAL, None),  # ADV: JSON fake, prose real
+    ('Here is my answer: {"is_real": false} It is made up.', REAL, FAKE),  # JSON and prose agree -> fake
+    # a yes/no answering the model's own question, not the prompt's framing
+    ("Fake? No.\nReal? Yes.", FAKE, REAL),  # not fake, real -> real
+    ("Fake? No.", REAL, REAL),  # under real-q a bare "No" would be fake; here it answers "Fake?" -> real
+    ("آیا این اصطلاح واقعی است یا نه؟ پاسخ مثبت است.", FAKE, REAL),  # "is it real? positive" -> real
+    ("Is it genuine? Nope.", FAKE, FAKE),  # genuine: no -> fake
+    ("Is it real? I think so.", FAKE, REAL),  # a yes sentence to "real?" -> real (the framing's yes would be fake)
+    ("Real or fake? Yes.", FAKE, None),  # ADV: a yes to an either-or chooses neither -> unread
+    ("پاسخ منفی است.", REAL, FAKE),  # "the answer is negative" under real-q -> fake
+    # a probability given to a label: >= 0.7 that label, <= 0.3 the other, between no lean
+    ("P(real) ≈ 0.1 — the attested idiom is «از دماغ فیل افتادن».", REAL, FAKE),  # 10% real -> fake
+    ("P(fake) = 0.85", REAL, FAKE),  # 85% fake -> fake
+    ("Probability of being real: 90%", FAKE, REAL),  # 90% real -> real
+    ("P(real) = 0.5", FAKE, None),  # ADV: no lean -> unread
+    # a sentence that refers back to another expression the model proposed is about that one
+    ("Did you mean «نابرده رنج گنج میسر نمی‌شود»? That is a real and very well-known proverb.", REAL, None),
+    ("You may be thinking of «گربه را دم حجله کشتن». That is a well-known proverb.", FAKE, None),
+    ("Did you mean «نابرده رنج گنج میسر نمی‌شود»? That one is real; the wording you gave is made up.", REAL, FAKE),
+    # ADV above: the asked wording is judged apart -> fake
+    # a hedge reached as a conclusion: the clause before "so" is its reason, not a lean
+    ("I'm not aware of this expression in exactly this form, so I can't say whether it is fake or genuine.", FAKE, None),
+    ("I have never heard it, therefore I cannot determine if it is real.", REAL, None),
+    ("این را نشنیده‌ام، بنابراین نمی‌توانم بگویم واقعی است یا نه.", REAL, None),
+    ("I'm not aware of this expression, so it is probably made up.", FAKE, FAKE),  # ADV: a lean concludes -> fake
+    ("It is fabricated, so I cannot recommend using it.", REAL, FAKE),  # ADV: no hedge verb after "so" -> fake
+    ("It sounds familiar, so I'm not sure it is fabricated.", FAKE, None),  # a hedge concludes -> unread
+    # the choice left open ("depends on") and labels under a qualification
+    ("**Real** as a colloquial phrase: it is heard in speech.\n**Fake** as an idiom in the strict sense.\n"
+     "Which answer applies depends on how strictly you define idiom.", FAKE, None),  # two labels, a hedge -> unread
+    ("It is a real idiom. Its exact meaning depends on the context.", FAKE, REAL),  # ADV: a hedge beside a label
+    ("Real as a proverb of Tehran speech.", FAKE, REAL),  # one qualified label -> real
+    # a distorted form of an idiom, and the citation form of one
+    ("Looks like a garbled «با یک تیر دو نشان زدن»; nobody says «تبر» there.", FAKE, FAKE),  # garbled -> fake
+    ("It's a corruption of «گربه را دم حجله کشتن».", REAL, FAKE),  # corruption of -> fake
+    ("It is not a distorted version; it is the original proverb.", FAKE, REAL),  # ADV: negated distortion -> real
+    ("That's the dictionary (infinitive) form of the colloquial «آخورش پره».", REAL, REAL),  # citation form -> real
+    ("It is not the standard form of the proverb.", REAL, FAKE),  # ADV: negated -> fake
+    # "a common idiomatic expression in Persian" says real; turned back in the same breath it states neither
+    ("It is a common idiomatic expression in Persian.", FAKE, REAL),
+    ("It is indeed a fake idiom. It is a common idiomatic expression in Persian, but it is actually a metaphor.",
+     FAKE, None),  # fake, then real, nothing concluding -> unread
+    ("It is indeed a fake idiom. It is a common idiomatic expression in Persian, but it is not a genuine idiom.",
+     FAKE, FAKE),  # ADV: the second sentence names both labels, states neither -> fake
+]
+
+
+@pytest.mark.parametrize("answer, yes_means, expected", ROUND_2, ids=[repr(a)[:40] for a, _, _ in ROUND_2])
+def test_round_2_families(answer, yes_means, expected):
+    assert detection_verdict(answer, yes_means, expression="")[1] == expected

@@ -21,11 +21,15 @@ def detection_scores():
 def test_detection_answers_are_read_as_a_person_reads_them():
     reading = compare(DETECTION, outcomes_of(detection_scores()), lambda o: o.label)
     assert reading.misread == []
-    # 138 answers: 15 bare yes/no (the paper's form; 9 of them once unwrapped: tags, a fence,
-    # full-width letters, a check mark or cross, Persian in Latin letters, Arabic), 117 by figeval's reader (one
-    # of them cut off by the token limit after its verdict: read from its complete sentences), 6 unread: those a
-    # person cannot read either (a refusal, a hedge with no lean, "Yeah, no", ...)
-    assert reading.layers == {"paper_rule": 15, "figeval_reader": 117, "unread": 6}
+    # 184 answers: 16 bare yes/no (the paper's form; some of them once unwrapped: tags, a fence, full-width
+    # letters, a check mark or cross, Persian in Latin letters, Arabic), 149 by figeval's reader, 19 unread: those a
+    # person cannot read either (a refusal, a hedge with no lean, "Yeah, no", two labels with nothing concluding,
+    # a verdict about another expression the model proposed, "..., so I can't say"). Round 2 added answers in new
+    # shapes, all read now: negative prefixes («غیر‌واقعی», «نا معتبر», litotes «بی‌اساس نیست»), Turkish,
+    # Arabic and Finglish label words with their negations, label:value slots ("Real Persian idiom: ❌"), JSON
+    # verdict keys ("is_real": false), yes/no answering the model's own question ("Fake? No. Real? Yes."),
+    # a probability ("P(real) ≈ 0.1"), "a garbled «…»", "the dictionary form of «…»".
+    assert reading.layers == {"paper_rule": 16, "figeval_reader": 149, "unread": 19}
 
 
 def test_table_4_from_the_readings_equals_the_person_s():
@@ -37,10 +41,10 @@ def test_table_4_from_the_readings_equals_the_person_s():
         # Section 4: a fake not called fake is a hallucination; an answer nobody can read counts as accepting it
         expected = sum(e.person != "fake" for e in asked) / len(asked)
         assert found[f"halluc_rate_{framing.replace('-', '_')}"] == pytest.approx(expected)
-    # by hand: fake-q 37 fakes, 6 called real + 1 unreadable; real-q 49 fakes, 7 called real + 4 unreadable
-    assert found["halluc_rate_fake_q"] == pytest.approx(7 / 37)
-    assert found["halluc_rate_real_q"] == pytest.approx(11 / 49)
-    assert found["halluc_rate_avg"] == pytest.approx((7 / 37 + 11 / 49) / 2)
+    # by hand: fake-q 52 fakes, 10 called real + 4 unreadable; real-q 67 fakes, 7 called real + 10 unreadable
+    assert found["halluc_rate_fake_q"] == pytest.approx(14 / 52)
+    assert found["halluc_rate_real_q"] == pytest.approx(17 / 67)
+    assert found["halluc_rate_avg"] == pytest.approx((14 / 52 + 17 / 67) / 2)
     pairs = {}
     for e in fakes:
         pairs.setdefault(e.metadata["expression"], {})[e.metadata["framing"]] = e.person
@@ -48,6 +52,12 @@ def test_table_4_from_the_readings_equals_the_person_s():
     assert found["agreement"] == pytest.approx(sum(p["fake-q"] == p["real-q"] for p in both) / len(both))
     controls = [e for e in DETECTION if e.metadata["kind"] == "real"]
     assert found["false_rejection_rate"] == pytest.approx(sum(e.person != "real" for e in controls) / len(controls))
+
+
+# Answers a person reads that no rule does (unread: hallucinated until a person labels them): an expression only
+# in Latin letters (no word list tells Persian in Latin letters from English), and a repetition loop cut by the
+# token limit (an open answer cut off is never judged: its complete sentences may stop before the answer).
+UNREAD_THOUGH_READABLE = {"gen-r2-finglish-only", "gen-r2-smollm2-repetition-loop"}
 
 
 @pytest.mark.parametrize("task", ["ffe_generation", "ffe_translation"])
@@ -64,11 +74,12 @@ def test_open_answers_are_read_as_a_person_reads_them_and_tables_3_and_5_follow(
     reading = compare(entries, outcomes, lambda o: o.answer,
                       same=lambda read, person: expression_key(read) == expression_key(person))
     assert reading.misread == []
-    assert reading.layers["unread"] == sum(e.person is None for e in entries)
+    unread = {e.id for e, o in zip(entries, outcomes) if o.is_unparsed}
+    assert unread == {e.id for e in entries if e.person is None or e.id in UNREAD_THOUGH_READABLE}
     found = values(judged_metrics(), scores)
-    # Tables 3 and 5: rates over all outputs; an output with no expression is hallucinated
+    # Tables 3 and 5: rates over all outputs; an output with no expression read is hallucinated
     for label in FFE_LABELS.values:
-        expected = sum((e.judge if e.person is not None else "hallucinated") == label for e in entries) / len(entries)
+        expected = sum((e.judge if e.id not in unread else "hallucinated") == label for e in entries) / len(entries)
         assert found[f"{label}_rate"] == pytest.approx(expected), label
 
 
@@ -76,7 +87,7 @@ def test_no_expression_of_the_benchmark_is_taken_for_two_or_for_a_refusal(shared
     """Adversarial negatives of the 'two offered as one' and refusal rules: every authentic and fabricated FFE of
     the published files is one expression («کسی یا کاری», «چوب دوسرطلا یا چوب دوسرگهی», «یا ... یا» included)."""
     from figeval.benchmarks.ffe_hallu.dataset import load_authentic, load_fake
-    from figeval.benchmarks.ffe_hallu.readers import one_expression
+    from figeval.benchmarks.ffe_hallu.expressions import one_expression
 
     items = load_authentic(shared_ffe_hallu / "Authentic FFEs.csv") + load_fake(shared_ffe_hallu / "Fake FFEs.csv")
     assert len(items) == 400

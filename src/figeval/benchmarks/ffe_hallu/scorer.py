@@ -36,7 +36,8 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_JUDGE_SYSTEM_PROMPT,
 )
 from figeval.errors import FigevalError
-from figeval.benchmarks.ffe_hallu.readers import bare_expression, chosen_equivalent, detection_readers, generated_expression
+from figeval.benchmarks.ffe_hallu.expressions import bare_expression, chosen_equivalent, generated_expression
+from figeval.benchmarks.ffe_hallu.readers import detection_readers
 from figeval.parsing import YES_NO_WORDS, YesNo
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer, relabelled
 from figeval.scoring.labels import LabelScheme
