@@ -19,9 +19,14 @@ def scored(task):
     return entries, scores
 
 
-# (task, answers read by the paper's rule, by figeval's reader, unread): the unread are the 2 a person cannot
-# read in each file (a hedge that never decides, a bare "No." to the either-or question, a think block cut off)
-@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 40, 25, 2), ("entailment", 31, 29, 4)])
+# (task, answers read by the paper's rule, by figeval's reader, unread): the unread are exactly the answers a person
+# cannot read (person null): a hedge that never decides, a refusal ("not confident enough to say whether ... is a
+# contradiction"), a bare "No." to the either-or question, two labels with nothing concluding, and answers cut off
+# by the token limit before a verdict (a think block, a supposition "if ..., it would seem a contradiction", and
+# the smollm2 run's echoes of the prompt). Round 2 added answers read by the reader: Turkish bound negation
+# ("içermez", "kullanılmadığı"), a lean ("Muhtemelen evet"), Persian answers («بله»، «پاسخ: تناقض»), a revision
+# ("Wait, I made a mistake ... Contradiction"), a double negative ("isn't incompatible").
+@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 44, 32, 16), ("entailment", 34, 38, 14)])
 def test_answers_are_read_as_a_person_reads_them(task, paper, reader, unread):
     entries, scores = scored(task)
     reading = compare(entries, outcomes_of(scores), lambda o: o.label)
@@ -36,5 +41,5 @@ def test_accuracy_from_the_readings_equals_the_person_s(task):
     # Section 4: accuracy over all answers; one nobody can read is wrong
     expected = sum(e.person == e.metadata["target"] for e in entries) / len(entries)
     assert found["accuracy"] == pytest.approx(expected)
-    # by hand (the corpus's own counts): detection 50 of 67 right, entailment 49 of 64
-    assert found["accuracy"] == pytest.approx({"detection": 50 / 67, "entailment": 49 / 64}[task])
+    # by hand (the corpus's own counts: person == target): detection 61 of 92 right, entailment 59 of 86
+    assert found["accuracy"] == pytest.approx({"detection": 61 / 92, "entailment": 59 / 86}[task])
