@@ -14,8 +14,14 @@ def scored(task):
     return entries, score_all(perhallueval_scorer("generate"), entries, target=lambda e: target[e.metadata["version"]])
 
 
-# (task, read by the letter alone as Figure 7 asks, by figeval's reader, unread: those a person cannot read)
-@pytest.mark.parametrize("task, paper, reader, unread", [("qa", 28, 42, 4), ("summarization", 4, 52, 4)])
+# (task, read by the letter alone as Figure 7 asks, by figeval's reader, unread: those a person cannot read, and
+# the few a person can that no rule reads). Round 2 added answers in Arabic and Turkish, Persian negation by scope
+# («نمی‌توان درست دانست»), hedges and embedded questions («اینکه ... یا نه», «ممکن است ... و ممکن است نباشد»), a
+# letter contradicting the prose, revisions ("Wait ... Correction:"), criteria as JSON booleans, as a table with a
+# question column, with check marks, and a conclusion line after "yes, yes". qa: 13 unread = 12 a person cannot
+# read + «پاسخ درست «کانبرا» است» (the correct answer is Canberra: names the right answer, and the reader does not
+# see the shown one). summarization: 13 unread, all a person cannot read (two a real smollm2 run's prompt echo).
+@pytest.mark.parametrize("task, paper, reader, unread", [("qa", 32, 53, 13), ("summarization", 4, 65, 13)])
 def test_answers_are_read_as_a_person_reads_them(task, paper, reader, unread):
     entries, scores = scored(task)
     reading = compare(entries, outcomes_of(scores), lambda o: o.label)
@@ -33,5 +39,11 @@ def test_recalls_and_hamming_from_the_readings_equal_the_person_s(task):
     hallucinated = sum(e.person == "N" for e in on["hallucinated"]) / len(on["hallucinated"])
     assert found["factual_recall"] == pytest.approx(factual)
     assert found["hallucinated_recall"] == pytest.approx(hallucinated)
-    # every item has both versions: Hamming is the mean of the two recalls (Appendix B)
-    assert found["hamming_score"] == pytest.approx((factual + hallucinated) / 2)
+    # Appendix B: per item with both versions, (Y on correct + N on hallucinated) / 2, averaged over those items (a
+    # real run's answer may stand alone, its other version not in the corpus: no pair score)
+    pairs = {e.metadata["item"]: {} for e in entries}
+    for e in entries:
+        pairs[e.metadata["item"]][e.metadata["version"]] = e.person
+    complete = [p for p in pairs.values() if len(p) == 2]
+    hamming = sum(((p["correct"] == "Y") + (p["hallucinated"] == "N")) / 2 for p in complete) / len(complete)
+    assert found["hamming_score"] == pytest.approx(hamming)

@@ -7,15 +7,22 @@ an explanation ending in «N»), yes/no and their Persian words (بله/خیر),
 (correct, accurate, faithful / incorrect, hallucinated, fabricated; درست، صحیح، مطابقت دارد / نادرست، غلط،
 تحریف‌شده), Persian negation after the adjective ("درست نیست": N), "no false information" / "اطلاعات نادرستی
 ندارد" (Y), and the summarization prompt's two numbered questions answered in turn ("۱- بله ۲- خیر": all
-information drawn from the article and none wrong: Y; a "no" to the first or a "yes" to the second: N).
+information drawn from the article and none wrong: Y; a "no" to the first or a "yes" to the second: N; `criteria`).
+Arabic and Turkish verdict words, Persian negation by scope and Persian hedges are in `vocabulary`.
+Two answers are no answer (`verdict.Undecided`): the letter alone on its line against prose stating the other label
+(«پاسخ صحیح است.\n\nN»), or "Answer: Yes" and "Answer: No" lines, with nothing revising either.
 """
 
 from __future__ import annotations
 
 import re
 
+from figeval.benchmarks.perhallueval.criteria import (CONTRADICTORY, FIRST_YES, REVISION, Items, criteria_text,
+                                                      headed_rows, items_verdict, without_items)
+from figeval.benchmarks.perhallueval.vocabulary import plain_cues, scope_cues, without_mentions
 from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning, words_pattern
-from figeval.verdict import answer_body, body_verdict, cue, reading_form, yes_no_sentence_cues
+from figeval.verdict import (Undecided, answer_body, body_verdict, cue, reading_form, sentences,
+                             yes_no_sentence_cues)
 
 YES, NO = "Y", "N"
 
@@ -37,7 +44,8 @@ _BAD_ADJECTIVE = (r"(?:false|incorrect|wrong|fabricated|hallucinated|distorted|m
                   r"unsupported|inaccurate|new|invented)")
 _LISTED = r"(?:,?\s+(?:or\s+|and\s+)?[\w-]+){0,4}?"  # "no incorrect, distorted, or additional information"
 CUES = [
-    # negated forms first
+    # hedges, negation by scope, Turkish and Arabic negated forms (`vocabulary`), then negated forms
+    *scope_cues(_FA_GOOD, _FA_BAD),
     *cue(YES, rf"\b(?:no|not any|without)\s+(?:[\w-]+\s+){{0,2}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
               rf"(?:information|details?|claims?|facts?|content|data){_CLAUSE}",
          rf"\b(?:doesn't|does not|do not|don't)\s+contain\s+(?:any\s+)?(?:false|incorrect|wrong|fabricated|hallucinated|"
@@ -63,23 +71,11 @@ CUES = [
              r"(?:information|details?|claims?|facts?|content|data)\b"),
     *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)", r"اطلاعات\s+(?:نادرست|اضافی|غلط)\w*\s+(?:\S+\s+){0,2}?(?:وجود\s+)?دارد"),
     *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", r"مطابقت\s+دارد"),
+    *plain_cues(),  # Turkish and Arabic words (`vocabulary.VERDICT_WORDS`)
 ]
 
-# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and the letters.
-_YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
-_ANSWERED = f"({words_pattern({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], 'n'})})"
 # Both letters and nothing else ("Y N", "Y/N"): two answers, no answer.
 _BOTH_LETTERS = re.compile(r"^\W*(?:y\W+n|n\W+y)\W*$")
-# "۱- بله ۲- خیر", "1. Yes 2. No", "معیار ۱ – صحت استخراج: خیر", "1. All information ... extracted: Yes", each item
-# on its line or both on one.
-_ITEM = r"(?:^|\s)(?:(?:criterion|criteria|question|معیار|سوال|سؤال)\s*)?{n}\s*[-.):–]\s*(?:[^\n:]{{0,120}}:\s*)?"
-_CRITERIA = re.compile(rf"{_ITEM.format(n=1)}{_ANSWERED}\b.*?{_ITEM.format(n=2)}{_ANSWERED}\b", re.DOTALL)
-# The second question answered alone ("۲- خیر", "2. No"): a no to "is there false information?" is faithful.
-_SECOND_ONLY = re.compile(rf"{_ITEM.format(n=2)}{_ANSWERED}\b")
-_FIRST_ITEM = re.compile(_ITEM.format(n=1))
-_CRITERION_ITEM = re.compile(r"^\s*(?:(?:criterion|criteria|question|معیار|سوال|سؤال)\s*)?[12]\s*[-.):–].*$",
-                             re.MULTILINE)
-CONTRADICTORY = "contradictory"
 
 
 # A small model that goes on writing the prompt's pattern ("Input: Question: ... Output: Y") after its answer.
@@ -101,33 +97,75 @@ def bare_letter(text: str) -> str | None:
     return {"y": YES, "n": NO}.get(letter)
 
 
-def criteria_verdict(body: str) -> str | None:
-    """The verdict of the summarization prompt's two questions answered in turn, in an answer's `answer_body`:
-    (1) is all information drawn correctly from the article? (2) is there false, distorted or extra information?
-    Y only for yes, then no; CONTRADICTORY for no, then no; the second answered alone: Y for no, N for yes; None
-    when the questions are not answered by number."""
-    match = _CRITERIA.search(body)
-    if match is None:
-        second_only = _SECOND_ONLY.search(body)
-        if second_only is None or _FIRST_ITEM.search(body):
-            return None
-        return NO if second_only.group(1) in _YES_WORDS else YES
-    first, second = (answer in _YES_WORDS for answer in match.groups())
-    if not first and not second:
-        return CONTRADICTORY  # "not all drawn from the article" but "nothing false or extra"
-    return YES if first and not second else NO
+# The letter alone on its line, as the prompt asks ("...\n\nN").
+_LETTER_LINE = re.compile(r"^\s*[«\"']?([yn])[»\"'.]?\s*$", re.MULTILINE)
+# A line that is a label and a yes/no word or letter ("answer: بله", "Output: N").
+_YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
+_ANSWER_LINE = re.compile(rf"^\s*(?:final\s+)?(?:answer|output|پاسخ|خروجی)\s*:\s*[«\"']?"
+                          rf"({words_pattern({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], 'n'})})[»\"'.]?\s*$", re.MULTILINE)
+# A conclusion after the items ("نتیجه: ...", "Verdict: ...", "So the summary is ..."): the model's own reading of
+# its items.
+_CONCLUDES = re.compile(r"^(?:نتیجه(?: گیری)?|جمع بندی|پاسخ نهایی|verdict|conclusion|final (?:answer|verdict)|"
+                        r"overall|sonuç)\s*:|^(?:so|therefore|thus|hence|in conclusion|overall|بنابراین|در نتیجه|"
+                        r"در مجموع|پس|sonuç olarak|dolayısıyla)\b")
+
+
+def _by_items(body: str, items: Items) -> str | None:
+    """The verdict of an answer whose body answers the summarization prompt's items (`criteria.items_verdict`)."""
+    after = [s for s in sentences(body[items.end:]) if _CONCLUDES.search(s)]
+    concluded = body_verdict("\n".join(after), CUES) if after else None
+    if concluded is not None:
+        # a conclusion stated after the items decides (the model's own reading of its "yes, yes": «نتیجه: خلاصه
+        # صحیح است»)
+        return concluded
+    if items.verdict in (CONTRADICTORY, FIRST_YES):
+        # no to both contradicts itself; a yes to the first alone does not decide: the rest of the answer must
+        return body_verdict(without_items(body), CUES) if items.verdict == FIRST_YES else None
+    # the items' own yes/no are answers to the questions, not verdicts: read the rest for a disagreeing one
+    try:
+        rest = body_verdict(without_items(body), CUES)
+    except Undecided:
+        return None
+    return items.verdict if rest in (None, items.verdict) else None
+
+
+def _letter_against_prose(body: str) -> None:
+    """Two answers, no answer: the letter alone on its line and the prose stating the other label, with no
+    revision between them («پاسخ صحیح است.\\n\\nN»; the shared reader would take «پاسخ» as "the answer:").
+
+    Raises:
+        Undecided: they disagree and nothing revises either.
+    """
+    if REVISION.search(body):
+        return
+    # "Answer: Yes" then "Answer: No" (a table's question rows, unwrapped so): two answers with nothing revising
+    answered = {match.group(1) in _YES_WORDS for match in _ANSWER_LINE.finditer(body)}
+    if len(answered) > 1:
+        raise Undecided("answer lines stating both Y and N")
+    letters = {match.group(1) for match in _LETTER_LINE.finditer(body)}
+    if len(letters) != 1:
+        return
+    letter = {"y": YES, "n": NO}[letters.pop()]
+    try:
+        prose = body_verdict(_LETTER_LINE.sub(" ", body), CUES)
+    except Undecided:
+        return  # a hedge beside the letter: the letter is the answer, as a lean is read
+    if prose is not None and prose != letter:
+        raise Undecided(f"the letter {letter} on its line, and prose stating {prose}")
 
 
 def read_faithfulness(text: str) -> str | None:
-    """figeval's reading of a PerHalluEval answer: Y, N or None."""
-    body = answer_body(own_answer(text))
+    """figeval's reading of a PerHalluEval answer: Y, N or None.
+
+    Raises:
+        Undecided: two answers (see `_letter_against_prose`, `verdict.body_verdict`).
+    """
+    text = own_answer(text)
+    body = without_mentions(headed_rows(answer_body(criteria_text(text) or text)))
     if _BOTH_LETTERS.match(body.strip()):
         return None
-    by_criteria = criteria_verdict(body)
-    if by_criteria is None:
-        return body_verdict(body, CUES)
-    if by_criteria == CONTRADICTORY:
-        return None
-    # the items' own yes/no are answers to the questions, not verdicts: read the rest for a disagreeing one
-    rest = body_verdict(_CRITERION_ITEM.sub(" ", body), CUES)
-    return by_criteria if rest in (None, by_criteria) else None
+    items = items_verdict(body)
+    if items is not None:
+        return _by_items(body, items)
+    _letter_against_prose(body)
+    return body_verdict(body, CUES)
