@@ -37,7 +37,9 @@ OPTION_ANSWERS = [
     ("7", None),  # out of range
     ('{"selected_option": 9}', None),
     ("1 or 2", None),
-    ("I think option 3 is right, not option 4", None),
+    # a negation governs the option it precedes: "not option 4" rejects 4, and 3 is the one stated right
+    ("I think option 3 is right, not option 4", 3),
+    ("option 3 or option 4, not option 5", None),  # adversarial: the rejection leaves two, no choice
     ("none of them", 0),
     ("", None),
 ]

@@ -1,5 +1,6 @@
 """The Persian allusions readers on real answer shapes (tests/real_answers): the option chosen read as a person
-reads it; knowledge and open answers given to the judge whatever their form; Table 3's numbers equal to those
+reads it; knowledge and open answers given to the judge whatever their form (JSON or prose), "not familiar" /
+"no allusion" decided by rule, and only what a person cannot read left unread; Table 3's numbers equal to those
 derived by hand from the person's readings once the unread answers are labelled by hand."""
 
 import pytest
@@ -22,9 +23,15 @@ def test_the_option_chosen_is_read_as_a_person_reads_it():
     scores = score_all(mc_scorer(), MC, target=lambda e: e.metadata["target"])
     reading = compare(MC, outcomes_of(scores), lambda o: o.label)
     assert reading.misread == []
-    # unread: the 3 a person cannot read; 4 naming the option only by an English title or description, and one
-    # that takes its JSON back ("Wait, let me reconsider ...") and names its new choice only by its story
-    assert reading.layers["unread"] == 3 + 5 + 2  # and an echo of the option list, two answers given as one
+    # unread: every answer a person cannot read (34: two options with no choice, refusals, hedges, an option only
+    # inside an embedded question, a prose choice contradicted by the JSON, echoes of the prompt, cut-offs), and 2 a
+    # person reads: options named only by an English description ("Joseph and Zuleikha", "the story of cutting
+    # hands"), which no rule reads without a table of translated titles. An option's title in Latin letters
+    # ("Yunes va mahi", "the Simorgh", "Jam-e Jam") is read after a final marker; the JSON taken back and given
+    # again ("Wait, let me reconsider ... [{...4}]") is read as the later one.
+    unreadable = sum(e.person is None for e in MC)
+    assert unreadable == 34
+    assert reading.layers["unread"] == unreadable + 2
     found = values(policy_metrics(MC_POLICIES), by_hand(MC, scores, lambda e: e.person))
     assert found["accuracy"] == pytest.approx(sum(e.person == e.metadata["target"] for e in MC) / len(MC))
 
@@ -46,7 +53,9 @@ def test_every_answer_reaches_the_judge_and_table_3_follows(task, scorer, polici
     # never unread because not JSON: only what a person cannot read either is unread (or judged as written)
     reading = compare(entries, outcomes, lambda o: "read")
     unread = [e.id for e, o in zip(entries, outcomes) if o.is_unparsed]
-    assert all(e.person is None for e in entries if e.id in unread)
+    # (an answer the token limit cut is never judged, whatever a person reads of it: the shared rule of
+    # `scoring.judged`; kn-r2-smollm2-loop-cut, a story cut off in a repetition loop, is the one such)
+    assert all(e.person is None or e.stop_reason == "max_tokens" for e in entries if e.id in unread)
     found = values(policy_metrics(policies), scores)
     # the paper's rule: only a complete (knowledge) / correct (open) answer counts; an unreadable one never does
     expected = sum(e.person is not None and e.judge == label for e in entries) / len(entries)
@@ -56,7 +65,7 @@ def test_every_answer_reaches_the_judge_and_table_3_follows(task, scorer, polici
 
 def test_json_keys_are_read_as_a_person_reads_them():
     # "Title" / "Full Explanation" (capitals, a space) are the prompt's keys: the explanation reaches the judge
-    from figeval.benchmarks.persian_allusions.readers import json_answer_text
+    from figeval.benchmarks.persian_allusions.judged_readers import json_answer_text
 
     answer = '[{"Title": "یوسف و زلیخا", "Full Explanation": "زنان مصر دست خود را بریدند."}]'
     assert json_answer_text(answer, ("title", "full_explanation")) == "یوسف و زلیخا: زنان مصر دست خود را بریدند."

@@ -1,16 +1,23 @@
 """Reading the Persian allusions tasks' answers (documented in this benchmark's README, "How answers are read").
 
-Multiple choice (Table 7). Layer 1, the paper's prompt: `[{"selected_option": n}]` or "only the option number".
-Layer 2, figeval's reader: the option named after a final marker ("Final answer: 2", "The correct option is
-3", "پاسخ نهایی: گزینه ۴"), the one option named as "option 3" / "گزینه ۳" / "3)" / "**3. title**", the one
-option whose title the answer names, "none of the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian
-or Arabic-Indic digits. Numbers that name no option (a verse, a year, a step) are not read; two options with no
-final choice are unread. In logprob mode no text is read: the option numbers' next-token probabilities decide
+Multiple choice (Table 7). Layer 1, the paper's prompt: `[{"selected_option": n}]` (the key as a person reads it:
+"selectedOption" too) or "only the option number". Layer 2, figeval's reader: the option named after a final
+marker ("Final answer: 2", "The correct option is 3", "پاسخ نهایی: گزینه ۴", "Cevap:", «الجواب الصحيح هو»), the one
+option named as "option 3" / "گزینه ۳" / "3)" / "**3. title**", in words by language (`option_words`: "The answer is
+four", «پنجمین گزینه», «الخيار الثالث», "beşinci seçenek", «دومی درسته»), the one option whose title the answer
+names (in Latin letters after a final marker: "Javab: Yunes va mahi"), per-option verdict lines read as pairs
+(«۳. ...: درست», the others «نادرست»), "none of the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian or
+Arabic-Indic digits. Not read as a choice: numbers that name no option (a verse, a year, a step), an option
+inside a hedge, an embedded question, a possibility, a question or the prompt's rule restated, an option a
+negation governs ("certainly not option 3", «... پاسخ این پرسش نیست»). Two options with no final choice are
+unread; a prose answer and a JSON one that disagree with nothing revising between are two answers (`Undecided`);
+a later explicit revision replaces the earlier answer. Nothing after an end-of-turn token is the answer
+(`markup.own_turn`, in the one normalisation before every reader). In logprob mode no text is read: the option numbers' next-token probabilities decide
 (`scorer.OPTION_WORDS`).
 
-Knowledge and open-ended (Tables 6, 8): layer 1 is the JSON list the prompt asks for; layer 2 gives the judge
-any other answer as written (prose, markdown, a Persian paragraph): an answer is never unread because it is not
-JSON, only when it is empty.
+Knowledge and open-ended (Tables 6, 8): `judged_readers` (layer 1 the JSON list the prompt asks for, layer 2 the
+prose as written for the judge; "" for "not familiar" / "no allusion", read by rule; None for what a person cannot
+read either).
 """
 
 from __future__ import annotations
@@ -18,26 +25,34 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from figeval.parsing import json_key, parse_json_list, strip_reasoning
+from figeval.benchmarks.persian_allusions.option_words import (
+    FINAL_MARKERS,
+    bare_number_word,
+    latin_titles,
+    options_in_words,
+    rejected,
+    verdict_lines,
+    without_mentions,
+)
+from figeval.parsing import strip_reasoning
+from figeval.verdict import Undecided
 from figeval.text import expression_key, normalize_persian
 
 NONE = 0
+__all__ = ["NONE", "paper_option", "read_option"]
 
-_SELECTED = re.compile(r"[\"']?selected_option[\"']?\s*[:=]\s*[\"']?(\d+)", re.IGNORECASE)
+# The key as a person reads it: "selected_option", "selectedOption", "selected-option" (`parsing.json_key`).
+_SELECTED = re.compile(r"[\"']?selected[_-]?option[\"']?\s*[:=]\s*[\"']?(\d+)", re.IGNORECASE)
 _MARKDOWN = re.compile(r"[*`#]+")  # not "_": selected_option
 _FINAL = re.compile(
     r"(?:final\s+(?:answer|choice|selection)|(?:correct|right|best)\s+(?:option|answer|choice)(?:\s+is)?|"
     r"the\s+answer\s+is|answer\s*:|i\s+(?:choose|select|pick|would choose|would select)|selected\s+option|"
-    r"(?:پاسخ|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|صحیح|درست))|پاسخ\s*:|جواب\s*:|انتخاب(?:[\s\u200c]*(?:من|نهایی))?)"
+    r"(?:پاسخ|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|صحیح|درست))|پاسخ\s*:|جواب\s*:|انتخاب(?:[\s\u200c]*(?:من|نهایی))?|"
+    + "|".join(FINAL_MARKERS.values()) + ")"
     r"\s*(?:is|است|:|=|-|–|—|\s)*",
     re.IGNORECASE,
 )
 _OPTION_NUMBER = re.compile(r"(?:option|choice|گزینه(?:[\s\u200c]*ی)?|شماره)\s*[#:]?\s*\(?(\d+)\)?", re.IGNORECASE)
-# An option named by its ordinal: "the third option", «گزینه‌ی سوم», «گزینه دوم».
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-             "اول": 1, "یکم": 1, "نخست": 1, "دوم": 2, "سوم": 3, "چهارم": 4, "پنجم": 5}
-_ORDINAL_OPTION = re.compile(r"\b(first|second|third|fourth|fifth)\s+(?:option|choice)\b"
-                             r"|گزینه(?:[\s\u200c]*ی)?\s+(اول|یکم|نخست|دوم|سوم|چهارم|پنجم)(?![\w])", re.IGNORECASE)
 _NONE_WORDS = re.compile(r"none of (?:the|them|these)|no allusion|هیچ[\s\u200c]*کدام|تلمیحی (?:ندارد|نیست|وجود ندارد)|"
                          r"بدون تلمیح", re.IGNORECASE)
 
@@ -53,7 +68,8 @@ def _in_range(choice: int, n_options: int) -> int | None:
 
 
 # The model takes its answer back after giving it: neither layer reads it.
-_SECOND_THOUGHTS = re.compile(r"\b(?:(?:wait|let me reconsider|on second thought|on reflection|correction|i was wrong)\b"
+_SECOND_THOUGHTS = re.compile(r"\b(?:(?:wait|let me reconsider|on second thought|on reflection|correction|"
+                              r"i was wrong)\b"
                               r"|actually,)"
                               r"|صبر کنید|اصلاح می|اشتباه کردم", re.IGNORECASE)
 
@@ -80,7 +96,7 @@ def paper_option(text: str, n_options: int) -> int | None:
 def _options_named(segment: str, options: Sequence[str], n_options: int) -> set[int]:
     """The options a piece of text names: "option 3", "گزینه ۳", a leading "3." / "3)", a title, "none"."""
     found = {int(n) for n in _OPTION_NUMBER.findall(segment)}
-    found |= {_ORDINALS[(english or persian).lower()] for english, persian in _ORDINAL_OPTION.findall(segment)}
+    found |= options_in_words(segment)
     leading = re.match(r"\s*\(?(\d+)\s*[.)\-:]?(?:\s|$)", segment)
     if leading and len(set(re.findall(r"(?<![\w.])\d+(?!\w)", segment))) == 1:  # not "1 or 2"
         found.add(int(leading.group(1)))
@@ -104,22 +120,64 @@ def _listed_options(lines: Sequence[str], options: Sequence[str], n_options: int
     return {found.pop() for found in listed if len(found) == 1}
 
 
+def _json_choice(plain: str) -> tuple[set[int], int]:
+    """The `selected_option` values the answer gives, and where the first of them starts. After an explicit
+    revision between them ("[{...1}] Wait, let me reconsider ... The correct answer is: [{...4}]"), only those
+    after the last revision count: the later answer replaces the earlier one."""
+    found = list(_SELECTED.finditer(plain))
+    if not found:
+        return set(), len(plain)
+    revisions = [m.end() for m in _SECOND_THOUGHTS.finditer(plain) if found[0].end() <= m.start() < found[-1].start()]
+    kept = [m for m in found if not revisions or m.start() >= revisions[-1]]
+    return {int(m.group(1)) for m in kept}, kept[0].start()
+
+
+def _final_statement(plain: str) -> tuple[str, str] | None:
+    """The statement after the last final marker ("The answer is", «پاسخ:», "Cevap:"), and the text after it."""
+    finals = list(_FINAL.finditer(plain))
+    if not finals:
+        return None
+    parts = re.split(r"(?<=[.!?؟])\s+|\n", plain[finals[-1].end():].strip(), maxsplit=1)
+    return parts[0], (parts[1] if len(parts) > 1 else "")
+
+
+def _stated(statement: str, options: Sequence[str], n_options: int) -> set[int]:
+    """The options a final statement names, a lone number word ("four.", «چهار») included."""
+    word = bare_number_word(statement)
+    if word is not None and word <= n_options:
+        return {word}
+    return _options_named(statement, options, n_options) or latin_titles(statement, list(options))
+
+
 def read_option(text: str, options: Sequence[str], n_options: int) -> int | None:
-    """figeval's reading of a multiple-choice answer (see the module docstring)."""
+    """figeval's reading of a multiple-choice answer (see the module docstring).
+
+    Raises:
+        Undecided: the prose states one option as the answer and the JSON another, nothing revising between.
+    """
     plain = _plain(text)
     if _taken_back(plain):
         return None
-    named = {int(n) for n in _SELECTED.findall(plain)}
+    named, json_start = _json_choice(plain)
     if named:
-        return _in_range(named.pop(), n_options) if len(named) == 1 else None
+        if len(named) != 1:
+            return None
+        choice = named.pop()
+        # two answers are no answer: "The answer is option 2 ... [{"selected_option": 4}]"
+        before = _final_statement(without_mentions(plain[:json_start]))
+        said = _stated(before[0], options, n_options) if before and not _SECOND_THOUGHTS.search(before[1]) else set()
+        if len(said) == 1 and choice not in said:
+            raise Undecided(f"the prose states option {said.pop()}, the JSON option {choice}")
+        return _in_range(choice, n_options)
     boxed = re.findall(r"\\boxed\{(?:\\text\{)?\s*(\d+)", plain)
     if boxed:
         return _in_range(int(boxed[-1]), n_options)
-    finals = list(_FINAL.finditer(plain))
-    if finals:
-        rest = plain[finals[-1].end():]
-        parts = re.split(r"(?<=[.!?؟])\s+|\n", rest.strip(), maxsplit=1)
-        statement, after = parts[0], (parts[1] if len(parts) > 1 else "")
+    # what names an option without choosing it (a hedge, an embedded question, a possibility, a question, the
+    # prompt's rule restated) is blanked before the options named are read
+    plain = without_mentions(plain)
+    final = _final_statement(plain)
+    if final:
+        statement, after = final
         revision = _SECOND_THOUGHTS.search(after)
         if revision:
             # a later explicit revision wins ("Final answer: 2. Actually, 3 fits better"); one naming no option,
@@ -128,7 +186,7 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
             numbers = {int(n) for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", changed)}
             revised = _options_named(changed, options, n_options) | {n for n in numbers if 0 <= n <= n_options}
             return revised.pop() if len(revised) == 1 else None
-        chosen = _options_named(statement, options, n_options)
+        chosen = _stated(statement, options, n_options)
         if len(chosen) == 1:
             return chosen.pop()
     lines = [line for line in plain.split("\n") if line.strip()]
@@ -137,42 +195,21 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
         # a checklist: the one ticked line is the choice; none ticked, or two, is no choice
         ticked = _options_named(checked[0], options, n_options) if len(checked) == 1 else set()
         return ticked.pop() if len(ticked) == 1 else None
+    marked = verdict_lines(lines, lambda line: _options_named(line, options, n_options))
+    if marked is not None:
+        # per-option verdicts ("۳. یونس و ماهی: درست", the others «نادرست»): the one marked right is the choice
+        return marked.pop() if len(marked) == 1 else None
     if len(_listed_options(lines, options, n_options)) > 1:
         return None  # the options listed one per line, none marked: an echo of the list, no choice
+    # an option a negation governs ("certainly not option 3", «گزینهٔ ۵ ... پاسخ این پرسش نیست») is not chosen
+    refused = rejected(plain, lambda clause: _options_named(clause, options, n_options))
     if len(lines) == 1 or (lines and len(lines[0]) <= 80):
         # a short first line that names one option states the choice ("**3. موسی و عصا**", "Option 4.")
-        chosen = _options_named(lines[0], options, n_options)
+        chosen = _options_named(lines[0], options, n_options) - refused
         if len(chosen) == 1:
             return chosen.pop()
     chosen = _options_named(plain.replace("\n", " "), options, n_options) - (
         {int(m.group(1)) for m in re.finditer(r"(?:^|\s)(\d+)[.)]", plain)} if len(lines) > 1 else set())
     named_by_words = {int(n) for n in _OPTION_NUMBER.findall(plain)}
-    candidates = chosen | named_by_words
+    candidates = (chosen | named_by_words) - refused
     return candidates.pop() if len(candidates) == 1 else None
-
-
-def json_answer_text(text: str, fields: tuple[str, str]) -> str | None:
-    """Layer 1 of the judged tasks: the entries of the JSON list the prompt asks for, as lines "title:
-    explanation" (keys matched without case; entries whose fields are all empty dropped: "" is the null
-    answer). None when there is no such list or an entry has none of the fields."""
-    entries = parse_json_list(text)
-    if entries is None:
-        return None
-    lines = []
-    for entry in entries:
-        # keys as a person reads them: "Title", "Full Explanation", "full-explanation" are the prompt's keys
-        lowered = {json_key(key): value for key, value in entry.items()}
-        if not any(field in lowered for field in fields):
-            return None
-        values = [str(lowered.get(field) or "").strip() for field in fields]
-        if any(values):
-            lines.append(": ".join(v for v in values if v))
-    return "\n".join(lines)
-
-
-def prose_answer(text: str) -> str | None:
-    """Layer 2 of the judged tasks: any answer not in the JSON shape, as written (reasoning removed), for the
-    judge; None only when nothing is left."""
-    return strip_reasoning(text).strip() or None
-
-

@@ -32,7 +32,8 @@ from figeval.benchmarks.persian_allusions.prompts import (
     OPEN_JUDGE_PROMPT,
 )
 from figeval.answering import AnswerMode, resolved_answer_mode
-from figeval.benchmarks.persian_allusions.readers import json_answer_text, paper_option, prose_answer, read_option
+from figeval.benchmarks.persian_allusions.judged_readers import json_answer_text, prose_answer
+from figeval.benchmarks.persian_allusions.readers import paper_option, read_option
 from figeval.parsing import strip_reasoning
 from figeval.scoring.judged import JudgeRequest, judged_outcome, quoted_answer
 from figeval.scoring.labels import LabelScheme
@@ -120,7 +121,8 @@ def mc_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
         def as_label(choice: int | None) -> str | None:
             return None if choice is None else str(choice)
 
-        outcome = read_answer(state.output, asked_in, paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
+        outcome = read_answer(state.output, asked_in,
+                              paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
                               reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words=OPTION_WORDS,
                               target=target.text)
         if asked_in is AnswerMode.GENERATE:
@@ -149,7 +151,8 @@ async def _judged(state: TaskState, scheme: LabelScheme, fields: tuple[str, str]
                        rule=empty_rule, explanation="the answer names nothing")
 
     outcome = await judged_outcome(
-        state.output, paper=lambda text: json_answer_text(text, fields), reader=prose_answer,
+        state.output, paper=lambda text: json_answer_text(text, fields),
+        reader=lambda text: prose_answer(text, fields),
         unparsed_explanation="no answer", shortcut=shortcut, scheme=scheme, judge=judge,
         request=lambda answer: JudgeRequest(JUDGE_SYSTEM_PROMPT,
                                             prompt.format(answer=quoted_answer(answer), **state.metadata)),
