@@ -110,28 +110,42 @@ def test_half_the_answers_is_the_threshold():
     assert echo_warning([], "openai-api/x/m", True) is None
 
 
-def test_real_answers_are_not_echoes():
-    """The corpus of real answer shapes (tests/real_answers): ffe_detection's 138 against their exact prompts, and
-    every task's answers for template remnants (their prompts are not all rebuilt from the corpus)."""
+# The corpus answers that do repeat their prompt or carry a chat template's remnants (a server leaving
+# "<|im_end|>" / "<end_of_turn>" in the text, a model inventing the next turn): each is one, as a person sees.
+ECHOES_IN_THE_CORPUS = {
+    "ffe_detection": {"rq-fake-r2-llama-full-prompt-echo", "rq-real-r2-gemma-end-of-turn-token",
+                      "fq-real-r2-phi-invented-followup"},
+    "others": {"det-en-r2-qwen-im-end-token", "ent-en-r2-gemma-end-of-turn", "qa-r2-910-c", "qa-r2-910-h",
+               "mc-r2-im-end-runaway-turn", "op-r2-im-end-confident-wrong", "op-r2-end-of-turn-confident-wrong",
+               "kn-r2-capitalised-keys-wrong-story", "kn-r2-chat-token-only", "gen-r2-chat-template-token",
+               "tr-r2-gemma-end-of-turn", "tr-r2-chinese-frame-im-end"},
+}
+
+
+def test_real_answers_are_echoes_only_where_they_are_and_never_warn():
+    """The corpus of real answer shapes (tests/real_answers): ffe_detection's against their exact prompts, and
+    every task's answers for template remnants (their prompts are not all rebuilt from the corpus): only the
+    answers that are echoes are found, and a task's few never make a warning (under half its answers)."""
     entries = load("ffe_detection")
     prompts = [(FAKE_QUESTION if e.metadata["framing"] == "fake-q" else REAL_QUESTION).format(
         expression=e.metadata["expression"]) for e in entries]
-    assert [e.id for e, prompt in zip(entries, prompts) if echoes(e.output, [prompt])] == []
+    assert {e.id for e, prompt in zip(entries, prompts) if echoes(e.output, [prompt])} == ECHOES_IN_THE_CORPUS[
+        "ffe_detection"]
     assert echo_warning([Answered((p,), e.output) for e, p in zip(entries, prompts)], "openai-api/x/m", True) is None
     tasks = ("tr_idiom_detection", "tr_idiom_entailment", "perhallueval_qa", "perhallueval_summarization",
              "allusion_mc", "allusion_open", "allusion_knowledge", "ffe_generation", "ffe_translation")
-    assert [e.id for task in tasks for e in load(task) if echoes(e.output, [])] == []
+    assert {e.id for task in tasks for e in load(task) if echoes(e.output, [])} == ECHOES_IN_THE_CORPUS["others"]
 
 
 def test_an_instruction_tuned_model_that_repeats_one_prompt_is_one_echo_not_a_warning():
     # tests/real_answers/tr_idiom_detection.yaml det-en-llama-repeats-prompt-no: Llama repeats the prompt, then
-    # answers; an echo, but one answer of the task's 67 (1 < 33.5) is no reason to warn
+    # answers; an echo, but one answer of the task's 92 (1 < 46) is no reason to warn
     entries = {e.id: e for e in load("tr_idiom_detection")}
     repeated = entries["det-en-llama-repeats-prompt-no"]
     prompt = DETECTION_PROMPT["en"].format(sentence="Yeni telefon çıkınca eskisinin pabucu dama atıldı.")
     assert echoes(repeated.output, [prompt])
     others = [Answered((prompt,), e.output) for e in entries.values()]
-    assert len(others) == 67 and echo_warning(others, "openai-api/x/m", True) is None
+    assert len(others) == 92 and echo_warning(others, "openai-api/x/m", True) is None
 
 
 def test_a_logprob_run_has_no_answers_to_check():
