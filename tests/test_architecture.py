@@ -13,7 +13,7 @@ MAX_LINES = 350
 # docs/architecture.md's layers, lowest first; a module belongs to the layer of its longest matching prefix.
 LAYERS = (
     ("text, parsing and primitives", ("figeval.errors", "figeval._compat", "figeval.text", "figeval.markup", "figeval.parsing",
-                                      "figeval.verdict", "figeval.output", "figeval.spreadsheet", "figeval.progress",
+                                      "figeval.verdict", "figeval.providers", "figeval.output", "figeval.spreadsheet", "figeval.progress",
                                       "figeval.stats", "figeval.paired", "figeval.answering",
                                       "figeval.arguments")),
     ("data", ("figeval.data",)),

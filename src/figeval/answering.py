@@ -16,6 +16,7 @@ from inspect_ai.model import CachePolicy, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from figeval.errors import FigevalError
+from figeval.providers import provider_of
 
 # Decoding of every model call figeval makes (tasks, judges, builders) unless the user overrides it:
 # deterministic, as the papers evaluate; recorded in every log. No max_tokens: each provider's own limit, so a
@@ -43,8 +44,8 @@ NO_EXPIRY = "100Y"
 def response_cache(model_name: str, enabled: bool = True) -> CachePolicy | bool:
     """Inspect's response cache for a model's calls: on, and kept (a re-run or a resume of the same prompts with
     the same model and settings never pays again), except for replay, whose answers are keyed by sample id: a
-    prompt-keyed cache could give one sample another's recorded answer."""
-    if not enabled or model_name.startswith("replay/"):
+    prompt-keyed cache could give one sample another's recorded answer (`Provider.answers_by_sample_id`)."""
+    if not enabled or provider_of(model_name).answers_by_sample_id:
         return False
     return CachePolicy(expiry=NO_EXPIRY)
 
@@ -53,24 +54,20 @@ class AnswerMode(str, Enum):
     GENERATE = "generate"
     LOGPROB = "logprob"
     AUTO = "auto"
-    """Decided by the model, from its name alone (so every route and every re-scoring decides alike):
-    `logprob` for `gguf/` models, which figeval runs in process and whose default is a base model that continues
-    text instead of answering; `generate` for every other provider. A base model behind an API (vLLM, llama.cpp
+    """Decided by the model, from its name alone (so every route and every re-scoring decides alike): `logprob`
+    for providers that declare `answers_by_logprob` (`figeval.providers`: `gguf/`, run in process, whose default
+    is a base model that continues text instead of answering); `generate` for every other provider. A base model behind an API (vLLM, llama.cpp
     server) needs `answer_mode=logprob`, an instruction-tuned GGUF file `answer_mode=generate`."""
 
 
 # The answer modes as a task parameter's choices (`-T answer_mode=...`), in AnswerMode's order.
 AnswerModeName = Literal["generate", "logprob", "auto"]
 
-# Providers whose models answer by logprob under AnswerMode.AUTO.
-LOGPROB_PROVIDERS = ("gguf/",)
-
-
 def resolved_answer_mode(mode: AnswerMode, model: str) -> AnswerMode:
     """The mode a task asks `model` in: the given one, or for AUTO the model's (see AnswerMode.AUTO)."""
     if mode is not AnswerMode.AUTO:
         return mode
-    return AnswerMode.LOGPROB if model.startswith(LOGPROB_PROVIDERS) else AnswerMode.GENERATE
+    return AnswerMode.LOGPROB if provider_of(model).answers_by_logprob else AnswerMode.GENERATE
 
 
 def answer_mode_of(value: str) -> AnswerMode:

@@ -26,6 +26,7 @@ from figeval.answering import unknown_provider
 from figeval.data.table import AFFIRMATIVE_CELLS, NEGATIVE_CELLS, Row, affirmative, negative
 from figeval.errors import DataError, FigevalError
 from figeval.output import check_outputs, refuse_folder, refuse_link, refuse_missing_folder, refuse_non_folder
+from figeval.providers import model_file, provider_of
 
 
 # --- Before anything: outputs and models --------------------------------------------------------------------
@@ -62,8 +63,7 @@ def check_build_outputs(out: Path, inputs: Iterable[Path | None], files: Sequenc
 
 def model_files(models: Iterable[str | Model]) -> list[Path]:
     """The files that models named `replay/<file.jsonl>` or `gguf/<file.gguf>` read: inputs of the build."""
-    return [Path(name.split("/", 1)[1]) for name in models
-            if isinstance(name, str) and name.startswith(("replay/", "gguf/"))]
+    return [Path(file) for name in models if isinstance(name, str) and (file := model_file(name)) is not None]
 
 
 def _plain(message: str) -> str:
@@ -85,7 +85,7 @@ def open_model(model: str | Model, option: str, **model_args: Any) -> Model:
     """
     if isinstance(model, Model):
         return model
-    if model.startswith("replay/"):
+    if provider_of(model).answers_by_sample_id:
         # A replay file's answers are keyed by the id of an evaluation sample; a build asks outside any sample.
         raise FigevalError(f"{option} {model}: a replay file answers evaluation samples by their ids and has no answer "
                            "for a build's prompts; a build needs a model that writes (e.g. gguf/gemma-3-270m, "

@@ -38,6 +38,7 @@ from figeval.cli.run_options import (
 )
 from figeval.cli.run_summary import log_files, print_summary, successful_log
 from figeval.errors import FigevalError
+from figeval.providers import provider_of
 
 
 # A sample whose model call failed (a dropped connection, an empty or malformed response the provider could not
@@ -50,7 +51,6 @@ REQUEST_TIMEOUT_S = 120
 # Retries of one request (with Inspect's backoff) before its sample fails; Inspect's default is unlimited, so a
 # server that has stopped would be retried for ever. API models only.
 MAX_RETRIES = 10
-IN_PROCESS = ("gguf/", "replay/", "mockllm/")
 
 
 def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def eval_options(model: str, cache: bool = True) -> dict[str, Any]:
         "log_realtime": False,
         "retry_on_error": RETRY_ON_ERROR,
     }
-    if not model.startswith(IN_PROCESS):
+    if not provider_of(model).in_process:
         options |= {"attempt_timeout": REQUEST_TIMEOUT_S, "max_retries": MAX_RETRIES}
     return options
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from importlib import import_module
 from math import ceil
 from typing import Any
 
 from inspect_ai.model import ChatMessage
+
+from figeval.providers import provider_of
 
 CHARS_PER_TOKEN = 4
 """The estimate's rule of thumb for English; Persian and Turkish text usually takes more tokens than this."""
@@ -44,40 +46,22 @@ def estimated(model: str, why: str | None = None) -> Tokenizer:
 
 
 def tokenizer_for(model: str, model_args: dict[str, Any] | None = None) -> Tokenizer:
-    """The tokenizer `model`'s prompts are counted with: a gguf model's own vocabulary (its weights are not
-    loaded), else the estimate.
+    """The tokenizer `model`'s prompts are counted with: its provider's own counter where it declares one
+    (`providers.Provider.token_counter`: a gguf model's vocabulary, its weights not loaded), else the estimate.
 
     Args:
         model: provider/model.
         model_args: the model's `-M` arguments (a gguf model's `chat_template` decides how messages are joined).
 
     Raises:
-        FigevalError: a gguf path with no file (as the run would refuse it).
+        FigevalError: a model file that does not exist (as the run would refuse it).
     """
-    provider, _, name = model.partition("/")
-    if provider != "gguf":
+    declared = provider_of(model).token_counter
+    if declared is None:
         return estimated(model)
-    from importlib.util import find_spec
-
-    if find_spec("llama_cpp") is None:
-        return estimated(model, "llama-cpp-python is not installed")
-    chat_template = (model_args or {}).get("chat_template")
-    return Tokenizer(gguf_counter(name, chat_template if isinstance(chat_template, bool) else None), True,
-                     f"{model}'s own vocabulary")
-
-
-@lru_cache(maxsize=4)
-def gguf_counter(name: str, chat_template: bool | None) -> Callable[[Messages], int]:
-    """A gguf model's prompt length in tokens, by the gguf provider's own rule (`bindings.prompt_tokens`); the
-    tests compare it with a real run's input tokens. Only the vocabulary is read (`vocab_only=True`: under a
-    second for the embedded model, no weights)."""
-    from llama_cpp import Llama
-
-    from figeval.models.gguf.bindings import prompt_tokens, route_llama_cpp_logs, template_formatter
-    from figeval.models.gguf.weights import resolve_model_path
-
-    route_llama_cpp_logs()
-    path, instruction_tuned = resolve_model_path(name)
-    llm = Llama(model_path=str(path), vocab_only=True, verbose=False)
-    formatter = template_formatter(llm, instruction_tuned, chat_template)
-    return lambda messages: len(prompt_tokens(llm, formatter, messages)[0])
+    module, _, function = declared.partition(":")
+    try:
+        count = getattr(import_module(module), function)(model.partition("/")[2], model_args or {})
+    except LookupError as missing:
+        return estimated(model, str(missing))
+    return Tokenizer(count, True, f"{model}'s own vocabulary")

@@ -11,30 +11,24 @@ from pathlib import Path, PurePath
 
 from inspect_ai.log import EvalLog
 
+from figeval.providers import model_file
+
 # The log's metadata key for a run's own name (`figeval run --name NAME`; `eval(metadata={"display_name": ...})`).
 DISPLAY_NAME_KEY = "display_name"
-# Providers whose model is a file: the same file under two spellings of its path is one model.
-FILE_MODELS = ("replay/", "gguf/")
-
-
 def given_name(log: EvalLog) -> str:
     """The name the user gave the run, or ""."""
     return str((log.eval.metadata or {}).get(DISPLAY_NAME_KEY) or "").strip()
 
 
 def _model_file(model: str) -> tuple[str, str] | None:
-    """(provider prefix, path) of a model named by a file (`replay/runs/a.jsonl`); None for any other model and
-    for an embedded gguf alias (`gguf/gemma-3-270m`, a name, not a path)."""
-    prefix = next((prefix for prefix in FILE_MODELS if model.startswith(prefix)), None)
-    if prefix is None:
-        return None
-    name = model.removeprefix(prefix)
-    if prefix == "gguf/":
-        from figeval.models.gguf import ALIASES
+    """(provider prefix, path) of a model named by a file (`replay/runs/a.jsonl`: its provider `names_a_file`);
+    None for any other model and for an embedded gguf alias (`gguf/gemma-3-270m`, a name, not a path)."""
+    from figeval.models.gguf import ALIASES
 
-        if name in ALIASES:
-            return None
-    return prefix, name
+    name = model_file(model)
+    if name is None or name in ALIASES:
+        return None
+    return model.partition("/")[0] + "/", name
 
 
 def short_name(model: str) -> str:
