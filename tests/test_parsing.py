@@ -44,6 +44,11 @@ def test_best_label_is_none_without_any_answer_token_or_on_a_tie():
 
 @pytest.mark.parametrize("text, expected, done", [
     ("Ｙｅｓ", "Yes", ["full-width letters"]),
+    # look-alike letters inside a Latin word, or as the whole answer; a Cyrillic (Tajik) word stays as written
+    ("Contr\u0430diction", "Contradiction", ["look-alike letters"]),
+    ("\u041dayır", "Hayır", ["look-alike letters"]),
+    ("\u039d", "N", ["look-alike letters"]),
+    ("Ҳар кӣ бо мо нест, бар мост", "Ҳар кӣ бо мо нест, бар мост", []),
     ("<answer>No</answer>", "No", ["markup"]),
     ("<p>Final answer:<br/>3</p>", "Final answer:\n3\n", ["markup"]),
     ("Yes<|im_end|>", "Yes ", ["template tokens"]),

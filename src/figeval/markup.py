@@ -35,6 +35,19 @@ _EMOJI_VERDICT = {"✅": "yes", "✔": "yes", "✔️": "yes", "☑": "yes", "�
                   "❌": "no", "✖": "no", "✖️": "no", "❎": "no", "👎": "no"}
 
 
+# Cyrillic and Greek letters drawn as Latin ones: inside a Latin word ("Contrаdiction" with a Cyrillic а, "Нayır"), or
+# as the whole answer ("Ν", a Greek capital nu), they are the Latin letters a person reads. A word wholly in
+# Cyrillic (Tajik Persian, Russian) is left as written.
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsABEZHIKMNOPTYXo")
+_MIXED_WORD = re.compile(r"\b(?=\w*[A-Za-z])(?=\w*[\u0370-\u03ff\u0400-\u04ff])\w+\b")
+
+
+def _lookalikes_folded(text: str) -> str:
+    if len(text.strip()) == 1:
+        return text.translate(_LOOKALIKES)
+    return _MIXED_WORD.sub(lambda m: m.group().translate(_LOOKALIKES), text)
+
+
 def own_turn(text: str) -> str:
     """The answer up to its end-of-turn token when the model went on to invent a next turn after it."""
     end = _END_OF_TURN.search(text)
@@ -74,13 +87,14 @@ def _table_row(match: re.Match[str]) -> str:
 
 def unwrapped(text: str) -> tuple[str, list[str]]:
     """The answer as every reader reads it, and what was done to it (for the outcome's explanation): invisible
-    marks removed, full-width letters made plain, a turn invented after the end-of-turn token cut, chat-template
+    marks removed, Cyrillic or Greek look-alikes in a Latin word made Latin, full-width letters made plain, a turn invented after the end-of-turn token cut, chat-template
     tokens removed, HTML/XML tags unwrapped to their text, a markdown table's cells read with their column's header
     ("Final: ✔") or a two-cell row as "cell: cell", code fences unwrapped, a lone check mark or cross read as
     yes / no. Reasoning blocks stay for `strip_reasoning`; nothing else is changed."""
     done = []
     for name, change in (
         ("invisible marks", lambda t: _INVISIBLE.sub("", t)),
+        ("look-alike letters", _lookalikes_folded),
         ("full-width letters", lambda t: _FULL_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), t)),
         ("an invented next turn", own_turn),
         ("template tokens", lambda t: _TEMPLATE_TOKEN.sub(" ", t)),

@@ -30,10 +30,35 @@ YES_NO_BY_LANGUAGE: dict[str, dict[YesNo, frozenset[str]]] = {
     "fa-Latn": {YesNo.YES: frozenset({"bale", "baleh", "bali"}), YesNo.NO: frozenset({"kheyr", "kheir", "nakheyr"})},
     "ar": {YesNo.YES: frozenset({"نعم"}), YesNo.NO: frozenset({"لا"})},
     "tr": {YesNo.YES: frozenset({"evet"}), YesNo.NO: frozenset({"hayır", "hayir"})},
+    # Azerbaijani, which models write for a Turkish prompt ("yox" is left out: also "there is none" in a sentence)
+    "az": {YesNo.YES: frozenset({"bəli"}), YesNo.NO: frozenset({"xeyr"})},
 }
 YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
     answer: frozenset(word for words in YES_NO_BY_LANGUAGE.values() for word in words[answer]) for answer in YesNo
 }
+
+
+# A Likert scale's answers to a yes/no question, by language ("Strongly disagree." to "Is it real?"): agreeing is
+# a yes, disagreeing a no; an intensifier may go first (`agreement_pattern`); neither-nor is a hedge
+# (`AGREEMENT_NEUTRAL`). Each benchmark decides where they answer (alone, or governing a clause).
+AGREEMENT_BY_LANGUAGE: dict[str, dict[YesNo, frozenset[str]]] = {
+    "en": {YesNo.YES: frozenset({"agree", "i agree"}), YesNo.NO: frozenset({"disagree", "i disagree"})},
+    "fa": {YesNo.YES: frozenset({"موافقم", "موافق هستم"}), YesNo.NO: frozenset({"مخالفم", "مخالف هستم", "موافق نیستم"})},
+    "tr": {YesNo.YES: frozenset({"katılıyorum"}), YesNo.NO: frozenset({"katılmıyorum"})},
+    "az": {YesNo.YES: frozenset({"razıyam"}), YesNo.NO: frozenset({"razı deyiləm"})},
+}
+_AGREEMENT_INTENSIFIERS = ("strongly", "somewhat", "completely", "totally", "fully", "mostly", "partly", "partially",
+                           "کاملا", "کامل", "شدیدا", "قویا", "تا حدی", "تا حدودی", "kesinlikle", "tamamen", "kısmen",
+                           "tamamilə")
+AGREEMENT_NEUTRAL = (r"neither\s+agree\s+nor\s+disagree|نه\s+موافق(?:م)?[،,]?\s+(?:و\s+)?نه\s+مخالف(?:م)?"
+                     r"|ne\s+katılıyorum\s+ne\s+(?:de\s+)?katılmıyorum")
+
+
+def agreement_pattern(answer: YesNo) -> str:
+    """A Likert answer meaning `answer` in any language, an intensifier allowed first (reading form: lowercased,
+    «کاملاً» as «کاملا»)."""
+    words = frozenset(word for table in AGREEMENT_BY_LANGUAGE.values() for word in table[answer])
+    return rf"(?:{words_pattern(_AGREEMENT_INTENSIFIERS)}\s+)?{words_pattern(words)}"
 
 
 # Whole sentences that answer a yes/no question, beyond the words above ("I don't think so.", "Absolutely.",
