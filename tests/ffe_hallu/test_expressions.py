@@ -105,6 +105,56 @@ CASES = [
     # adversarial: a Latin choice that is no item's transliteration
     ("1. پول که علف خرس نیست (pool ke alaf-e khers nist)\n2. مگه پول پارو می‌کنم؟ (mage pool paaroo mikonam?)\n\n"
      "Final choice: money doesn't grow on trees", None),
+    # --- round 3: a JSON answer's expression fields all count -------------------------------------------------------
+    (f'{{"Idiom": "{E}", "Proverb": "{P}"}}', None),  # two slots filled, two expressions, neither chosen
+    (f'{{"Idiom": "{E}", "Persian_Idiom": "{E}"}}', E),  # adversarial: the same one twice is one answer
+    (f'{{"Idiom": "{E}", "Proverb": "{P}", "Final_Choice": "{P}"}}', P),  # adversarial: the choice field decides
+    # --- round 3: a pointer back to a mark (a legend given by pointing) ---------------------------------------------
+    (f"1. {F} (*)\n2. {E}\n\nMy choice is the one marked with (*) above.", F),  # "(*)" marks item 1: F
+    (f"1. {F}\n2. {E} †\n\nFinal answer: the item marked with † above.", E),  # another mark, another item: E
+    (f"1. {F}\n2. **{E}**\n\nFinal choice: the one in bold above.", E),  # bold is the mark: item 2, E
+    (f"- **{F}**\n- {E}\n\nI pick the option in bold.", F),
+    # adversarial: bold without a pointer is emphasis; two bold items or no marked item choose nothing
+    (f"1. **{F}**\n2. {E}", None),
+    (f"1. **{F}**\n2. **{E}**\n\nFinal choice: the one in bold above.", None),
+    (f"1. {F}\n2. {E}\n\nMy choice is the one marked with (*) above.", None),
+    # --- round 3: «نیست» closing the clause negates every expression in it ----------------------------------------
+    (f"پاسخ دقیق این معنا «{E}» یا «{F}» نیست، چون هر دو چیز دیگری می‌گویند؛ اصطلاح دقیق‌تری هم به ذهنم نمی‌رسد.", None),
+    (f"«{E}» و «{F}» هیچ‌کدام معادل دقیق نیستند.", None),  # the plural verb: both negated
+    # adversarial: a clause mark ends the negation's scope: the other clause's expression is offered
+    (f"«{E}» درست نیست، «{F}» درست است.", F),
+    (f"«{E}» مناسب است؛ «{F}» نیست.", E),
+    # --- round 3: Arabic is not Persian ----------------------------------------------------------------------------
+    ("التعبير المناسب لهذا المعنى هو: «ضحك على ذقنه»، أي خدعه.", None),  # «على»: an Arabic word, no Persian one
+    ("«رجع إلى نقطة الصفر»", None),  # «إلى»
+    ("«ليس كل ما يلمع ذهبا»", None),  # «ليس»
+    # adversarial: Persian typed with Arabic letters (ك ي) has Persian words («را», «با»); «علی» is a Persian name
+    ("سايه كسي را با تير زدن", "سايه كسي را با تير زدن"),
+    ("«علی ماند و حوضش»", "علی ماند و حوضش"),
+    # --- round 3: an expression over two lines, a line ending in «،» continued -----------------------------------
+    ("سال به سال،\nدریغ از پارسال", "سال به سال، دریغ از پارسال"),
+    ("Proverb:\nهر که بامش بیش،\nبرفش بیشتر", "هر که بامش بیش، برفش بیشتر"),
+    # adversarial: a list item after the comma is another item; two lines with no comma are two
+    (f"1. {F}،\n2. {E}", None),
+    (f"{E}\n{F}", None),
+    # --- round 3: two expressions right under the label, not a repeated block: two answers ----------------------------
+    (f"Final choice:\n{E}\n{F}", None),
+    # --- round 3: a Dari label; a dialogue that illustrates the headword ---------------------------------------------
+    (f"متل: {E}\n(این متل در دری گفته میشود.)", E),
+    (f"متل - {E}", E),
+    (f"متل: {F}\nمتل: {E}", None),  # adversarial: two labelled answers
+    (f"**{E}**\n\n— «آقا این فرش چنده؟»\n— «ده میلیون، ولی جای چونه داره.»", E),  # two turns: an example
+    (f"{F}\n\n– «کار سختیه؟»\n– «نه بابا، مثل آب خوردنه.»", F),  # en dashes, another headword
+    (f"— «{F}»", F),  # adversarial: one dashed quotation is an answer, not a dialogue
+    (f"— «{F}»\n— «{E}»", None),  # adversarial: two dashed quotations and no headword: nothing read
+    # --- round 3: a Persian sentence of preference ------------------------------------------------------------------
+    (f"- {F}\n- {E}\n\nولی من خودم می‌گم همون «{E}» بهتره دیگه", E),  # «X بهتره»: the comparative prefers E
+    (f"۱. {F}\n۲. {E}\n\nبه نظرم «{F}» مناسب‌تر است.", F),
+    (f"1. {F}\n2. {E}\n\n«{E}» دقیق‌تره.", E),
+    # adversarial: put against another, conditional, or negated: no preference
+    (f"- {F}\n- {E}\n\nنمی‌دونم «{F}» بهتره یا «{E}».", None),
+    (f"- {F}\n- {E}\n\nاگه رسمی باشه «{F}» بهتره، اگه خودمونی «{E}».", None),
+    (f"- {F}\n- {E}\n\n«{F}» بهتر نیست.", None),
 ]
 
 

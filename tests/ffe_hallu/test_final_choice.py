@@ -7,6 +7,9 @@ from figeval.benchmarks.ffe_hallu.expressions import chosen_equivalent
 
 E = "یخ جلسه را شکستن"  # break the ice
 F = "مثل آب خوردن"  # a piece of cake
+Q = "آب از سرچشمه گل‌آلود است"
+L1, L2 = "این قافلهٔ عمر عجب می‌گذرد", "دریاب دمی که با طرب می‌گذرد"  # two lines of one quatrain (Khayyam)
+H1, H2 = "صبح است ساقیا قدحی پر شراب کن", "دور فلک درنگ ندارد شتاب کن"  # one couplet (Hafez)
 
 ANSWERS = [
     # English markers, and what joins them to the expression
@@ -65,6 +68,19 @@ ANSWERS = [
     ("Final choice: I am not sure.", None),  # no Persian expression
     ("", None),
     (f"The closest Persian equivalent is probably {F} or {E}.", None),
+    # round 3: items lettered in Persian; the letter names the item lettered with it (not a position)
+    (f"الف) {F}\nب) {E}\n\nانتخاب نهایی اینجانب گزینهٔ «الف» است.", F),  # «الف» labels F
+    (f"الف- {F}\nب- {E}\nج- {Q}\n\nپاسخ نهایی: ج", Q),  # «ج» labels the third line
+    (f"الف) {F}\nب) {E}\n\nانتخاب نهایی: گزینهٔ «د»", None),  # adversarial: no item lettered «د»
+    # round 3: a label followed by the object marker «را» is a sentence about the choice, not a label
+    (f"۱. {F}\n۲. {E}\n\nانتخاب نهایی را به شما واگذار می‌کنم، چون هر دو مناسب‌اند.", None),
+    (f"بهترین گزینه را خودتان انتخاب کنید:\n۱. {F}\n۲. {E}", None),
+    (f"۱. {F}\n۲. {E}\n\nانتخاب نهایی: {E}", E),  # adversarial: the label with a colon still marks
+    # round 3: verse lines under the label that repeat one item's continuation lines: one expression, both lines
+    (f"1. {F}\n2. از خیام:\n   {L1}\n   {L2}\n\nFinal choice:\n{L1}\n{L2}", f"{L1}\n{L2}"),
+    (f"1. {E}\n2. از حافظ:\n   {H1}\n   {H2}\n\nانتخاب نهایی:\n{H1}\n{H2}", f"{H1}\n{H2}"),
+    # adversarial: the two lines were two separate items: two answers under the label
+    (f"1. {L1}\n2. {L2}\n\nFinal choice:\n{L1}\n{L2}", None),
 ]
 
 

@@ -190,3 +190,62 @@ ROUND_2 = [
 @pytest.mark.parametrize("answer, yes_means, expected", ROUND_2, ids=[repr(a)[:40] for a, _, _ in ROUND_2])
 def test_round_2_families(answer, yes_means, expected):
     assert detection_verdict(answer, yes_means, expression="")[1] == expected
+
+
+# --- Round 3 rules, by family. Each case: (answer, framing's "yes" meaning, expected), the expected value derived by
+# hand in the comment; adversarial negatives marked "ADV"; variants not in the corpus (other words, other order)
+# beside each family's corpus shape.
+ROUND_3 = [
+    # Likert answers as a sentence of their own: agree is a yes, disagree a no (of the framing, or of the model's
+    # own question); the middle of the scale has no lean
+    ("Strongly disagree. The established proverb is «سنگ بزرگ علامت نزدن است».", REAL, FAKE),  # real-q: no -> fake
+    ("Agree.", FAKE, FAKE),  # fake-q: yes -> fake
+    ("کاملاً مخالفم.", FAKE, REAL),  # Persian "fully disagree", fake-q: no -> real
+    ("Kesinlikle katılmıyorum.", REAL, FAKE),  # Turkish "I strongly disagree", real-q: no -> fake
+    ("Real? Strongly disagree.", FAKE, FAKE),  # ADV: disagrees with "Real?", not with the framing -> fake
+    ("Neither agree nor disagree.", REAL, None),  # ADV: the scale's middle -> unread
+    ("نه موافقم، نه مخالف.", FAKE, None),  # ADV: neither-nor, the first «نه» is no "no" -> unread
+    ("I disagree with the proverb's advice.", REAL, None),  # ADV: disagreeing with the content, not answering
+    # a matrix verb of denial negates the clause it governs; two negations cancel
+    ("I strongly disagree that this is a real idiom.", FAKE, FAKE),  # denies "real" -> fake
+    ("I doubt that it is a genuine proverb.", REAL, FAKE),  # doubts "genuine" -> fake
+    ("I deny that it is fabricated.", REAL, REAL),  # denies "fabricated" -> real
+    ("I don't doubt that it is real.", FAKE, REAL),  # ADV: not + doubt cancel -> real
+    ("There is no doubt it is fabricated.", REAL, FAKE),  # ADV: no + doubt cancel -> fake
+    ("It is not untrue that it is real.", REAL, REAL),  # not + untrue cancel -> real
+    ("I don't doubt that it is not real.", REAL, FAKE),  # ADV: a third "not" keeps its own reading -> fake
+    ("شک دارم که این مثل واقعی باشد.", FAKE, FAKE),  # Persian "I doubt it is real" -> fake
+    ("شکی نیست که این مثل واقعی است.", FAKE, REAL),  # ADV: "no doubt it is real" -> real
+    # "the answer (to ...) is negative/positive", what it answers between
+    ("پاسخ پرسش مطروحه منفی است. عبارت مزبور از امثال سائره است.", FAKE, REAL),  # fake-q: negative -> real
+    ("The answer to your question is negative.", REAL, FAKE),  # real-q: negative -> fake
+    ("جواب سؤال شما مثبت است.", FAKE, FAKE),  # fake-q: positive -> fake
+    ("پاسخ منفی نیست.", REAL, None),  # ADV: "not negative" is no "no" -> unread
+    ("اگر پاسخ منفی باشد، یعنی جعلی است.", REAL, None),  # ADV: a condition supposes -> unread
+    # a colloquial rhetorical dismissal of a label opening its clause: the other label
+    ("نه بابا، جعلی چیه! اینو که همه می‌گن.", FAKE, REAL),  # "no, what fake!" -> real
+    ("بابا جعلی کدومه! همه می‌گن.", REAL, REAL),  # "which fake!" -> real
+    ("واقعی چیه! ساختگیه.", FAKE, FAKE),  # "what real!", then "it's made up" -> fake
+    ("منظور از جعلی چیه؟", FAKE, None),  # ADV: a question about the word -> unread
+    ("فرق واقعی و جعلی چیه!", REAL, None),  # ADV: the label does not open its clause -> unread
+    # irony against an absurd thing, and imitation words
+    ("Real? About as real as a camel hiding behind a tulip. Swapping the camel makes it a knock-off.", REAL, FAKE),
+    ("It's about as authentic as a three-dollar bill.", FAKE, FAKE),  # ironic -> fake
+    ("It's as real as it gets.", FAKE, REAL),  # ADV: an emphasis idiom, not irony -> real
+    ("It is about as common as «دست بالای دست بسیار است».", REAL, None),  # ADV: compared with an idiom -> unread
+    ("It is not a knock-off; it is the genuine article.", FAKE, REAL),  # ADV: negated imitation -> real
+    ("This is a counterfeit of a well-known proverb.", REAL, FAKE),  # imitation -> fake
+    # Azerbaijani (a language table entry): Bəli/Xeyr, "deyil" closing the clause; "əsl" (original) no label
+    ("Xeyr. Bu ifadə həqiqi atalar sözü deyil. Əsl forması «دیگ به دیگ میگه روت سیاه»dır.", REAL, FAKE),
+    ("Bəli, bu həqiqi atalar sözüdür.", REAL, REAL),  # yes, a real proverb -> real
+    ("Bu ifadə saxtadır.", FAKE, FAKE),  # "is fake" -> fake
+    ("Bu ifadə saxta deyil.", REAL, REAL),  # "is not fake" -> real
+    ("Bu ifadə fars dilində işlənmir.", FAKE, FAKE),  # "is not used" -> fake
+    ("Əsl forması «دیگ به دیگ میگه روت سیاه»dır.", REAL, None),  # ADV: the original form names the source -> unread
+    ("Bəli yoxsa xeyr?", FAKE, None),  # ADV: both offered in a question -> unread
+]
+
+
+@pytest.mark.parametrize("answer, yes_means, expected", ROUND_3, ids=[repr(a)[:40] for a, _, _ in ROUND_3])
+def test_round_3_families(answer, yes_means, expected):
+    assert detection_verdict(answer, yes_means, expression="")[1] == expected

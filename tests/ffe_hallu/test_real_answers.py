@@ -29,7 +29,11 @@ def test_detection_answers_are_read_as_a_person_reads_them():
     # Arabic and Finglish label words with their negations, label:value slots ("Real Persian idiom: ❌"), JSON
     # verdict keys ("is_real": false), yes/no answering the model's own question ("Fake? No. Real? Yes."),
     # a probability ("P(real) ≈ 0.1"), "a garbled «…»", "the dictionary form of «…»".
-    assert reading.layers == {"paper_rule": 16, "figeval_reader": 149, "unread": 19}
+    # Round 3 (17 more answers) brought new shapes, all read now but the 5 a person cannot read either: a Likert
+    # answer ("Strongly disagree."), "the answer to the question posed is negative" («پاسخ پرسش مطروحه منفی
+    # است»), a colloquial dismissal («نه بابا، جعلی چیه!»), irony with a knock-off ("about as real as a camel
+    # hiding behind a tulip"), Azerbaijani ("Xeyr ... həqiqi atalar sözü deyil").
+    assert reading.layers == {"paper_rule": 16, "figeval_reader": 161, "unread": 24}
 
 
 def test_table_4_from_the_readings_equals_the_person_s():
@@ -41,10 +45,10 @@ def test_table_4_from_the_readings_equals_the_person_s():
         # Section 4: a fake not called fake is a hallucination; an answer nobody can read counts as accepting it
         expected = sum(e.person != "fake" for e in asked) / len(asked)
         assert found[f"halluc_rate_{framing.replace('-', '_')}"] == pytest.approx(expected)
-    # by hand: fake-q 52 fakes, 10 called real + 4 unreadable; real-q 67 fakes, 7 called real + 10 unreadable
-    assert found["halluc_rate_fake_q"] == pytest.approx(14 / 52)
-    assert found["halluc_rate_real_q"] == pytest.approx(17 / 67)
-    assert found["halluc_rate_avg"] == pytest.approx((14 / 52 + 17 / 67) / 2)
+    # by hand: fake-q 53 fakes, 10 called real + 5 unreadable; real-q 74 fakes, 7 called real + 12 unreadable
+    assert found["halluc_rate_fake_q"] == pytest.approx(15 / 53)
+    assert found["halluc_rate_real_q"] == pytest.approx(19 / 74)
+    assert found["halluc_rate_avg"] == pytest.approx((15 / 53 + 19 / 74) / 2)
     pairs = {}
     for e in fakes:
         pairs.setdefault(e.metadata["expression"], {})[e.metadata["framing"]] = e.person
@@ -56,8 +60,9 @@ def test_table_4_from_the_readings_equals_the_person_s():
 
 # Answers a person reads that no rule does (unread: hallucinated until a person labels them): an expression only
 # in Latin letters (no word list tells Persian in Latin letters from English), and a repetition loop cut by the
-# token limit (an open answer cut off is never judged: its complete sentences may stop before the answer).
-UNREAD_THOUGH_READABLE = {"gen-r2-finglish-only", "gen-r2-smollm2-repetition-loop"}
+# token limit (an open answer cut off is never judged: its complete sentences may stop before the answer); round 3:
+# an expression only in Tajik Cyrillic (no Persian script to tell an expression from the prose around it).
+UNREAD_THOUGH_READABLE = {"gen-r2-finglish-only", "gen-r2-smollm2-repetition-loop", "r3-gen-tajik-cyrillic"}
 
 
 @pytest.mark.parametrize("task", ["ffe_generation", "ffe_translation"])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 
+from figeval.benchmarks.ffe_hallu.detection_languages import likert_sentence
 from figeval.parsing import YES_NO_SENTENCES, YES_NO_WORDS, YesNo, json_key, lenient_json, words_pattern
 from figeval.verdict import Undecided, sentences
 
@@ -75,13 +76,16 @@ def json_slot_verdict(text: str, read_value) -> tuple[str | None, str]:
 
 # --- a yes/no bound to the model's own question
 _NEGATION = re.compile(r"\bnot\b|n't\b|\bnever\b|نیست|نمی|(?<!یا )(?<!\S)نه(?!\S)|(?<!\S)(?:غیر|نا)\s?|değil|لیس")
-# The yes/no words and sentences of every language (`parsing.YES_NO_WORDS`, `YES_NO_SENTENCES`), True/False, a check
-# mark or cross, and "the answer is positive" / «پاسخ مثبت است».
-_YES_ANSWER = re.compile(rf"^(?:{words_pattern(YES_NO_WORDS[YesNo.YES] | YES_NO_SENTENCES[YesNo.YES])}|true|✅|✔\ufe0f?"
-                         r"|☑\ufe0f?|👍|(?:the\s+)?answer\s+is\s+(?:positive|affirmative)"
-                         r"|(?:پاسخ|جواب)\s+(?:من\s+)?مثبت\s+است)\W*$")
-_NO_ANSWER = re.compile(rf"^(?:{words_pattern(YES_NO_WORDS[YesNo.NO] | YES_NO_SENTENCES[YesNo.NO])}|false|❌|✖\ufe0f?|❎"
-                        r"|👎|(?:the\s+)?answer\s+is\s+negative|(?:پاسخ|جواب)\s+(?:من\s+)?منفی\s+است)\W*$")
+# The yes/no words and sentences of every language (`parsing.YES_NO_WORDS`, `YES_NO_SENTENCES`), True/False, a check mark or cross, "the answer is positive" / «پاسخ مثبت
+# است», and a Likert answer ("Real? Strongly disagree." says not real: `detection_languages.likert_sentence`).
+_YES_WORDS = YES_NO_WORDS[YesNo.YES] | YES_NO_SENTENCES[YesNo.YES]
+_NO_WORDS = YES_NO_WORDS[YesNo.NO] | YES_NO_SENTENCES[YesNo.NO]
+_YES_ANSWER = re.compile(rf"^(?:{words_pattern(_YES_WORDS)}"
+                         r"|true|✅|✔\ufe0f?|☑\ufe0f?|👍|(?:the\s+)?answer\s+is\s+(?:positive|affirmative)"
+                         rf"|(?:پاسخ|جواب)\s+(?:من\s+)?مثبت\s+است)\W*$|{likert_sentence(YesNo.YES)}")
+_NO_ANSWER = re.compile(rf"^(?:{words_pattern(_NO_WORDS)}"
+                        r"|false|❌|✖\ufe0f?|❎|👎|(?:the\s+)?answer\s+is\s+negative"
+                        rf"|(?:پاسخ|جواب)\s+(?:من\s+)?منفی\s+است)\W*$|{likert_sentence(YesNo.NO)}")
 
 
 def _question_label(question: str, label_words: dict[str, re.Pattern[str]]) -> str | None:

@@ -45,14 +45,24 @@ _LEGEND = re.compile(r"^\s*([^\w\s\u0600-\u06FF]{1,3})\s*(?:=|:|means|->|→)\s*
                      rf"(?:choice|pick|answer|selection|best|{spelled('انتخاب')})", re.IGNORECASE | re.MULTILINE)
 
 
+# A pointer back to a mark defines it as a legend does: "My choice is the one marked with (*) above", "Final
+# choice: the one in bold above" (family: a choice given by pointing at the one item that carries the mark). Only
+# with a pointer: a mark or bold alone chooses nothing (a bold headword is emphasis).
+_POINTER = re.compile(r"\b(?:the\s+one|the\s+item|the\s+option|the\s+expression|the\s+line)\s+(?:(?:marked|flagged|"
+                      r"starred|tagged)\s+(?:with|by)\s+(?P<symbol>[^\w\s\u0600-\u06FF]{1,4})|(?:in|written\s+in|"
+                      r"shown\s+in|set\s+in)\s+(?P<bold>bold))", re.IGNORECASE)
+_BOLD = "**"
+
+
 def legend_marked(text: str) -> str | None:
-    """The one line a legend's symbol marks (the legend line aside), or None."""
-    legend = _LEGEND.search(text)
+    """The one line a legend's symbol (or a pointer's mark, or bold) marks (the legend line aside), or None."""
+    legend = _LEGEND.search(text) or _POINTER.search(text)
     if legend is None:
         return None
-    symbol = legend.group(1).strip()
+    symbol = _BOLD if legend.groupdict().get("bold") else legend.group(legend.re.groupindex.get("symbol", 1)).strip()
+    symbol = symbol.rstrip(".,;:") or symbol
     marked = [line for line in text.splitlines()
-              if symbol in line and not _LEGEND.match(line) and has_arabic_script(line)]
+              if symbol in line and not _LEGEND.match(line) and not _POINTER.search(line) and has_arabic_script(line)]
     return marked[0].replace(symbol, " ") if len(marked) == 1 else None
 
 
@@ -96,7 +106,9 @@ def structured_answer(text: str) -> object:
         choice = [fields[key] for key in _CHOICE_KEYS if isinstance(fields.get(key), str)]
         if choice and has_arabic_script(choice[0]):
             return choice[0].strip()
-        found += [fields[key] for key in _EXPRESSION_KEYS if isinstance(fields.get(key), str)][:1]
+        # every expression field counts: "Idiom": X and "Proverb": Y, two different ones filled and neither chosen,
+        # are two answers (family: the prompt's two example slots both filled); the same one twice is one
+        found += [fields[key] for key in _EXPRESSION_KEYS if isinstance(fields.get(key), str)]
     distinct = {normalize_persian(f).replace(" ", ""): f.strip() for f in found if has_arabic_script(f)}
     return next(iter(distinct.values())) if len(distinct) == 1 else None
 

@@ -10,9 +10,13 @@ from figeval.benchmarks.ffe_hallu.expression_frames import spelled
 from figeval.text import has_arabic_script, normalize_persian
 
 _ARABIC_RUN = re.compile(r"[\u0600-\u06FF\u200c][\u0600-\u06FF\u200c\s،]*[\u0600-\u06FF\u200c]|[\u0600-\u06FF]")
-LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\(?[0-9۰-۹]+[.)\-:]|[0-9۰-۹]+\s*[-–]|\(?[a-e][.)])\s+")
+# (items lettered in Persian: «الف)», «ب)», «ج-», as formal Persian letters a list)
+PERSIAN_ITEM_LETTER = r"(?:الف|[بپجد])"
+LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\(?[0-9۰-۹]+[.)\-:]|[0-9۰-۹]+\s*[-–]|\(?[a-e][.)]|\(?"
+                       + PERSIAN_ITEM_LETTER + r"\s?[)\-])\s+")
 _LABEL = re.compile(r"^\s*(?:persian\s+)?(?:idiom|proverb|expression|saying|answer|equivalent|translation|"
-                    r"اصطلاح|ضرب[\s\u200c]?المثل|مثل|کنایه|پاسخ|جواب|معادل)\s*[:：\-–]\s*", re.IGNORECASE)
+                    r"اصطلاح|ضرب[\s\u200c]?المثل|مثل|کنایه|پاسخ|جواب|معادل"
+                    r"|متل|ضرب[\s\u200c]?الامثال)\s*[:：\-–]\s*", re.IGNORECASE)  # (Dari: «متل» is a proverb)
 
 # "X, although Y" names X; but a head that is a hedge ("Not sure, but «X» fits", «مطمئن نیستم، ولی ... «X»») or
 # holds no Persian is no candidate: the lean after the "but" is the answer (family: hedged answers with a lean).
@@ -26,6 +30,23 @@ _NOT_BUT = re.compile(r"(?:\bnot\b|(?:^|\s)(?:نیست|نمی[\s\u200c]*باشد
                       r"(?:but(?:\s+rather)?|بلکه)\s+", re.IGNORECASE)
 _NEGATED_QUOTE = re.compile(r"(?:\bnot\s+|(?:^|\s)نه\s+)[«“\"]([^«»“”\"]+)[»”\"]|[«“\"]([^«»“”\"]+)[»”\"]\s*"
                             r"(?:نیست|نمی[\s\u200c]*باشد)")
+
+# Negation by scope: a Persian clause closes with its verb, so «نیست» / «نمی‌باشد» after the quotes negates every
+# expression its clause names («پاسخ «X» یا «Y» نیست، چون ...»: neither is offered), not only the one just before it.
+# The clause opens after the last clause mark (. ، ؛ : ! ؟ or a line break) outside quotes before the verb.
+_CLOSING_NEGATION = re.compile(r"(?:^|\s)(?:نیست|نیستند|نمی[\s\u200c]*باشد|نمی[\s\u200c]*باشند)(?=[\s.،,؛;!؟?]|$)")
+_QUOTED = re.compile(r"[«“\"]([^«»“”\"]+)[»”\"]")
+
+
+def _clause_negated(segment: str) -> set[str]:
+    """The quoted expressions of the clauses a closing «نیست» negates."""
+    blanked = _QUOTED.sub(lambda m: "«" + "x" * (len(m.group()) - 2) + "»", segment)  # clause marks inside quotes hidden
+    negated: set[str] = set()
+    for verb in _CLOSING_NEGATION.finditer(blanked):
+        start = max(blanked.rfind(mark, 0, verb.start()) for mark in ".،,؛;:!؟?\n") + 1
+        negated |= {m.group(1).strip() for m in _QUOTED.finditer(segment, start, verb.start())}
+    return negated
+
 
 # Persian frames around an unquoted expression, made of a closed set of words: a label word ("idiom", "equivalent";
 # not «مثل», which is also "like" and opens expressions), its modifiers, and verbs of saying; a lead-in ending in a
@@ -135,7 +156,10 @@ def expression_in(segment: str) -> str | None:
             segment = head
         # else «X، ولی Y» unquoted: a proverb built on a contrast («سودابه گریه کرد، ولی ...»), kept whole
     quoted = {q.strip() for q in re.findall(r"[«“\"]([^«»“”\"]+)[»”\"]", segment) if has_arabic_script(q)}
-    quoted -= {(m.group(1) or m.group(2)).strip() for m in _NEGATED_QUOTE.finditer(segment)}
+    negated = {(m.group(1) or m.group(2)).strip() for m in _NEGATED_QUOTE.finditer(segment)} | _clause_negated(segment)
+    if quoted and quoted <= negated:
+        return None  # every expression named is negated: none is offered, whatever else the sentence says
+    quoted -= negated
     if len(quoted) == 1:
         return _end_punctuation(quoted.pop())
     if len(quoted) > 1:
@@ -180,9 +204,28 @@ def is_refusal(text: str) -> bool:
     return bool(_REFUSAL.search(normalize_persian(text).replace("\u200c", " ").strip(" «»\"")))
 
 
+# Arabic is not Persian though it shares the script (family: an Arabic idiom offered for a Persian meaning, «ضحك على
+# ذقنه»). Letters do not tell (Persian typed on an Arabic keyboard has ك and ي: «سايه كسي را با تير زدن»); words do:
+# an expression with a word only Arabic has (its prepositions and relatives as Arabic spells them, alef maksura or
+# hamza kept) and no word or letter only Persian has is Arabic, no answer. One table per language.
+_ONLY_WORDS = {
+    "ar": frozenset({"على", "إلى", "الى", "حتى", "الذي", "التي", "الذين", "هذا", "هذه", "ذلك", "تلك", "ليس", "أن", "إن",
+                     "عن"}),
+    "fa": frozenset({"را", "از", "به", "با", "که", "است", "نیست", "این", "آن", "هم", "تا", "برای", "خود", "کسی", "چیزی"}),
+}
+_PERSIAN_LETTERS = re.compile(r"[پچژگ]")
+
+
+def is_arabic(found: str) -> bool:
+    """Whether an expression is written in Arabic, not Persian."""
+    words = set(found.split())
+    persian = {normalize_persian(word) for word in words} & _ONLY_WORDS["fa"]
+    return bool(words & _ONLY_WORDS["ar"]) and not persian and not _PERSIAN_LETTERS.search(found)
+
+
 def one_expression(found: str | None) -> str | None:
-    """`found` when it is one expression, None when it is two offered as one or a refusal."""
-    if found is None:
+    """`found` when it is one Persian expression, None when it is two offered as one, a refusal or Arabic."""
+    if found is None or is_arabic(found):
         return None
     plain = normalize_persian(found).replace("\u200c", " ")
     return None if _two_offered(plain) or is_refusal(plain) else found

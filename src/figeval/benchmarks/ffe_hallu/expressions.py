@@ -9,7 +9,8 @@ from figeval.benchmarks.ffe_hallu.expression_frames import (MARKED_ITEM, NOT_STR
                                                              last_revision, legend_marked, refused_after_candidate,
                                                              structured_answer, without_echo,
                                                              without_embedded_questions)
-from figeval.benchmarks.ffe_hallu.expression_parts import LIST_ITEM, expression_in, is_refusal, one_expression
+from figeval.benchmarks.ffe_hallu.expression_parts import (LIST_ITEM, PERSIAN_ITEM_LETTER, expression_in, is_refusal,
+                                                            one_expression)
 from figeval.benchmarks.ffe_hallu.prompts import GENERATION_EXAMPLES
 from figeval.parsing import strip_reasoning
 from figeval.text import expression_key, has_arabic_script, normalize_persian
@@ -23,6 +24,10 @@ from figeval.text import expression_key, has_arabic_script, normalize_persian
 # fields; a later revision replaces, a withdrawal or refusal after the candidate takes it back, the prompt echoed and
 # an embedded question ("whether «X» ...") state nothing (`expression_frames`); Persian frames, glosses, hedges and
 # "not X but Y" around the expression (`expression_parts`). Several expressions with none preferred are unread.
+# Round 3: a pointer back to a mark or to bold chooses the marked item; a Persian item letter («الف») names its item;
+# a label before «را» is no label; a line ending in «،» continues on the next; verse lines repeating one item's block
+# are one expression; a dialogue illustrating the headword is no answer; «X بهتره» prefers X; «نیست» closing a clause
+# negates every expression in it; two JSON expression fields are two answers; an Arabic expression is no answer.
 
 _BOXED = re.compile(r"\\boxed\{(?:\\text\{)?([^{}]*)\}?\}")
 # Lines that are not the answer: the restated meaning, a gloss, a translation, an explanation.
@@ -30,6 +35,7 @@ _NOT_ANSWER_LINE = re.compile(
     r"^\s*(?:[-*•>]\s*)?(?:meaning(?:\s*\(persian\))?|literal(?:ly)?|translation|gloss|explanation|usage|example|"
     r"transliteration|note|معنی|معنا|مفهوم|توضیح|ترجمه|کاربرد|مثال|یعنی)\b", re.IGNORECASE)
 _ITEM_LETTERS = {letter: number for number, letter in enumerate("abcde", start=1)}
+_NOT_OBJECT = r"(?!(?:[\s\u200c]*(?:گزینه|معادل|پاسخ|نهایی|برتر|من|ام))*[\s\u200c]*را(?:\s|$))"
 _CHOICE_MARKER = re.compile(
     r"(?:(?:my|the)\s+)?(?:final\s+(?:answer|choice|pick|selection)|final|best(?:\s+(?:equivalent|choice|match|option|"
     r"answer))?|(?:the\s+)?answer(?:\s+is)?|i\s+(?:would\s+)?(?:go\s+with|choose|pick|select)|the\s+one\s+i'?d\s+pick\s+is"
@@ -37,23 +43,52 @@ _CHOICE_MARKER = re.compile(
     r"|i(?:'d|\s+would)\s+(?:rather\s+)?(?:go\s+with|choose|pick|select)"
     # «در نهایت:», «پیشنهاد من:» as labels only ("در نهایت X را انتخاب می‌کنم" is a sentence, not a label)
     r"|(?:در[\s\u200c]+نهایت|پیشنهاد(?:[\s\u200c]*(?:من|ام))?|انتخاب[\s\u200c]*(?:من|ام))(?=[ \t]*[:：])"
-    r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|برتر))(?:[\s\u200c]*(?:من|ام))?|بهترین(?:[\s\u200c]*(?:گزینه|معادل|پاسخ))?"
+    # (not before the object marker «را»: «انتخاب نهایی را به شما واگذار می‌کنم» is a sentence about the choice)
+    r"|(?:پاسخ|انتخاب|معادل|جواب|گزینه)(?:[\s\u200c]*(?:نهایی|برتر))(?:[\s\u200c]*(?:من|ام))?" + _NOT_OBJECT +
+    r"|بهترین" + _NOT_OBJECT + r"(?:[\s\u200c]*(?:گزینه|معادل|پاسخ))?"
     rf"|{OTHER_CHOICE_MARKER})"
     r"[ \t]*(?:is|would[ \t]+be|است|:|：|=|->|=>|→|-|–|—|➡️?|[ \t])+",
     re.IGNORECASE,
 )
 
 
+# An expression can span lines: a line that ends in a Persian comma has not ended its clause, so the next Persian
+# line (not a list item, not a gloss) continues it (family: a rhymed proverb laid out as verse, «سال به سال،\nدریغ از
+# پارسال»). A line ending without a comma is complete: two such lines stay two.
+_CONTINUED = re.compile(r"،[ \t]*\n[ \t]*(?=[\u0600-\u06FF])")
+
+
+def _joined(text: str) -> str:
+    def join(match: re.Match[str]) -> str:
+        following = text[match.end():].split("\n", 1)[0]
+        return match.group() if LIST_ITEM.match(following) or _NOT_ANSWER_LINE.match(following) else "، "
+    return _CONTINUED.sub(join, text)
+
+
 def _plain(text: str) -> str:
-    """Text (its reasoning already set aside) without markup: \\boxed{}, emphasis, arrows, check marks."""
+    """Text (its reasoning already set aside) without markup: \\boxed{}, emphasis, arrows, check marks; a line
+    ending in a comma joined to the next."""
     text = _BOXED.sub(lambda m: m.group(1), text)
-    return re.sub(r"[*`#_]+|^\s*>+\s*|➡️?|✓|✅|✔️?|☑️?", "", text, flags=re.MULTILINE)
+    return _joined(re.sub(r"[*`#_]+|^\s*>+\s*|➡️?|✓|✅|✔️?|☑️?", "", text, flags=re.MULTILINE))
+
+
+# A usage example written as a dialogue: two or more consecutive turns, each a dash and a quotation («— «...»»), are
+# an illustration of the answer, not answers (family: a headword then an exchange that uses it). One such line alone
+# may be a quoted answer after a dash and is kept.
+_TURN = re.compile(r"^\s*[—–-]\s*[«“\"]")
+
+
+def _without_dialogue(raw: list[str]) -> list[str]:
+    turns = [bool(_TURN.match(line)) for line in raw]
+    return [line for at, line in enumerate(raw)
+            if not (turns[at] and ((at > 0 and turns[at - 1]) or (at + 1 < len(raw) and turns[at + 1])))]
 
 
 def _answer_lines(plain: str, meaning: str | None) -> list[str]:
     meaning_key = expression_key(meaning) if meaning else None
     lines = []
-    for line in plain.splitlines():
+    raw = _without_dialogue([line for line in plain.splitlines() if line.strip()])
+    for line in raw:
         if not has_arabic_script(line) or _NOT_ANSWER_LINE.match(line) or line.strip().endswith((":", "：")):
             continue  # not Persian, a gloss, or an introduction ("ضرب‌المثل مناسب:")
         if is_refusal(line) and not re.search(r"[«“\"]", line):
@@ -95,13 +130,19 @@ def _marked_item(reasoned: str) -> str | None:
 
 # A number that names a list item: "2", "#3", "option 2", «گزینهٔ ۲ است», "the second one", "#3, because ..."
 # (family: final choices given by number; a reason after a comma or "because" does not change the number).
-_NUMBER = re.compile(r"\s*\(?(?:option|number|item|گزینه\S*)?\s*#?([0-9۰-۹]+|first|second|third|one|two|three|[a-e])\b\)?"
+# A Persian letter names the item lettered with it («انتخاب نهایی اینجانب گزینهٔ «الف» است»; the speaker «اینجانب»,
+# «من», «بنده» before it and quotes around it are the sentence's, family: formal Persian lists lettered الف/ب/ج).
+_NUMBER = re.compile(r"\s*(?:(?:اینجانب|من|بنده)\s+)?\(?(?:option|number|item|گزینه\S*)?\s*#?[«\"]?([0-9۰-۹]+|first|second|"
+                     rf"third|one|two|three|[a-e]|{PERSIAN_ITEM_LETTER})\b[»\"]?\)?"
                      r"\s*(?:one|option)?\s*(?:است|هست|را)?\s*[.:]?\s*(?:(?:[,;—–-]\s*|\s)(?:because|since|as|for|چون|زیرا)\b.*)?$",
                      re.IGNORECASE)
 
 
 def _numbered_item(named: str, lines: list[str]) -> str | None:
     """The list item a number or ordinal word names."""
+    if re.fullmatch(PERSIAN_ITEM_LETTER, named):
+        lettered = [line for line in lines if re.match(rf"\s*\(?{named}\s?[)\-]", normalize_persian(line))]
+        return expression_in(lettered[0]) if len(lettered) == 1 else None
     named = named.lower()
     wanted = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3, **_ITEM_LETTERS}.get(named)
     wanted = wanted or int(named)
@@ -116,6 +157,39 @@ def _transliterated_item(latin: str, lines: list[str]) -> str | None:
     named = [line for line in lines if key and any(re.sub(r"[^a-z]", "", t.lower()) == key
                                                    for t in re.findall(r"\(([^()]*)\)", line))]
     return expression_in(named[0]) if len(named) == 1 else None
+
+
+def _repeated_block(following: str, before: str) -> str | None:
+    """Verse lines after the marker that repeat, line for line, a block of lines written together above (the
+    continuation lines of one list item): one expression over several lines (family: a couplet or quatrain given as
+    the final choice under the label). Lines that were separate items above are two answers: not a block."""
+    block = []
+    for line in following.split("\n"):
+        if not line.strip():
+            if block:
+                break
+            continue
+        if not has_arabic_script(line) or LIST_ITEM.match(line):
+            return None
+        block.append(line.strip())
+    if len(block) < 2:
+        return None
+    above = [line.strip() for line in before.split("\n")]
+    for at in range(len(above) - len(block) + 1):
+        if above[at:at + len(block)] == block and not any(LIST_ITEM.match(line) for line in block):
+            parts = [expression_in(line) for line in block]
+            return "\n".join(parts) if all(parts) else None
+    return None
+
+
+def _two_lines_after(following: str) -> bool:
+    """Two different expressions on the lines right under the marker (no blank line between; a gloss line and an
+    introduction ("معادل فارسی:") aside):
+    two answers under one label, nothing choosing (family: "Final choice:\nX\nY")."""
+    first = following.strip("\n").split("\n\n", 1)[0].split("\n")
+    found = {expression_key(e) for line in first if not _NOT_ANSWER_LINE.match(line)
+             and not line.strip().endswith((":", "：")) and (e := expression_in(line))}  # (an introduction aside)
+    return len(found) > 1
 
 
 def _after_marker(plain: str, lines: list[str]) -> str | None:
@@ -134,6 +208,11 @@ def _after_marker(plain: str, lines: list[str]) -> str | None:
         return expression_in(sentence) or _UNREADABLE
     if re.search(r"[A-Za-z]", sentence) and (named := _transliterated_item(sentence, lines)):
         return named
+    block = _repeated_block(following, plain[:markers[-1].start()])
+    if block:
+        return block
+    if _two_lines_after(following):
+        return _UNREADABLE
     # the expression on a following line, an introduction ("معادل فارسی:") passed over
     after = [line for line in following.split("\n") if has_arabic_script(line) and not line.strip().endswith((":", "："))]
     return expression_in(after[0]) if after else None
@@ -164,11 +243,23 @@ _PERSIAN_CHOICE = re.compile(r"(?:^|[.:،]\s*)(?:در[\s\u200c]+نهایت[\s،]
                              r"|برمی[\s\u200c]*گزینم|ترجیح[\s\u200c]+می[\s\u200c]*دهم)", re.MULTILINE)
 
 
+# «(همون) «X» بهتره / بهتر است / مناسب‌تره»: a comparative said of one quoted expression prefers it (family: a choice in
+# a colloquial or written Persian sentence). Not when the comparative is negated («بهتر نیست»), asked («بهتره؟»), put
+# against another («X بهتره یا Y»), or conditional («اگر ...»).
+_PREFERRED = re.compile(r"[«“\"]([^«»“”\"\n]+)[»”\"]\s*(?:بهتر|مناسب\s?تر|دقیق\s?تر|رسا\s?تر)(?:ه|ین(?:ه|\s+است)?)?"
+                        r"(?:\s+(?:است|هست))?(?=\s|[.!،,]|$)(?!\s*(?:نیست|یا|نه)(?:\s|$|[.،,]))(?![^\n.!]*[؟?])")
+_CONDITION = re.compile(r"(?:^|\s)(?:اگر|اگه|چنانچه)\s")
+
+
 def _persian_choice(plain: str) -> str | None:
-    """The expression a Persian sentence of choice names, the last such sentence."""
+    """The expression a Persian sentence of choice or preference names, the last such sentence."""
     lines = "\n".join(normalize_persian(line) for line in plain.split("\n"))
-    found = [expression_in(match.group(1)) for match in _PERSIAN_CHOICE.finditer(lines)]
-    return found[-1] if found else None
+    found = [(match.start(), expression_in(match.group(1))) for match in _PERSIAN_CHOICE.finditer(lines)]
+    for match in _PREFERRED.finditer(lines):
+        sentence_start = max(lines.rfind(mark, 0, match.start()) for mark in ".!؟?\n") + 1
+        if not _CONDITION.search(lines[sentence_start:match.start()]):
+            found.append((match.start(), match.group(1).strip()))
+    return max(found)[1] if found else None  # the last sentence
 
 
 def generated_expression(text: str, meaning: str | None = None) -> str | None:

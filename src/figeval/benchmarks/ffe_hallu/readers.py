@@ -10,7 +10,10 @@ version of ..., versus real / genuine / authentic / well known / exists; جعل�
 (fake-q: yes = fake; real-q: yes = real). Not verdicts: "نه تنها ... بلکه" (not only ... but), "No idea",
 a restated question ("Is this a fake idiom? ..."), and the expression itself when it begins with «نه» (the
 quoted expression is removed before reading). Also: a negative prefix bound or apart («غیر‌واقعی», «نا معتبر») and
-its litotes («بی‌اساس نیست»: real); Turkish, Arabic and Finglish label words and negations (`_LANGUAGES`, one table);
+its litotes («بی‌اساس نیست»: real); Turkish, Azerbaijani, Arabic and Finglish label words and negations, yes/no
+words and Likert answers ("Strongly disagree.": a no) of languages the shared table lacks (`detection_languages`);
+a matrix verb of denial ("I doubt / disagree that it is real": fake) and two negations cancelling ("I don't doubt
+it is real"); "the answer to the question is negative"; «جعلی چیه!» (a dismissal: real); "about as real as a ...";
 label:value slots ("Real Persian idiom: ❌"); "a garbled «…»"; "the dictionary form of «…»"; and, restated first by
 `detection_slots`, JSON verdict keys, a yes/no to the model's own question, a probability, a proposal of another
 expression and a hedge reached as a conclusion. See `figeval.verdict` for how sentences are combined.
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from figeval.benchmarks.ffe_hallu.detection_languages import (LIKERT_NEUTRAL, language_cues,
+                                                               language_words, likert_sentence)
 from figeval.benchmarks.ffe_hallu.detection_slots import MARKER, json_slot_verdict, restate
 from figeval.parsing import YES_NO_WORDS, YesNo, answer_words, json_answer, strip_reasoning, words_pattern
 from figeval.scoring.readers import Parse
@@ -31,9 +36,8 @@ REAL, FAKE = "real", "fake"
 # What may open a sentence before its yes/no: a list marker, "Answer:", "Final answer is", "پاسخ:", "جواب:".
 _OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
             r"|(?:پاسخ|جواب)(?:\s+نهایی)?\s*[:\-]?\s*|verdict\s*[:\-]?\s*)?")
-# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and True/False.
-# "Yeah, no" (a no) and "yes or no" are not a yes.
-_YES = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.YES])}|true)(?!\s+(?:or|and|یا|و)\s)"
+# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and True/False. "Yeah, no" (a no) and "yes or no" are not a yes.
+_YES = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.YES])}|true)(?!\s+(?:or|and|یا|و|yoxsa|ya)\s)"
         rf"(?!\W{{1,3}}{words_pattern(YES_NO_WORDS[YesNo.NO])}\b)")
 # "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط", «لا به لا» (an idiom).
 _NO = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.NO])}|false)"
@@ -42,12 +46,17 @@ _END = r"(?=[\s.,!:;،؛)]|$)"
 _ANSWER_IS = (r"(?:answer\b[^.:]{0,40}?\b(?:is|would be)\s*:?|answer\s*:|پاسخ\s*(?:من\s*)?(?:است|:)|جواب\s*:"
               r"|boxed\{\s*(?:\\text\{)?)\s*")
 
+# What "the answer" is to, between it and its value ("to your question", «پرسش مطروحه»): words, not a verb.
+_ANSWER_TO = r"(?:\s+(?:to|for)\s+[^.,;:!?]{0,40}?)?"
+_PERSIAN_ANSWER = r"(?:پاسخ|جواب)(?:\s+(?!است|نیست|هست|باشد|که|اگر)[^\s.,;:!?،؛]+){0,3}?\s+"
+_NOT_NEGATED = r"(?!\s+(?:نیست|نمی|نبود))"
 _SUBJECT_WORDS = r"(?:persian\s+|farsi\s+)?(?:idiom|proverb|expression|saying|phrase|ffe|one)"
 _REAL_WORDS = (r"(?:real|true|genuine|authentic|actual|legitimate|recogni[sz]ed|known|established|attested|existing|"
                r"valid|traditional|common|commonly used|widely used|well[- ]known|famous|popular|standard|classic|"
                r"vaghei|vagheei|asil|raayej|rayej)")  # the last: Persian in Latin letters
 _FAKE_WORDS = (r"(?:fake(?:ry)?|fabricat(?:ed|ion)|made[- ]up|invent(?:ed|ion)|fictional|fictitious|non[- ]?existent|"
-               r"bogus|spurious|artificial|coined|forgery|hoax|jaali|jali|sakhtegi)")  # the last: Persian in Latin letters
+               r"bogus|spurious|artificial|coined|forgery|hoax|knock-?offs?|counterfeit|copycat|"
+               r"jaali|jali|sakhtegi)")  # the last: Persian in Latin letters
 # A distorted form of an idiom ("a garbled «…»", "a distorted version of", "a corruption of"): not the idiom.
 _DISTORTED = (r"(?:\b(?:distorted|altered|modified|corrupted|garbled|mangled|perturbed|twisted|misquoted|scrambled)\s+"
               r"(?:version|form|variant|rendering|variation|«…»)|\b(?:distortion|corruption|garbling|misquotation|"
@@ -58,50 +67,6 @@ _PERSIAN_REAL = r"(?:واقعی|اصیل|رایج|معروف|مشهور|شناخ
 _PERSIAN_UNREAL = rf"(?<!\S)(?:(?:نا|غیر)\s?(?:{_PERSIAN_REAL}|شناخته)|بی\s?(?:اساس|پایه|ریشه))"
 _PERSIAN_FAKE = rf"(?:جعلی|ساختگی|ساخته شده|من درآوردی|تحریف شده|دستکاری شده|{_PERSIAN_UNREAL})"
 _COPULA = r"(?:است|هست|می باشد|میباشد)"
-# Label words of the other languages models answer an English or Persian prompt in, one table by language: (real
-# words, fake words, the negation that closes the clause holding a label word, a negation that goes before it).
-# Persian in Latin letters: "vaghei nist" (not real); Turkish: "gerçek bir Farsça deyim değildir" (not real), "sahte
-# değil" (real); Arabic (after Persian normalization: ی for ي, diacritics removed): «مزيّف» fake, «ليس حقيقيًا» not
-# real, «غير حقيقي» unreal.
-_LANGUAGES = {
-    "fa-Latn": {"real": r"(?:vaghei|vagheei|vagh'ei|asil|raayej|rayej|ma'ruf|maaruf|mashhur|mashhoor|motabar)",
-                "fake": r"(?:jaali|jali|ja'li|sakhtegi|saakhtegi|dorugh|doroogh)", "suffix": "",
-                "closing": r"(?:nist|nistesh|nemibashad|nemibashe)", "before": None,
-                "unused": r"\b(?:vojud|vojood) nadar\w*|\bestefade nemish\w*"},
-    # the copula suffix only: "gerçektir", "uydurmadır" (not "gerçekten", really)
-    "tr": {"real": r"(?:gerçek|otantik|bilinen|yaygın|meşhur|ünlü|geçerli|mevcut)",
-           "fake": r"(?:sahte|uydurma|uydurulmuş|yapay|asılsız)", "suffix": r"(?:[dt][ıiuü]r)?",
-           "closing": r"(?:değil|yok)", "before": None,
-           # verb negation -me/-ma (-miyor, -maz, -mamakta, -mamış) of "used / known / heard / found"
-           "unused": r"\b(?:kullanıl|bilin|duyul|rastlan|bulun)(?:m[ıi]yor|maz|mez|mamakta|memekte|mam[ıi]ş)\w*"},
-    # (words Arabic shares with Persian, «معروف», «اصیل», «متداول», are Persian's above) the case ending only, no
-    # article: «المثل الحقيقي» (the real proverb) names the source, not the answer
-    "ar": {"real": r"(?:حقیقی|شائع)", "fake": r"(?:مزیف|مختلق|مصطنع|ملفق|مزور)",
-           "suffix": r"(?:ا|ة|ه)?", "closing": None, "before": r"(?:لیس|لیست|غیر)",
-           "unused": r"(?<!\S)لا\s+(?:یوجد|یستخدم|یعرف)"},
-}
-
-
-def _language_cues(label: str) -> list[str]:
-    """Patterns that state `label` in the other languages by negating the other label's word."""
-    patterns = []
-    for words in _LANGUAGES.values():
-        other = words[FAKE if label == REAL else REAL] + words["suffix"]
-        if words["closing"]:  # the negation closes the clause: "gerçek bir Farsça deyim değildir", "vaghei nist"
-            patterns.append(rf"(?<!\w){other}(?:\s+(?!ve\b|ama\b|va\b|vali\b)[^\s.,;:!?،]+){{0,4}}?\s+"
-                            rf"{words['closing']}\w*")
-        if words["before"]:  # the negation goes before: «ليس حقيقيًا», «غير حقيقي»
-            patterns.append(rf"(?<!\S){words['before']}\s+(?:\S+\s+)?{other}(?!\w)")
-    if label == FAKE:  # not used, not known, does not exist: "Farsçada kullanılmıyor", «لا يوجد»
-        patterns += [words["unused"] for words in _LANGUAGES.values()]
-    return patterns
-
-
-def _language_words(label: str) -> list[str]:
-    """Patterns of `label`'s own words in the other languages."""
-    return [rf"(?<!\w){words[label]}{words['suffix']}(?!\w)" for words in _LANGUAGES.values()]
-
-
 # A slot and its value ("Real Persian idiom: ❌", "Verdict: Authentic ✔️", "Fake: false"): the pair is read, the
 # label word alone is not.
 _TICK = r"(?:yes|true|✅|✔\ufe0f?|☑\ufe0f?|👍|✓)"
@@ -117,6 +82,17 @@ def _slot(label_words: str, value: str) -> str:
 # A Persian clause closes with its verb: «نیست» / «نمی‌باشد» negates the label word of its clause however many words
 # come between («این یک ضرب‌المثل واقعی فارسی نیست»), but not across another verb or a conjunction.
 _NEGATED_CLOSE = r"(?:\s+(?!(?:است|هست|و|ولی|اما|که|بلکه|یا)(?:\s|$))[^\s.,;:!?،؛]+){0,4}?\s+(?:نیست|نمی ?باشد)"
+# What negates the label word after it: "not", "never", "rather than", and a matrix verb of denial ("I disagree /
+# doubt / deny that it is a real idiom": the clause it governs is denied).
+_NEGATOR = (r"(?:\bnot|n't|never|rather than|instead of|"
+            r"\b(?:disagree[sd]?|doubt(?:s|ed)?|den(?:y|ies|ied))(?:\s+that)?)")
+# Two negations cancel: "I don't doubt that it is real", "There is no doubt it is fabricated", "it is not untrue
+# that it is real": the label after them is asserted (a third "not" in the gap is left to the other cues).
+_DOUBLE_NEGATION = (r"(?:\bno|\bnot|n't|never|without)\s+(?:\w+\s+){0,2}?(?:doubt(?:s|ed)?|den(?:y|ies|ied)|"
+                    r"disagree[sd]?|untrue|false|wrong|incorrect)\b(?:\s+that)?\s+(?:(?!not\b)\w+'?\w*\s+){0,4}?")
+# The same in Persian: «شک دارم که ... واقعی باشد» (I doubt it is real) denies, «شکی ندارم / شکی نیست که» affirms.
+_PERSIAN_DOUBT, _PERSIAN_NO_DOUBT = r"(?:شک|تردید)\s+دارم", r"(?:شک|تردید)(?:\s?ی)?\s+(?:ندارم|نیست)"
+_PERSIAN_GAP = r"(?:\s+که)?(?:\s+(?!نه|نیست)\S+){0,4}?\s+"
 # The rest of a negated clause belongs to the negation ("I don't recognize this as a real Persian idiom").
 _CLAUSE = r"[^.,;:!?،؛]*"
 
@@ -129,18 +105,34 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
         *cue(REAL, re.escape(MARKER[REAL])), *cue(FAKE, re.escape(MARKER[FAKE])), *cue(HEDGE, re.escape(MARKER[None])),
         # "Which answer applies depends on ...", «بستگی دارد»: the choice is left open (a hedge, no lean)
         *cue(HEDGE, rf"\bdepends\s+on\b{_CLAUSE}", rf"بستگی\s+دار{_CLAUSE}"),
+        # a Likert scale's middle ("Neither agree nor disagree", «نه موافقم، نه مخالف»): no lean
+        *cue(HEDGE, LIKERT_NEUTRAL),
         # slots: "Real Persian idiom: ❌" (not real), "Fake: ✅", "Verdict: Authentic ✔️"
         *cue(REAL, _slot(_REAL_WORDS, _TICK), _slot(_FAKE_WORDS, _CROSS),
              rf"{_VERDICT_SLOT}(?:it'?s\s+)?(?:an?\s+)?{_REAL_WORDS}(?:\s+{_SUBJECT_WORDS})?\s*{_TICK}?\W*$"),
         *cue(FAKE, _slot(_REAL_WORDS, _CROSS), _slot(_FAKE_WORDS, _TICK)),
         # negated forms first: a span a cue took is not read again
-        *cue(REAL, *_language_cues(REAL)),
-        *cue(FAKE, *_language_cues(FAKE)),
-        *cue(REAL, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?:\w+\s+){{0,3}}?{_FAKE_WORDS}\b{_CLAUSE}",
+        *cue(REAL, *language_cues(REAL)),
+        *cue(FAKE, *language_cues(FAKE)),
+        # two negations first: they assert the label they govern
+        *cue(REAL, rf"{_DOUBLE_NEGATION}{_REAL_WORDS}\b{_CLAUSE}",
+             rf"{_PERSIAN_NO_DOUBT}{_PERSIAN_GAP}{_PERSIAN_REAL}"),
+        *cue(FAKE, rf"{_DOUBLE_NEGATION}{_FAKE_WORDS}\b{_CLAUSE}",
+             rf"{_PERSIAN_NO_DOUBT}{_PERSIAN_GAP}{_PERSIAN_FAKE}"),
+        # a colloquial rhetorical dismissal of a label opening its clause: «نه بابا، جعلی چیه!» ("fake? what fake!",
+        # real), «واقعی کدومه!»; asked with «؟» it is a question and states nothing (`verdict.body_verdict`)
+        *cue(REAL, rf"(?:^|[،,!:]\s*|(?<!\S)بابا\s+){_PERSIAN_FAKE}\s+(?:چیه|کدومه)(?=\W*$|\s*[!.،,])"),
+        *cue(FAKE, rf"(?:^|[،,!:]\s*|(?<!\S)بابا\s+){_PERSIAN_REAL}\s+(?:چیه|کدومه)(?=\W*$|\s*[!.،,])"),
+        # the ironic comparison "about as real as a camel hiding behind a tulip" (an understatement against an
+        # absurd thing: not real); "as real as it gets" (an idiom of emphasis: real)
+        *cue(FAKE, rf"\babout\s+as\s+{_REAL_WORDS}\s+as\s+(?:a|an)\b{_CLAUSE}"),
+        *cue(REAL, rf"\bas\s+{_REAL_WORDS}\s+as\s+(?:it|they)\s+(?:gets?|come)\b"),
+        *cue(REAL, rf"{_NEGATOR}\s+(?:\w+\s+){{0,3}}?{_FAKE_WORDS}\b{_CLAUSE}",
+             rf"{_PERSIAN_DOUBT}{_PERSIAN_GAP}{_PERSIAN_FAKE}",
              rf"(?:\bnot|n't|never)\s+(?:\w+\s+){{0,3}}?{_DISTORTED}",
              rf"{_PERSIAN_FAKE}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_FAKE}"),
-        *cue(FAKE, rf"(?:\bnot|n't|never|rather than|instead of)\s+(?!sure\b|certain\b|only\b|just\b)(?:\w+\s+){{0,4}}?"
-                   rf"{_REAL_WORDS}\b{_CLAUSE}",
+        *cue(FAKE, rf"{_NEGATOR}\s+(?!sure\b|certain\b|only\b|just\b)(?:\w+\s+){{0,4}}?{_REAL_WORDS}\b{_CLAUSE}",
+             rf"{_PERSIAN_DOUBT}{_PERSIAN_GAP}{_PERSIAN_REAL}",
              rf"\b(?:not aware|not familiar|unaware|(?:don't|do not|can't|cannot) recall|(?:can't|cannot|couldn't|"
              rf"could not) find|never heard|(?:haven't|have not) heard|no record){_CLAUSE}",
              rf"\bnot\s+(?:\w+\s+){{0,2}}?(?:used|in use|exist)\b{_CLAUSE}",
@@ -152,13 +144,18 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              rf"{_PERSIAN_REAL}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
              r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
         *yes_no_sentence_cues(yes, no),
+        # a Likert answer as a sentence of its own ("Strongly disagree.", «کاملاً موافقم»): agree is a yes
+        *cue(yes, likert_sentence(YesNo.YES)), *cue(no, likert_sentence(YesNo.NO)),
         # "the answer is positive", «پاسخ مثبت است»: a yes (negative / «منفی»: a no)
-        *cue(yes, r"\banswer\s+is\s+(?:positive|affirmative)\b", r"(?:پاسخ|جواب)\s+(?:من\s+)?مثبت"),
-        *cue(no, r"\banswer\s+is\s+negative\b", r"(?:پاسخ|جواب)\s+(?:من\s+)?منفی"),
+# and what the answer is "to" may come between ("the answer to your question is negative", «پاسخ پرسش
+        # مطروحه منفی است»), not a verb; a negated one («پاسخ منفی نیست») is left to the other sentences
+        *cue(yes, rf"\banswer\b{_ANSWER_TO}\s+is\s+(?:positive|affirmative)\b",
+             rf"{_PERSIAN_ANSWER}مثبت{_NOT_NEGATED}"),
+        *cue(no, rf"\banswer\b{_ANSWER_TO}\s+is\s+negative\b", rf"{_PERSIAN_ANSWER}منفی{_NOT_NEGATED}"),
         *cue(yes, rf"{_OPENING}{_YES}{_END}", rf"{_ANSWER_IS}{_YES}{_END}"),
         *cue(no, rf"{_OPENING}{_NO}{_END}", rf"{_ANSWER_IS}{_NO}{_END}"),
-        *cue(FAKE, rf"\b{_FAKE_WORDS}\b", _PERSIAN_FAKE, *_language_words(FAKE)),
-        *cue(REAL, *_language_words(REAL),
+        *cue(FAKE, rf"\b{_FAKE_WORDS}\b", _PERSIAN_FAKE, *language_words(FAKE)),
+        *cue(REAL, *language_words(REAL),
              # the citation form of a saying ("the dictionary (infinitive) form of the colloquial «…»"), a
              # spelling variant of it: the same expression, recognised
              r"\b(?:is|'s|was)\s+(?:just\s+|simply\s+|only\s+)?the\s+(?:dictionary|infinitive|citation|standard|formal|"
@@ -190,7 +187,7 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
 _CUES = {REAL: detection_cues(REAL), FAKE: detection_cues(FAKE)}
 # The words of each label in every language, for the label a self-posed question asks about ("Real?").
 _LABEL_WORDS = {
-    label: re.compile("|".join([rf"\b{words}\b", persian, *_language_words(label)]))
+    label: re.compile("|".join([rf"\b{words}\b", persian, *language_words(label)]))
     for label, words, persian in ((REAL, _REAL_WORDS, _PERSIAN_REAL), (FAKE, _FAKE_WORDS, _PERSIAN_FAKE))
 }
 
