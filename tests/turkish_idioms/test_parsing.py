@@ -132,7 +132,9 @@ READER = [
     # positive literal use -> no; negated twice ("kullanılmadığı söylenemez") -> unread
     ("detection", "Deyimin mecaz anlamda kullanılması açıktır.", "yes"),
     ("detection", "Deyim gerçek anlamda kullanılmıştır.", "no"),
-    ("detection", "Deyimin gerçek anlamda kullanılmadığı söylenemez.", None),
+    # (round 3: a denied saying over the negated verb is read, see below: "it cannot be said it is not used
+    # literally" = used literally -> no)
+    ("detection", "Deyimin gerçek anlamda kullanılmadığı söylenemez.", "no"),
     # A lean before the label is the answer: "Muhtemelen evet" (probably yes) -> yes; variants -> the label
     ("detection", 'Muhtemelen evet. "Etekleri zil çalmak" sevinmek anlamında kullanılır.', "yes"),
     ("detection", "Büyük ihtimalle hayır, deyim gerçek anlamda.", "no"),
@@ -181,6 +183,112 @@ READER = [
     ("entailment", "Contradiction: if he had listened, he would not have ignored the advice.", "contradiction"),
     ("entailment", "It is a contradiction even if he would deny it.", "contradiction"),
     ("entailment", "Bu bir çelişki, eğer deyim mecaz anlamda okunursa.", "contradiction"),
+    # --- round 3 ---
+    # A probability on a label: over half leans to it, under half away (in a two-label task to the other), exactly
+    # half is no lean. "Figurative use: 95% likely" -> yes; variants: literal 80% -> no; Turkish "%90" before the
+    # number -> yes, "%9" on figurative -> no; yes 30% / no 70% -> no (both sentences say no)
+    ("detection", "Figurative use: 95% likely.\n\nNobody has four eyes.", "yes"),
+    ("detection", "Literal use: 80%.", "no"),
+    ("detection", "Mecaz kullanım: %90", "yes"),
+    ("detection", "Mecaz kullanım: %9", "no"),
+    ("detection", "Yes: 30%\nNo: 70%", "no"),
+    ("entailment", "Entailment: 92%\nContradiction: 8%", "entailment"),  # 92 on E, 8 on C: both say E
+    ("entailment", "Entailment: 40%, Contradiction: 60%", "contradiction"),  # variant, one line, the other way
+    # adversarial: 50% is no lean -> undecided (the paper's first word must not read it); an incoherent
+    # distribution (70% and 70%) states two labels -> undecided; "95% unlikely" is no pair -> unread; a
+    # percentage on no label ("Confidence: 95%") -> unread
+    ("detection", "Figurative: 50%.", UNDECIDED),
+    ("entailment", "Entailment: 50%, Contradiction: 50%", UNDECIDED),
+    ("entailment", "Entailment: 70%\nContradiction: 70%", UNDECIDED),
+    ("detection", "Figurative use: 95% unlikely.", None),
+    ("detection", "Confidence: 95%.", None),
+    # The use named alone, or after an adverb or a lean and set off ("Obviously figurative:") -> yes; "Clearly
+    # literal —" -> no; "Not figurative." -> no; "Not literal!" -> yes; Turkish "Mecazi." -> yes
+    ("detection", "Oh yes, because bosses literally breathe fire through their noses in meetings. 😏 Obviously "
+                  "figurative: burnundan solumak means he was fuming.", "yes"),
+    ("detection", "Clearly literal — the woodcutter fells a real pine.", "no"),
+    ("detection", "Not figurative.", "no"),
+    ("detection", "Not literal!", "yes"),
+    ("detection", "Mecazi.", "yes"),
+    # adversarial: a bare word before a colon is a heading ("Literally: ...", "Idiomatic meaning: ..."), a noun
+    # after it makes it no verdict, a question offers both -> unread
+    ("detection", 'Literally: "to wait with four eyes".', None),
+    ("detection", "Idiomatic meaning: to lose one's value.", None),
+    ("detection", "Figurative language is common in Turkish.", None),
+    ("detection", "Figurative or literal?", None),
+    # Linguistics' readings: "receives its compositional reading" = literal -> no; "the non-compositional,
+    # idiomatic sense is not licensed" -> no; variants: "gets its idiomatic sense" -> yes, "the literal reading is
+    # not intended" -> yes, "receives its non-compositional reading" -> yes (the prefix negates)
+    ("detection", "The VP çam devirmek receives its compositional reading here. The non-compositional, idiomatic "
+                  "sense (\"to commit a gaffe\") is not licensed by the context.", "no"),
+    ("detection", "The phrase gets its idiomatic sense in this context.", "yes"),
+    ("detection", "The literal reading is not intended here.", "yes"),
+    ("detection", "The VP receives its non-compositional reading here.", "yes"),
+    # adversarial: the verb negated, or asked -> unread
+    ("detection", "The VP does not receive its compositional reading here.", None),
+    ("detection", "Does the VP receive its compositional reading?", None),
+    # True/False as a sentence of its own: "True." -> yes; "False." -> no; "Not untrue." (double negative) -> yes;
+    # "Doğru." -> yes
+    ("detection", "True. \"Göz yumdu\" here means the manager overlooked the mistakes.", "yes"),
+    ("detection", "False.", "no"),
+    ("detection", "Not untrue.", "yes"),
+    ("detection", "Doğru.", "yes"),
+    # adversarial: "not true" -> no; "true" inside a sentence -> unread
+    ("detection", "Not true.", "no"),
+    ("detection", "It is true that idioms are common.", None),
+    # A Turkish double negation: the negated use verb under a denied saying -> the use affirmed: "kullanılmadığını
+    # söylemek mümkün değil" (one cannot say it is not used figuratively) -> yes; "söylenemez" -> yes
+    ("detection", "Deyimin burada mecaz anlamda kullanılmadığını söylemek mümkün değil: eteklerin gerçekten zil "
+                  "çalması söz konusu olamaz.", "yes"),
+    ("detection", "Deyimin mecaz anlamda kullanılmadığı söylenemez.", "yes"),
+    # adversarial: a single negation over a positive verb (can't say it is used) is no double negation -> unread
+    ("detection", "Deyimin mecaz anlamda kullanıldığını söylemek mümkün değil.", None),
+    # Azerbaijani yes/no (a table entry, read like Persian's, set off): "Bəli." -> yes; "Xeyr." -> no
+    ("detection", "Bəli. Cümlədəki «burnundan solumak» ifadəsi məcazi mənada işlənib.", "yes"),
+    ("detection", "Xeyr.", "no"),
+    # Both answers offered, none chosen, in one language or two -> undecided (the paper's first word "Yes" would
+    # read yes); "Entailment, yani (that is) çelişki" equates the labels -> undecided
+    ("detection", "Yes / Hayır", UNDECIDED),
+    ("detection", "Hayır / Yes", UNDECIDED),
+    ("detection", "Bəli / Xeyr", UNDECIDED),
+    ("entailment", "Entailment, yani çelişki.", UNDECIDED),
+    ("entailment", "Entailment, i.e. contradiction", UNDECIDED),
+    # adversarial: both offered in a question, then one stated -> the stated one; "yani" before a negated label
+    # explains, it does not equate -> contradiction; "Yes, no doubt" is one answer -> yes
+    ("detection", "Yes or no? Yes, it is figurative.", "yes"),
+    ("entailment", "Çelişki, yani gerektirme değil.", "contradiction"),
+    ("detection", "Yes, no doubt.", "yes"),
+    # Label words by language: logic's "mutually exclusive" -> contradiction (negated -> entailment); formal
+    # Turkish "tenakuz vardır" -> contradiction, "istilzam eder" -> entailment; Azerbaijani "ziddiyyət" ->
+    # contradiction
+    ("entailment", "The two propositions are mutually exclusive: he cannot both overlook and report them.",
+     "contradiction"),
+    ("entailment", "The two propositions are not mutually exclusive.", "entailment"),
+    ("entailment", "Öncül ile hipotez arasında tenakuz vardır.", "contradiction"),
+    ("entailment", "Öncül hipotezi istilzam eder; \"dili tutulmak\" hayretten susmak demektir.", "entailment"),
+    ("entailment", "Cavab: ziddiyyət. Premisdə patron əsəbi idi.", "contradiction"),
+    # adversarial: their negations read the other label: "tenakuz yoktur" / "teşkil etmez" -> entailment,
+    # "istilzam etmez" -> contradiction, Azerbaijani "ziddiyyət yoxdur" / "deyil" -> entailment
+    ("entailment", "Öncül ile hipotez arasında tenakuz yoktur.", "entailment"),
+    ("entailment", "Bu bir tenakuz teşkil etmez.", "entailment"),
+    ("entailment", "Öncül hipotezi istilzam etmez.", "contradiction"),
+    ("entailment", "Burada ziddiyyət yoxdur.", "entailment"),
+    ("entailment", "Bu ziddiyyət deyil.", "entailment"),
+    # Logic's consequence sign: "P ⊨ H" -> entailment; "P ⊢ H" -> entailment; adversarial: "P ⊭ H" (does not
+    # entail) and "P ⊨ ¬H" (entails the negation) -> contradiction
+    ("entailment", "P ⊨ H (the hypothesis is the literal paraphrase of çam devirmek).", "entailment"),
+    ("entailment", "P ⊢ H", "entailment"),
+    ("entailment", "P ⊭ H", "contradiction"),
+    ("entailment", "P ⊨ ¬H", "contradiction"),
+    # A Turkish embedded question (stem-Ip stem-mAdIğ: "olup olmadığını") and a refusal ("söyleyemem": I cannot
+    # say) state no label -> undecided; variant: "gerektirip gerektirmediğine karar veremiyorum" -> undecided
+    ("entailment", "Bunun bir çelişki olup olmadığını kesin olarak söyleyemem.", UNDECIDED),
+    ("entailment", "Öncülün hipotezi gerektirip gerektirmediğine karar veremiyorum.", UNDECIDED),
+    ("detection", "Deyimin mecaz anlamda kullanılıp kullanılmadığını söyleyemem.", UNDECIDED),
+    # adversarial: a label stated after the embedded question -> contradiction; the positive potential
+    # ("söyleyebilirim": I can say) is no refusal -> contradiction
+    ("entailment", "Çelişki olup olmadığına bakalım: çelişki var.", "contradiction"),
+    ("entailment", "Bunun bir çelişki olduğunu söyleyebilirim.", "contradiction"),
 ]
 
 
@@ -200,3 +308,13 @@ def test_a_refusal_is_unread_though_its_last_word_is_a_label():
               "to say whether this pair is a contradiction")
     assert first_or_last_label(answer, words) == "contradiction"
     assert read_layers(answer, lambda t: first_or_last_label(t, words), lambda t: read_label(t, "entailment"))[0] is None
+
+
+def test_both_answers_offered_are_unread_though_the_last_word_is_a_label():
+    # to the Turkish prompt the paper's rule reads the last word "çelişki"; the reader's Undecided (two labels
+    # equated by "yani", that is) leaves the answer unread
+    words = {k.value: v for k, v in label_words("entailment", "tr").items()}
+    answer = "Entailment, yani çelişki."
+    assert first_or_last_label(answer, words) == "contradiction"
+    assert read_layers(answer, lambda t: first_or_last_label(t, words),
+                       lambda t: read_label(t, "entailment"))[0] is None

@@ -26,7 +26,15 @@ def scored(task):
 # the smollm2 run's echoes of the prompt). Round 2 added answers read by the reader: Turkish bound negation
 # ("içermez", "kullanılmadığı"), a lean ("Muhtemelen evet"), Persian answers («بله»، «پاسخ: تناقض»), a revision
 # ("Wait, I made a mistake ... Contradiction"), a double negative ("isn't incompatible").
-@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 44, 32, 16), ("entailment", 34, 38, 14)])
+# Round 3 (16 detection, 17 entailment answers) added, read by the reader: a probability on a label ("Figurative
+# use: 95% likely", "Entailment: 92% / Contradiction: 8%"), "Obviously figurative:", "True.", linguistics' and
+# logic's words ("compositional reading", "mutually exclusive", "P ⊨ H"), Azerbaijani ("Bəli", "ziddiyyət") and
+# formal Turkish ("tenakuz", "istilzam"), a Turkish double negation ("kullanılmadığını söylemek mümkün değil"); and
+# unread, person null (5 per task): among them both answers offered ("Yes / Hayır", "Entailment, yani çelişki"),
+# a Turkish refusal ("çelişki olup olmadığını ... söyleyemem"). One readable answer stays unread: the
+# ironic "Oh, clearly entailment — because fuming and calm are the same thing, right? 🙄" (contradiction), whose
+# irony no rule weighs (entailment: 20 unread, 19 of them person null).
+@pytest.mark.parametrize("task, paper, reader, unread", [("detection", 47, 40, 21), ("entailment", 37, 46, 20)])
 def test_answers_are_read_as_a_person_reads_them(task, paper, reader, unread):
     entries, scores = scored(task)
     reading = compare(entries, outcomes_of(scores), lambda o: o.label)
@@ -41,5 +49,5 @@ def test_accuracy_from_the_readings_equals_the_person_s(task):
     # Section 4: accuracy over all answers; one nobody can read is wrong
     expected = sum(e.person == e.metadata["target"] for e in entries) / len(entries)
     assert found["accuracy"] == pytest.approx(expected)
-    # by hand (the corpus's own counts: person == target): detection 61 of 92 right, entailment 59 of 86
-    assert found["accuracy"] == pytest.approx({"detection": 61 / 92, "entailment": 59 / 86}[task])
+    # by hand (the corpus's own counts: person == target): detection 72 of 108 right, entailment 71 of 103
+    assert found["accuracy"] == pytest.approx({"detection": 72 / 108, "entailment": 71 / 103}[task])
