@@ -20,8 +20,9 @@ def read(text: str) -> str | None:
     ("ليس صحيحاً.", "N"),  # «ليس» before «صحيح»: not correct
     ("الإجابة ليست خاطئة.", "Y"),  # «ليست خاطئة»: not wrong = right (double negative)
     ("الإجابة صحيحة.", "Y"),  # «صحيحة» is spelled «صحیحة» after normalisation: correct
-    # adversarial: Persian «خطا» (error) has no hamza; «بدون خطا» (without error) is not the Arabic «خطأ»
-    ("بدون خطا", None),
+    # adversarial: Persian «خطا» (error) has no hamza; «بدون خطا» (without error) is not the Arabic «خطأ» (N):
+    # it is a privative over an error noun (`test_a_privative_negates_the_wrong_words`): Y
+    ("بدون خطا", "Y"),
 ])
 def test_arabic_verdict_words_with_their_negation(text, expected):
     assert read(text) == expected
@@ -201,4 +202,136 @@ def test_criteria_as_json(text, expected):
     ("| Question | Answer |\n|---|---|\n| Is it correct? | Yes |\n| Is it correct? | No |\n| Is it? | No |", None),
 ])
 def test_a_criteria_table_with_a_question_column(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("کاملاً موافقم؛ سرایندهٔ شاهنامه فردوسی است.", "Y"),  # corpus qa-r3-01-c: "I fully agree" that it is right
+    ("موافقم.", "Y"),  # "I agree", alone: agrees the answer is right
+    ("Strongly disagree.", "N"),  # disagrees that it is right
+    ("Kesinlikle katılıyorum.", "Y"),  # Turkish "I definitely agree"
+    ("Katılmıyorum.", "N"),  # Turkish "I do not agree" (the verb negated by -ma)
+    # corpus sum-r3-01-h: "disagree that" negates the clause's label: accurate -> N
+    ("I strongly disagree that the summary is accurate. The article reports an Asian title.", "N"),
+    ("I disagree that the summary is inaccurate.", "Y"),  # disagree + inaccurate: not inaccurate -> Y
+    ("I disagree that the summary is not faithful.", "Y"),  # disagree + not faithful -> Y
+    ("I agree that the summary is wrong.", "N"),  # "agree that" states the clause's own label: wrong -> N
+    # adversarial: the Likert midpoint (its first «نه» is not "no"), and "agree" inside a longer clause
+    ("نه موافقم، نه مخالف.", None),  # corpus qa-r3-01-h: neither agree nor disagree
+    ("Neither agree nor disagree.", None),
+    ("Ne katılıyorum ne katılmıyorum.", None),
+    ("I agree with the question's framing, but the summary is wrong.", "N"),  # "agree with ..." is no Likert answer
+])
+def test_likert_agreement(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("احتمال درستی پاسخ: ۹۵٪", "Y"),  # corpus qa-r3-02-c: probability correct 95% > 50%: a lean to Y
+    ("احتمال درستی پاسخ: ۱۰٪", "N"),  # 10% < 50%: N
+    ("Probability that the answer is correct: 85%", "Y"),
+    ("احتمال توهم: ۸۰٪", "N"),  # a probability of hallucination reads the other way: 80% hallucinated -> N
+    ("امتیاز وفاداری: ۵ از ۵", "Y"),  # corpus sum-r3-02-c: the top of a faithfulness scale
+    ("امتیاز وفاداری: ۱ از ۵", "N"),  # 1 <= 5/5: the bottom fifth
+    ("Hallucination score: 0/10", "Y"),  # the bottom of a hallucination scale: no hallucination
+    ("The faithfulness score is 5 out of 5.", "Y"),
+    # adversarial: the middle of a scale is no answer, whatever the label word in the scale's name
+    ("احتمال درستی پاسخ: ۵۰٪", None),  # corpus qa-r3-02-h: 50%, no lean («درستی» names what is measured)
+    ("امتیاز وفاداری: ۳ از ۵", None),  # corpus sum-r3-02-h: 3 of 5
+    ("Faithfulness score: 4/5", None),  # neither the top nor the bottom fifth
+    ("✅ وفادار — امتیاز: ۱ از ۵", None),  # corpus sum-r3-10-c: «faithful» and a score of 1 of 5: two answers
+    ("Score: 3/5. The summary is faithful.", None),  # the middle beside a label, nothing concluding: two answers
+    ("Confidence: 90%", None),  # a probability of what is not said
+    ("Confidence: 90%. The answer is wrong.", "N"),  # ... so the prose decides
+])
+def test_scores_and_probabilities_by_their_number(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # corpus sum-r3-05-h: praise followed by an eye-roll is sarcasm; it may mean its opposite: not Y (unread)
+    ("Oh great, a summary where a draw becomes a win. Very faithful. 🙄 The article says 1-1.", None),
+    ("Correct, obviously 🙄", None),  # an eye-roll at a trivial question, or sarcasm: a person cannot tell
+    ("Totally accurate /s", None),
+    # adversarial: a plain wrong word is not made right by an eye-roll; praise without an irony mark is read
+    ("Wrong 🙄 Paris, not Lyon.", "N"),
+    ("Very faithful. 🙂", "Y"),
+])
+def test_praise_marked_as_irony_is_no_yes(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Düzgündür.", "Y"),  # corpus qa-r3-03-c: Azerbaijani "it is correct"
+    ("Səhvdir. Eyfel qülləsi Lionda deyil, Parisdədir.", "N"),  # corpus qa-r3-03-h: "it is wrong" («deyil» of Lyon)
+    ("Xülasə düzgündür: əlavə və ya təhrif olunmuş məlumat yoxdur.", "Y"),  # corpus sum-r3-06-c: no distorted info
+    ("Düzgün deyil.", "N"),  # "deyil" after the adjective: not correct
+    ("Səhv deyil.", "Y"),  # not wrong
+    # adversarial: the wrong word with "there is" (var), not "there is none" (yoxdur)
+    ("Xülasədə təhrif olunmuş məlumat var.", "N"),
+])
+def test_azerbaijani_verdict_words_with_their_negation(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("خلاصهٔ مزبور عاری از هرگونه خطا و تحریف است.", "Y"),  # corpus sum-r3-04-c: free of any error and distortion
+    ("خلاصه فاقد اطلاعات نادرست است.", "Y"),  # lacks wrong information
+    ("The summary is free of errors.", "Y"),
+    # adversarial: the privative itself negated, and a privative governing another noun than the wrong word
+    ("این پاسخ بدون خطا نیست.", "N"),  # not without error
+    ("خلاصه خالی از اشکال نیست.", "N"),  # not free of flaws
+    ("خلاصه بدون دلیل تحریف شده است.", "N"),  # distorted without reason: «بدون» governs «دلیل»
+])
+def test_a_privative_negates_the_wrong_words(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("پاسخ مندرج با واقعیت انطباق دارد.", "Y"),  # corpus qa-r3-06-c: conforms with the facts (formal)
+    ("خلاصه با متن تطابق کامل دارد.", "Y"),  # fully matches the text
+    ("پاسخ با واقعیت انطباق ندارد.", "N"),  # does not conform
+    # corpus sum-r3-04-h: «مخدوش» (flawed, formal); «صحت» (accuracy) is what is flawed, no label
+    ("خلاصهٔ مزبور از حیث صحت مخدوش است؛ در متن اصلی ثبت آثار به وزارت نسبت داده شده.", "N"),
+    ("خلاصه‌ش اوکیه، چیز اضافه‌ای هم نداره.", "Y"),  # corpus sum-r3-05-c: it's OK, nothing extra (colloquial)
+    ("چیز اضافه‌ای داره.", "N"),  # it has something extra
+    # adversarial: «اوکی نیس» (it isn't OK) after «اضافه»: the none-rule does not reach across the comma
+    ("یه چیز اضافه نوشته، اوکی نیس.", "N"),
+    ("خلاصه اوکی نیست.", "N"),
+])
+def test_formal_and_colloquial_persian(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1. True\n2. False", "Y"),  # corpus sum-r3-07-c: 1 true (all drawn from the article), 2 false (nothing wrong)
+    ("1. False\n2. True", "N"),  # corpus sum-r3-07-h
+    ("1. True\n2. True", "N"),  # 2 true: there is wrong information
+    ("۲- خیر\n۱- بله", "Y"),  # corpus sum-r3-08-c: reverse order, the numbers say which is which: 1 yes, 2 no
+    ("2. False\n1. True", "Y"),
+    ("۲- بله\n۱- بله", "N"),  # 2 yes
+    # adversarial: "False" opening a statement answers nothing; Persian «نادرست» may be "no" or "wrong"
+    # (corpus sum-r3-08-h); a repeat in the other order that disagrees, with nothing revising, is two answers
+    ("1. True\n2. False information was added about the date.", None),
+    ("معیار ۱: درست\nمعیار ۲: نادرست", None),
+    ("1. yes\n2. no\n\n2. yes\n1. yes", None),
+    ("1. yes\n2. yes\nWait, correction:\n2. no\n1. yes", "Y"),  # ... unless a revision replaces the first
+])
+def test_criteria_as_truth_values_and_in_either_order(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # corpus sum-r3-09-c: strengths and weaknesses; «دقیق‌تر» (more accurate) grades, it states no verdict
+    ("**نقاط قوت:**\n* خلاصه کوتاه و روان است.\n\n**نقاط ضعف:**\n* نام نهاد مجری می‌توانست دقیق‌تر بیاید.", None),
+    ("The summary could be more accurate.", None),
+    # corpus sum-r3-09-h: "the correct summary would be": a replacement, which the reader cannot compare with the
+    # one shown (it may be the same): unread, as «پاسخ درست «کانبرا» است» (qa-r2-915-h)
+    ("خلاصهٔ درست باید چنین باشد: «شهرداری تهران مسیر دوچرخه‌ای افتتاح کرد.»", None),
+    ("The correct summary would be: \"Tehran opened a lane.\"", None),
+    # adversarial: a plain label beside a comparative is still read; the label word as a predicate is a verdict
+    ("The summary is accurate, though it could be more concise.", "Y"),
+    ("خلاصه درست است.", "Y"),
+])
+def test_comparatives_and_replacements_are_mentions(text, expected):
     assert read(text) == expected

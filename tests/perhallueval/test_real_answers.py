@@ -21,7 +21,14 @@ def scored(task):
 # question column, with check marks, and a conclusion line after "yes, yes". qa: 13 unread = 12 a person cannot
 # read + «پاسخ درست «کانبرا» است» (the correct answer is Canberra: names the right answer, and the reader does not
 # see the shown one). summarization: 13 unread, all a person cannot read (two a real smollm2 run's prompt echo).
-@pytest.mark.parametrize("task, paper, reader, unread", [("qa", 32, 53, 13), ("summarization", 4, 65, 13)])
+# Round 3 added Likert answers («کاملاً موافقم», "I strongly disagree that ..."), scores and probabilities («امتیاز
+# وفاداری: ۵ از ۵», «احتمال درستی پاسخ: ۹۵٪»), Azerbaijani («Düzgündür», «Səhvdir»), formal Persian («انطباق دارد»,
+# «عاری از هرگونه خطا», «مخدوش»), Tehrani colloquial («اوکیه»), criteria as True/False and in reverse order, irony,
+# a comparative in a critique and «the correct summary would be»: qa 19 unread = 17 a person cannot read + «پاسخ
+# درست «کانبرا» است» + sarcasm with a correction ("Oh sure, Gilan. ... 🙄"); summarization 22 unread = 20 a person
+# cannot read + sarcastic praise ("Very faithful. 🙄") + «خلاصهٔ درست باید چنین باشد: ...» (a replacement summary,
+# which the reader cannot compare with the one shown).
+@pytest.mark.parametrize("task, paper, reader, unread", [("qa", 33, 64, 19), ("summarization", 4, 80, 22)])
 def test_answers_are_read_as_a_person_reads_them(task, paper, reader, unread):
     entries, scores = scored(task)
     reading = compare(entries, outcomes_of(scores), lambda o: o.label)

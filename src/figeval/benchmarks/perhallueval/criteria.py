@@ -5,7 +5,8 @@ drawn correctly from the article? (2) is there false, distorted or extra informa
 no is faithful (Y); a no to the first or a yes to the second is N; no to both contradicts itself. Numbered items are
 found in an answer's `answer_body` (reading form); a JSON object of the criteria ({"criterion_1": true, ...}) and a
 table whose header names the criteria and whose rows are questions (unwrapped to "answer: بله" rows) are first made
-numbered items (`criteria_text`).
+numbered items (`criteria_text`). Items may be answered by English truth values ("1. True\n2. False": Y) and in
+either order, each with its number ("۲- خیر\n۱- بله": Y).
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ _YES_WORDS = frozenset({*YES_NO_WORDS[YesNo.YES], "y"})
 _WORDS = words_pattern({*_YES_WORDS, *YES_NO_WORDS[YesNo.NO], "n"})
 # A check mark or cross with the answer ("❌ No", "✅ Yes", or alone): the same answer; a mark that disagrees with
 # its word ("✅ No") answers nothing.
+# An item answered by a truth value ("1. True\n2. False") is that answer, when the value ends its line: "2. False
+# information was added" states, it does not answer. Persian «درست / نادرست» are not truth values here: «معیار ۲:
+# نادرست» may answer "no" or call the information wrong (a person cannot tell).
+_TRUTH = {"true": True, "false": False}
 _MARKS = {"✅": True, "✔": True, "☑": True, "❌": False, "✖": False, "❎": False}
 _KEYWORD = r"(?:criterion|criteria|question|معیار|سوال|سؤال)"
 # An item: "1." / "۱-" / "2)" or a keyword and its number ("معیار ۱ (استخراج صحیح اطلاعات):", "criterion 2:"), then
@@ -32,7 +37,7 @@ _KEYWORD = r"(?:criterion|criteria|question|معیار|سوال|سؤال)"
 _ITEM = re.compile(
     rf"(?:^|(?<=\s))(?:{_KEYWORD}[ \t]*(?P<k>[12])[ \t]*(?:\([^()\n]{{0,80}}\))?[ \t]*[-.):–]?|(?P<n>[12])[ \t]*[-.):–])"
     rf"[ \t]*(?:[^\n:.;!?؟]{{0,120}}:[ \t]*)?(?:(?P<mark>[{''.join(_MARKS)}])\ufe0f?[ \t]*)?"
-    rf"(?P<word>{_WORDS}(?![\w/]))?")
+    rf"(?:(?P<word>{_WORDS}(?![\w/]))|(?P<truth>true|false)(?=[ \t]*[.!]?[ \t]*(?:\n|$)))?")
 _ITEM_LINE = re.compile(rf"^\s*(?:{_KEYWORD}\s*)?[12]\s*[-.):–(].*$", re.MULTILINE)
 # A later explicit revision (of the items, or of any answer) ("Wait", "Correction:", «اصلاح»): the items after it replace those before.
 REVISION = re.compile(r"\b(?:wait|actually|correction|corrected|i made a mistake|on second thought|on re-?reading|"
@@ -51,8 +56,8 @@ def _answers(body: str) -> list[tuple[int, bool, int, int]]:
     """(criterion, yes?, start, end) of each answered item, in order."""
     found = []
     for match in _ITEM.finditer(body):
-        word, mark = match.group("word"), match.group("mark")
-        by_word = None if word is None else word in _YES_WORDS
+        word, mark, truth = match.group("word"), match.group("mark"), match.group("truth")
+        by_word = _TRUTH[truth] if truth else None if word is None else word in _YES_WORDS
         by_mark = None if mark is None else _MARKS[mark]
         if by_word is None and by_mark is None or None not in (by_word, by_mark) and by_word != by_mark:
             continue
@@ -67,6 +72,22 @@ def _pair_verdict(first: bool, second: bool) -> str:
     return YES if first and not second else NO
 
 
+def _pairs(answers: list[tuple[int, bool, int, int]]) -> list[tuple[str, int, int]]:
+    """(verdict, start, end) of each pair of consecutive answers to criteria 1 and 2, taken in turn without overlap.
+    A pair may come in either order, each item with its number ("۲- خیر\n۱- بله" is 1 yes, 2 no: the numbers say
+    which is which), so a repeat in the other order ("1. yes 2. no ... 2. yes 1. yes") is a second pair."""
+    pairs, i = [], 0
+    while i + 1 < len(answers):
+        a, b = answers[i], answers[i + 1]
+        if {a[0], b[0]} == {1, 2}:
+            first, second = (a, b) if a[0] == 1 else (b, a)
+            pairs.append((_pair_verdict(first[1], second[1]), a[2], b[3]))
+            i += 2
+        else:
+            i += 1
+    return pairs
+
+
 def items_verdict(body: str) -> Items | None:
     """What the items in `body` state, or None when the questions are not answered by number.
 
@@ -74,7 +95,7 @@ def items_verdict(body: str) -> Items | None:
     disagree with nothing revising are None (two answers). The second answered alone: Y for no, N for yes. The
     first alone: N for no (not all drawn from the article), FIRST_YES for yes."""
     answers = _answers(body)
-    pairs = [(_pair_verdict(a[1], b[1]), a[2], b[3]) for a, b in zip(answers, answers[1:]) if (a[0], b[0]) == (1, 2)]
+    pairs = _pairs(answers)
     if pairs:
         verdicts = {verdict for verdict, _, _ in pairs}
         last, start, end = pairs[-1]

@@ -8,7 +8,12 @@ an explanation ending in «N»), yes/no and their Persian words (بله/خیر),
 تحریف‌شده), Persian negation after the adjective ("درست نیست": N), "no false information" / "اطلاعات نادرستی
 ندارد" (Y), and the summarization prompt's two numbered questions answered in turn ("۱- بله ۲- خیر": all
 information drawn from the article and none wrong: Y; a "no" to the first or a "yes" to the second: N; `criteria`).
-Arabic and Turkish verdict words, Persian negation by scope and Persian hedges are in `vocabulary`.
+Arabic, Turkish and Azerbaijani verdict words, Persian negation by scope, Persian hedges, Likert answers («کاملاً
+موافقم», "I strongly disagree that the summary is accurate") and mentions (a comparative «دقیق‌تر», "the correct
+summary would be") are in `vocabulary`; scores and probabilities («امتیاز وفاداری: ۵ از ۵», «احتمال درستی: ۹۵٪») and
+irony (praise with 🙄 is no Y) in `scales`. A privative governs the wrong words after it («عاری از هرگونه خطا و
+تحریف», "free of errors": Y); nouns of conformity are had or not («با واقعیت انطباق دارد»: Y); Tehrani colloquial
+verbs are read as the written ones («اوکیه», «چیز اضافه‌ای نداره»).
 Two answers are no answer (`verdict.Undecided`): the letter alone on its line against prose stating the other label
 («پاسخ صحیح است.\n\nN»), or "Answer: Yes" and "Answer: No" lines, with nothing revising either.
 """
@@ -19,6 +24,7 @@ import re
 
 from figeval.benchmarks.perhallueval.criteria import (CONTRADICTORY, FIRST_YES, REVISION, Items, criteria_text,
                                                       headed_rows, items_verdict, without_items)
+from figeval.benchmarks.perhallueval.scales import MARKER_CUES, MIDDLE, ironic, scaled
 from figeval.benchmarks.perhallueval.vocabulary import plain_cues, scope_cues, without_mentions
 from figeval.parsing import YES_NO_WORDS, YesNo, json_answer, strip_reasoning, words_pattern
 from figeval.verdict import (Undecided, answer_body, body_verdict, cue, reading_form, sentences,
@@ -37,8 +43,19 @@ _GOOD = (r"(?:correct(?:ly)?|accurate(?:ly)?|faithful(?:ly)?|true|right|valid|co
 _BAD = (r"(?:incorrect|inaccurate|unfaithful|wrong|false|invalid|inconsistent|unsupported|hallucinat\w*|fabricat\w*|"
         r"distort\w*|misrepresent\w*|contradict\w*|made[- ]up|not supported|nadorost|ghalat|eshtebah)")
 _FA_GOOD = r"(?:درست|صحیح|دقیق|مطابق|منطبق|سازگار|همخوان|معتبر|وفادار)"
-_FA_BAD = r"(?:نادرست|غلط|اشتباه|تحریف\s?شده|تحریف|ساختگی|جعلی|نامعتبر|ناصحیح|توهم)"
+_FA_BAD = r"(?:نادرست|غلط|اشتباه|تحریف\s?شده|تحریف|ساختگی|جعلی|نامعتبر|ناصحیح|توهم|مخدوش)"  # «مخدوش»: flawed (formal)
 _FA_IS = r"(?:است|هست|می باشد|میباشد|بود)"
+# Persian verbs "has not" / "is not" in the written and the colloquial (Tehrani) register: «نداره», «نیس».
+_FA_HAS_NOT = r"(?:ندارد|نداره|نیست|نیس|وجود ندارد|وجود نداره|دیده نمی شود|نشده)"
+# Nouns of conformity with the article or the facts, said to be had or not: «با واقعیت انطباق دارد» (conforms with
+# the facts), «مطابقت ندارد» (does not match).
+_FA_CONFORMS = r"(?:مطابقت|انطباق|تطابق|همخوانی|سازگاری|هماهنگی)"
+# A privative governing a noun phrase of wrong words («عاری از هرگونه خطا و تحریف», «فاقد اطلاعات نادرست», "free of
+# errors"): none of them is there. Only determiners and a noun of information may stand between, so that «بدون دلیل
+# تحریف شده» (distorted without reason) is not read as "without distortion".
+_FA_PRIVATIVE = (r"(?:عاری|خالی|فاقد|بری|مبرا|بدون)\s+(?:از\s+)?(?:(?:هرگونه|هر گونه|هیچ گونه|هیچ|هر نوع)\s+)?"
+                 r"(?:(?:اطلاعات|مطلب|مورد|چیز)\s+)?")
+_PRIVATIVE = rf"{_FA_PRIVATIVE}(?:{_FA_BAD}|خطا|ایراد|اشکال|نقص)\S*(?:\s+(?:و|یا)\s+\S+)*"
 
 _BAD_ADJECTIVE = (r"(?:false|incorrect|wrong|fabricated|hallucinated|distorted|made[- ]up|extra|additional|"
                   r"unsupported|inaccurate|new|invented)")
@@ -46,17 +63,23 @@ _LISTED = r"(?:,?\s+(?:or\s+|and\s+)?[\w-]+){0,4}?"  # "no incorrect, distorted,
 CUES = [
     # hedges, negation by scope, Turkish and Arabic negated forms (`vocabulary`), then negated forms
     *scope_cues(_FA_GOOD, _FA_BAD),
+    # the privative itself negated («بدون خطا نیست»: it is not without error): N
+    *cue(NO, rf"{_PRIVATIVE}\s+(?:{_FA_IS}\s+)?(?:نیست|نیس|نمی باشد|نبود)"),
     *cue(YES, rf"\b(?:no|not any|without)\s+(?:[\w-]+\s+){{0,2}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
               rf"(?:information|details?|claims?|facts?|content|data){_CLAUSE}",
          rf"\b(?:doesn't|does not|do not|don't)\s+contain\s+(?:any\s+)?(?:false|incorrect|wrong|fabricated|hallucinated|"
          rf"distorted|extra|unsupported){_CLAUSE}",
-         rf"{_FA_BAD}(?:ی)?[،,]?\s+(?:(?!است|هست)\S+\s+){{0,6}}?(?:ندارد|نیست|وجود ندارد|دیده نمی شود|نشده)", r"\bnot\s+(?:\w+\s+)?" + _BAD,
+         rf"{_FA_BAD}(?:ی)?[،,]?\s+(?:(?!است|هست)\S+\s+){{0,6}}?{_FA_HAS_NOT}",
+         # «چیز اضافه‌ای هم نداره» (nothing extra, colloquial): extra content is what the prompt's criterion 2 asks
+         rf"(?:اضافی|اضافه)(?:\s?ای|ی)?\s+(?:(?!است|هست)[^\s.,،؛;]+\s+){{0,3}}?{_FA_HAS_NOT}",
+         rf"{_PRIVATIVE}{_CLAUSE}", rf"\bfree\s+(?:of|from)\s+(?:any\s+)?(?:{_BAD}|errors?|mistakes?|"
+         rf"distortions?|fabrications?|hallucinations?|inaccurac\w+){_CLAUSE}", r"\bnot\s+(?:\w+\s+)?" + _BAD,
          r"boxed\{\s*(?:y|yes)\s*\}"),
     *cue(NO, rf"(?:\bnot|n't|never)\s+(?:\w+\s+){{0,2}}?{_GOOD}\b{_CLAUSE}", rf"{_FA_GOOD}\s+(?:نیست|نمی باشد|نبود)",
          # a negative prefix, bound or written apart ("نادرست", "نا درست", "غیر دقیق", "غیرواقعی")
          rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)", r"صحت\s+ندارد",
          rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}", r"boxed\{\s*(?:n|no)\s*\}",
-         r"مطابقت\s+ندارد", r"همخوانی\s+ندارد"),
+         rf"{_FA_CONFORMS}\s+(?:\S+\s+)?(?:ندارد|نداره)", r"اوکی\s*(?:نیست|نیس)"),
     *yes_no_sentence_cues(YES, NO),
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
     # contains extra information" answers the second
@@ -69,8 +92,10 @@ CUES = [
          r"(?:^|\s)n[»\"']?\s*$", weak=True),
     *cue(NO, rf"\b(?:contains?|includes?|adds?|has|introduces?)\s+(?:\w+\s+){{0,3}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
              r"(?:information|details?|claims?|facts?|content|data)\b"),
-    *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)", r"اطلاعات\s+(?:نادرست|اضافی|غلط)\w*\s+(?:\S+\s+){0,2}?(?:وجود\s+)?دارد"),
-    *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", r"مطابقت\s+دارد"),
+    *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)", r"(?:اطلاعات|چیز|مطلب)\s+(?:نادرست|اضافی|اضافه|غلط)\w*(?:\s?ای)?\s+(?:\S+\s+){0,2}?(?:وجود\s+)?(?:دارد|داره)"),
+    *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", rf"{_FA_CONFORMS}\s+(?:\S+\s+)?(?:دارد|داره)",
+         r"(?:^|\s)اوکی(?:ه|\s+است)?(?=\s|$|[.,،؛!])"),  # «اوکیه» (it's OK, colloquial)
+    *MARKER_CUES,  # scores and probabilities (`scales`)
     *plain_cues(),  # Turkish and Arabic words (`vocabulary.VERDICT_WORDS`)
 ]
 
@@ -161,11 +186,18 @@ def read_faithfulness(text: str) -> str | None:
         Undecided: two answers (see `_letter_against_prose`, `verdict.body_verdict`).
     """
     text = own_answer(text)
-    body = without_mentions(headed_rows(answer_body(criteria_text(text) or text)))
+    body = scaled(without_mentions(headed_rows(answer_body(criteria_text(text) or text))))
     if _BOTH_LETTERS.match(body.strip()):
         return None
     items = items_verdict(body)
     if items is not None:
-        return _by_items(body, items)
-    _letter_against_prose(body)
-    return body_verdict(body, CUES)
+        verdict = _by_items(body, items)
+    else:
+        _letter_against_prose(body)
+        verdict = body_verdict(body, CUES)
+    if verdict == MIDDLE:
+        raise Undecided("a score or probability in the middle of its scale")
+    if verdict == YES and ironic(body):
+        # praise marked as sarcasm («Very faithful. 🙄») may mean its opposite: not read as Y (nor guessed N)
+        raise Undecided("praise marked as irony")
+    return verdict

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from figeval.parsing import AGREEMENT_NEUTRAL, YesNo, agreement_pattern
 from figeval.verdict import HEDGE, Cue, cue
 
 YES, NO = "Y", "N"
@@ -24,6 +25,9 @@ VERDICT_WORDS: dict[str, tuple[str, str]] = {
     "ar": (r"(?:صحیح|صواب|مطابق|دقیق)\w*", r"(?:خطأ|خاطئ)\w*"),
     "tr": (r"(?:doğru|tutarlı|sadık|isabetli)\w*",
            r"(?:yanlış|hatalı|uydurma|çarpıtılmış|asılsız|yanıltıcı|uydurulmuş)\w*"),
+    # Azerbaijani (aya answers the Persian prompt in it): «Düzgündür» (it is correct), «Səhvdir» (it is wrong),
+    # «təhrif olunmuş» (distorted); its negation is "deyil", its "there is none" «yoxdur» (`_NONE`)
+    "az": (r"(?:düzgün|doğru)\w*", r"(?:səhv|yanlış|təhrif|uydurma)\w*"),
 }
 _AR_GOOD, _AR_BAD = VERDICT_WORDS["ar"]
 
@@ -34,9 +38,19 @@ def _dotless(pattern: str) -> str:
     return pattern.replace("ı", "[ıi]")
 
 
-_TR_GOOD, _TR_BAD = (_dotless(words) for words in VERDICT_WORDS["tr"])
-# Turkish "there is / contains none": the verb negated by -me/-ma (içermiyor, içermez, bulunmuyor) or "yok".
-_TR_NONE = _dotless(r"(?:içermiyor|içermez|içermemektedir|içermemiş|bulunmuyor|bulunmamaktadır|yok|yoktur)")
+# Turkic languages by their negation: "değil" / "deyil" after the adjective negates it; the verb of containing
+# negated by -me/-ma (içermiyor, içermez, bulunmuyor) or "yok" / «yoxdur» (there is none) says a wrong word is absent.
+_NEGATOR = {"tr": r"değil\w*", "az": r"deyil\w*"}
+_NONE = {"tr": r"(?:içermiyor|içermez|içermemektedir|içermemiş|bulunmuyor|bulunmamaktadır|yok|yoktur)",
+         "az": r"(?:yoxdur|yox|ehtiva etmir|yoxdu)"}
+_TURKIC = {language: (_dotless(VERDICT_WORDS[language][0]), _dotless(VERDICT_WORDS[language][1]),
+                      _NEGATOR[language], _dotless(_NONE[language])) for language in _NEGATOR}
+
+# Agreement (a Likert answer; `parsing.AGREEMENT_BY_LANGUAGE`). The prompt asks whether the answer / summary is
+# right, so "I agree" alone is Y and "I disagree" alone N; said of a clause ("I disagree that the summary is
+# accurate") it is that clause's label, negated by "disagree" (`scope_cues`).
+# The phrase is the whole sentence, or opens it before a comma, colon or dash ("Agree: the answer is right").
+_ALONE = r"(?=[\s.!]*$|\s*[,:;،؛—–-])"
 
 # The clause's verb of judging, closed by a negation («نمی‌توان درست دانست»: it cannot be deemed correct).
 _FA_DEEM = r"(?:دانست|شمرد|خواند|تلقی کرد|قلمداد کرد|به شمار آورد|به حساب آورد)"
@@ -65,18 +79,38 @@ def scope_cues(fa_good: str, fa_bad: str) -> list[Cue]:
         # a right word under a negated verb of judging or seeming is N («نمی‌توان درست دانست», «درست به نظر
         # نمی‌رسد», «صحیح دانسته نمی‌شود»); the right word itself is bound first (not «نادرست», read above)
         *cue(NO, rf"نمی ?توان\s+(?:\S+\s+){{0,3}}?{fa_good}\s+{_FA_DEEM}", rf"{fa_good}\s+(?:{_FA_NEG_SEEM})"),
-        # Turkish: "değil" after the adjective negates it; a wrong word with a negated "contains" / "yok" is Y
-        *cue(YES, rf"\b{_TR_BAD}\s+değil\w*", rf"\b{_TR_BAD}\s+(?:\S+\s+){{0,4}}?{_TR_NONE}\b",
-             rf"(?:لیس|لیست)\s+{_AR_BAD}"),
-        *cue(NO, rf"\b{_TR_GOOD}\s+değil\w*", rf"\b{_TR_GOOD}\s+olmayan\b",
-             # Arabic «ليس صحيحا», «ليست مطابقة»: the negation before the adjective
-             rf"(?:لیس|لیست)\s+(?:\S+\s+)?{_AR_GOOD}"),
+        # Turkic ("değil" / "deyil" after the adjective negates it; a wrong word with a negated "contains" or "yok" /
+        # «yoxdur» is Y) and Arabic («ليس صحيحا», «ليست مطابقة»: the negation before the adjective)
+        *[item for good, bad, negator, none in _TURKIC.values() for item in [
+            *cue(YES, rf"\b{bad}\s+{negator}", rf"\b{bad}\s+(?:\S+\s+){{0,4}}?{none}\b"),
+            *cue(NO, rf"\b{good}\s+{negator}", rf"\b{good}\s+olmayan\b")]],
+        *cue(YES, rf"(?:لیس|لیست)\s+{_AR_BAD}"), *cue(NO, rf"(?:لیس|لیست)\s+(?:\S+\s+)?{_AR_GOOD}"),
+        *agreement_cues(),
+    ]
+
+
+def agreement_cues() -> list[Cue]:
+    """Likert answers (`parsing.AGREEMENT_BY_LANGUAGE`): neither-nor is a hedge (its first «نه» is not "no"); "disagree that" a clause
+    negates the clause's label ("I strongly disagree that the summary is accurate": N; "... is inaccurate": Y); "I
+    agree" / «کاملاً موافقم» / "Strongly disagree" standing alone answer the prompt's question (Y / N). "agree that"
+    is not a cue: the clause it governs states its own label ("I agree that it is wrong": N)."""
+    agree, disagree = agreement_pattern(YesNo.YES), agreement_pattern(YesNo.NO)
+    good = r"(?:correct|accurate|faithful|true|right|valid|consistent|supported|factual)"
+    bad = r"(?:incorrect|inaccurate|unfaithful|wrong|false|invalid|inconsistent|unsupported|hallucinat\w*|fabricat\w*)"
+    clause = r"\bdisagree\w*\s+(?:with\s+(?:the\s+)?(?:claim|statement|view)\s+)?that\s+[^.,;:!?]*?"
+    return [
+        *cue(HEDGE, rf"(?:{AGREEMENT_NEUTRAL}){_CLAUSE}"),
+        *cue(YES, rf"{clause}(?:\bnot\s+(?:\w+\s+)?{good}|\b{bad})\b{_CLAUSE}"),
+        *cue(NO, rf"{clause}\b{good}\b{_CLAUSE}"),
+        *cue(NO, rf"^(?:{disagree}){_ALONE}"),
+        *cue(YES, rf"^(?:{agree}){_ALONE}"),
     ]
 
 
 def plain_cues() -> list[Cue]:
     """The plain words of `VERDICT_WORDS` (read after the negated forms)."""
-    return [*cue(NO, rf"\b{_TR_BAD}", rf"(?:^|\s){_AR_BAD}"), *cue(YES, rf"\b{_TR_GOOD}")]
+    return [*(item for good, bad, _, _ in _TURKIC.values() for item in [*cue(NO, rf"\b{bad}"), *cue(YES, rf"\b{good}")]),
+            *cue(NO, rf"(?:^|\s){_AR_BAD}")]
 
 
 # Mentions that state nothing, removed before the cues read a sentence:
@@ -92,7 +126,13 @@ _MENTIONS = re.compile(
     r"|\bthe\s+(?:correct|right|true|accurate)\s+answer\s+(?:to\s+(?:the|this)\s+question\s+)?(?:is|would be|should be)\b"
     r"|(?:^|\s)(?:پاسخ|جواب)\s+(?:درست|صحیح)(?:\s+(?:این\s+)?(?:سوال|سؤال))?"
     r"(?=\s+(?!(?:و|یا|است|هست|نیست|بود|نبود|می|نمی|به|را|بوده|باشد|نباشد)(?:\s|$))(?:«[^»\n]*»|\S+)\s+(?:است|می باشد)\b)"
-    r"|\bdoğru\s+(?:cevap|yan[ıi]t)(?=\s*:|\s+\w)",  # "Doğru cevap Kanberra" (not "Doğru cevap.": a verdict)
+    r"|\bdoğru\s+(?:cevap|yan[ıi]t)(?=\s*:|\s+\w)"  # "Doğru cevap Kanberra" (not "Doğru cevap.": a verdict)
+    # "the correct summary would be: ...", «خلاصهٔ درست باید چنین باشد»: an attributive label word offering a
+    # replacement; it may or may not differ from the summary shown, which the reader does not see (as above)
+    r"|\bthe\s+(?:correct|right|accurate|faithful)\s+(?:answer|summary|version)\s+(?:would|should|must)\s+(?:be|read)\b"
+    r"|(?:^|\s)(?:پاسخ|جواب|خلاصه)\s+(?:درست|صحیح|دقیق|وفادار)\s+(?:باید|می بایست|می بایستی)\b"
+    # a comparative of a label word («می‌توانست دقیق‌تر بیاید», "could be more accurate") grades, it does not judge
+    r"|(?:^|\s)(?:درست|صحیح|دقیق|وفادار)\s?تر(?:ین)?(?=\s|$|[.,،؛!])|\b(?:more|less)\s+(?:accurate|correct|faithful)\b",
 )
 
 
