@@ -237,3 +237,167 @@ def test_prose_saying_none(answer, expected):
 ])
 def test_prose_with_no_answer_stays_unread(answer, expected):
     assert prose_answer(answer) == expected
+
+
+# --- round 3: multiple choice --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("answer, expected", [
+    # a share per option line: the strictly highest is the choice (80% on 2; 60% on 3; «۷۰٪» on 2 in Persian digits)
+    ("Option 1: 5%\nOption 2: 80%\nOption 3: 5%\nOption 4: 5%\nOption 5: 5%", 2),
+    ("Option 1: 10%\nOption 2: 15%\nOption 3: 60%\nOption 4: 10%\nOption 5: 5%", 3),
+    ("گزینه ۱: ۱۰٪\nگزینه ۲: ۷۰%\nگزینه ۳: ۲۰%", 2),
+    ("1. یونس و ماهی - 20%\n2. عصای موسی - 80%", 2),  # variant: the title lines, the share after a dash
+    # adversarial: a tie at the top is no choice (not the first line's option 1)
+    ("Option 1: 50%\nOption 2: 50%", None),
+    ("Option 1: 40%\nOption 4: 40%\nOption 5: 20%", None),
+])
+def test_a_share_per_option_is_read_as_pairs(answer, expected):
+    assert option(answer) == expected
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("Answer: III\n\nPraying inside the fish is Jonah.", 3),  # a Roman numeral, the whole statement after "Answer:"
+    ("Answer: IV", 4),  # variants
+    ("Final answer: V.", 5),
+    ("The answer is option II.", 2),  # beside the word "option"
+    # adversarial: "I" that starts a sentence after the marker is the pronoun, not option 1
+    ("Answer: I think it is Noah.", None),
+    ("Answer: I.e. the one with the fish.", None),
+    # "the last option" is option 5 of 5, by language; «گزینه آخر», «آخرین گزینه», "son seçenek"
+    ("It's the last option: the antidote that arrives after Sohrab's death.", 5),
+    ("گزینه آخر درست است.", 5),
+    ("آخرین گزینه صحیح است؛ رستم پسرش را نشناخت.", 5),
+    ("Cevap: son seçenek", 5),
+    # adversarial: "not the last option" rejects 5, and option 2 is named: 2
+    ("It's not the last option; it's option 2.", 2),
+    # an option named by its row/position in a clause that names an option: «ردیف چهارم» = 4, "second position" = 2
+    ("گزینهٔ مندرج در ردیف چهارم صحیح می‌باشد؛ بیت مزبور به طوفان تلمیح دارد.", 4),
+    ("گزینه‌ای که در ردیف سوم آمده درست است.", 3),
+    ("The option in the second position is correct.", 2),
+    # adversarial: «ردیف» of a poem (its refrain) in a clause with no «گزینه» names no option: the title (4) is read
+    ("ردیف دوم این غزل «است» است و بیت به کشتی نوح اشاره دارد.", 4),
+])
+def test_an_option_named_by_numeral_or_position(answer, expected):
+    assert option(answer) == expected
+
+
+@pytest.mark.parametrize("answer, expected", [
+    # one sentence rules out 1, 2, 4, 5 by number and the answer says it is the one remaining: 3
+    ("The fire (1), the water of life (2), Noah (4) and Rostam (5) have nothing to do with a staff. By elimination, "
+     "the remaining option is the answer.", 3),
+    ("Noah (4), Solomon (3), Moses (2) and Rostam (5) do not fit. By elimination, the remaining option is it.", 1),
+    ("آتش (۱)، آب حیات (۲)، دم عیسی (۴) و سیمرغ (۵) به عصای شبان ربطی ندارند. با حذف آنها، گزینه باقی‌مانده پاسخ است.", 3),
+    ("Ateş (1), su (2), nefes (4) ve Simurg (5) bununla ilgili değil; kalan seçenek doğru.", 3),
+    # adversarial: two ruled out leave three (no choice); a number in another sentence may be the choice (2 fits,
+    # 1, 3, 4 out: 5 must not be read)
+    ("Noah (4) and Rostam (5) do not fit. By elimination, the answer is among the remaining ones.", None),
+    ("The staff (2) fits. Noah (4), Solomon (3), Jonah (1) are out; by elimination it is the remaining one.", None),
+])
+def test_the_option_left_by_elimination(answer, expected):
+    assert option(answer) == expected
+
+
+def test_a_revision_opening_on_no_replaces_the_answer():
+    # "Hmm, no —" after "Answer: 3." takes 3 back; the revision names no option by number or title: unread
+    assert option("Answer: 3.\n\nHmm, no — there is no ant in the text. The women point to the option before it.") is None
+    assert option("Answer: 3.\n\nHmm, no — it is option 2.") == 2  # variant: the revision names 2
+    assert option("پاسخ: گزینه ۳. نه، گزینه ۲ درست است.") == 2  # variant: Persian «نه،»
+    # adversarial: "No other option fits" (no mark after "no") confirms, it does not revise: 3
+    assert option("Answer: 3. No other option fits.") == 3
+
+
+def test_two_json_keys_that_disagree_are_two_answers():
+    # selected_option 3 and "answer" 4 in one object: Undecided (read_layers then leaves it unread whatever the
+    # paper's rule reads of the selected_option)
+    with pytest.raises(Undecided):
+        option('{"selected_option": 3, "answer": 4}')
+    with pytest.raises(Undecided):
+        option('{"selected_option": 2, "final_answer": "5"}')  # variant
+    # adversarial: the keys agree (3); a key that names no option ("confidence") is no second answer (3)
+    assert option('{"selected_option": 3, "answer": 3}') == 3
+    assert option('{"selected_option": 3, "confidence": 4}') == 3
+
+
+# --- round 3: knowledge and open -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("answer, expected", [
+    # "none" / "not familiar" by scope: the prefix bound to the noun, the verb affirmative: «بی‌تلمیح است» = none
+    ("این بیت بی‌تلمیح است؛ شباهتش به داستان سلیمان فقط ظاهری است.", ""),
+    ("این متن غیرتلمیحی است.", ""),  # variant: غیر-
+    # «نا‌آشنا» said of oneself (the prefix bound by a ZWNJ), and Persian in Latin letters
+    ("با پوزش، این تلمیح برایم نا‌آشناست و نمی‌خواهم داستانی از خودم بسازم.", ""),
+    ("Motasefane ba in talmih ashna nistam va nemitoonam tozihe dorosti bedam.", ""),
+    ("Ba in talmih ashena nistam.", ""),  # variant spelling
+    ("This allusion is unfamiliar to me.", ""),
+    # a label:value pair, in a list or a table row: "Allusion present: No" (the table unwrapped), «تلمیح: ندارد»
+    ("Detection: ordinary images\nAllusion present: No\nReference: —", ""),
+    ("| Allusion found | None |", ""),
+    ("تلمیح: ندارد", ""),
+    ("Telmih: yok", ""),
+    # the negation closing the clause reaches the relative clause inside it («داستانی که به آن اشاره می‌کند»)
+    ("متأسفانه درباره‌ی این تلمیح و داستانی که به آن اشاره می‌کند، اطلاعات دقیق و قابل اعتمادی در اختیار ندارم.", ""),
+    ("I don't know the story it refers to.", ""),  # variant: the relative clause "it refers to" affirms nothing
+    # adversarial: double negatives affirm, a negated verb of saying asserts nothing, «ناآشنا» said of a story
+    ("این تلمیح برایم ناآشنا نیست: داستان یونس است.", "این تلمیح برایم ناآشنا نیست: داستان یونس است."),
+    ("Not an unfamiliar allusion: it is Jonah's story.", "Not an unfamiliar allusion: it is Jonah's story."),
+    ("داستان یونس برای خوانندگان امروز ناآشناست.", "داستان یونس برای خوانندگان امروز ناآشناست."),
+    ("Allusion present: Yes\nReference: Noah's Ark", "Allusion present: Yes\nReference: Noah's Ark"),
+    ("I won't claim that there is no allusion in this line, but I also can't identify one with any confidence, so "
+     "I'd rather not give a reference.", None),
+    ("I wouldn't say this line has no allusion: it alludes to Noah.",
+     "I wouldn't say this line has no allusion: it alludes to Noah."),
+    ("این بیت به داستانی اشاره می‌کند که در آن یونس در شکم ماهی بود.",
+     "این بیت به داستانی اشاره می‌کند که در آن یونس در شکم ماهی بود."),  # a relative clause after the claim
+])
+def test_round_3_none_and_not_familiar_by_scope(answer, expected):
+    assert prose_answer(answer) == expected
+
+
+@pytest.mark.parametrize("answer, expected", [
+    # a hedge with a Persian lean («به نظرم») is the answer it leans to
+    ("مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد.", "مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد."),
+    ("مطمئن نیستم و نمی‌دانم به کدام داستان اشاره دارد.", None),  # adversarial: no lean
+    # two alternatives with no lean: no answer
+    ("The vessel could point either to the Cup of Jamshid or to the Mirror of Alexander; the line doesn't settle "
+     "which. Shall I go with the cup or the mirror?", None),
+    ("یا به داستان یونس اشاره دارد یا به داستان نوح.", None),  # variant in Persian
+    # adversarial: "either way" offers no alternative; a lean after the alternatives is the answer
+    ("Either way, it alludes to Khidr.", "Either way, it alludes to Khidr."),
+    ("It alludes either to Khidr or to Alexander, but most likely Khidr.",
+     "It alludes either to Khidr or to Alexander, but most likely Khidr."),
+    # a prose about the poet, no word of an allusion: no answer
+    ("This ghazal was written by Saadi in Shiraz around 1257; his Golestan is famous.", None),
+    ("این بیت از حافظ است و حافظ در شیراز زندگی می‌کرد.", None),
+    # adversarial: the poet named beside the allusion
+    ("This couplet is by Hafez; it alludes to Joseph and Zuleikha.",
+     "This couplet is by Hafez; it alludes to Joseph and Zuleikha."),
+])
+def test_round_3_prose_with_no_answer(answer, expected):
+    assert prose_answer(answer) == expected
+
+
+@pytest.mark.parametrize("answer, fields, expected", [
+    # "not familiar", then an explanation, nothing revising: two answers ("not familiar with" is no claim of
+    # knowing, so the prose is "none" beside a named answer)
+    ('I am not familiar with this allusion.\n[{"title": "Dawud", "full_explanation": "God made iron soft."}]',
+     KNOWLEDGE, None),
+    # adversarial: "quite familiar" agrees with the answer
+    ('I am quite familiar with this allusion.\n[{"title": "Dawud", "full_explanation": "God made iron soft."}]',
+     KNOWLEDGE, "Dawud: God made iron soft."),
+    # an explanation that only glosses the title ("the N of N"): a title with no explanation
+    ('[{"title": "Khar-e Isa", "full_explanation": "The donkey of Jesus (خر عیسی)."}]', KNOWLEDGE, None),
+    ('[{"title": "Jam-e Jam", "full_explanation": "The cup of Jamshid."}]', KNOWLEDGE, None),
+    # adversarial: a gloss that goes on to explain, and a short sentence with a verb, are explanations
+    ('[{"title": "Khar-e Isa", "full_explanation": "The donkey of Jesus, which stands for the body."}]', KNOWLEDGE,
+     "Khar-e Isa: The donkey of Jesus, which stands for the body."),
+    ('[{"title": "Rostam and Sohrab", "full_explanation": "Rostam killed his son Sohrab."}]', KNOWLEDGE,
+     "Rostam and Sohrab: Rostam killed his son Sohrab."),
+    # "Either X or Y" in the reference field, no lean: two answers; with a lean, or an alias with "or": the answer
+    ('[{"reference": "Either Yunus in the fish or Noah in the Flood", "explanation": "Both fit."}]', OPEN, None),
+    ('[{"reference": "Either Yunus or Noah, most likely Yunus", "explanation": "The fish."}]', OPEN,
+     "Either Yunus or Noah, most likely Yunus: The fish."),
+    ('[{"reference": "Yunus (Dhu al-Nun) or Jonah", "explanation": "The fish."}]', OPEN,
+     "Yunus (Dhu al-Nun) or Jonah: The fish."),
+])
+def test_round_3_json_answers(answer, fields, expected):
+    assert json_answer_text(answer, fields) == expected
+    if expected is None:
+        assert prose_answer(answer, fields) is None

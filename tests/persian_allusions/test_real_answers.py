@@ -29,9 +29,14 @@ def test_the_option_chosen_is_read_as_a_person_reads_it():
     # hands"), which no rule reads without a table of translated titles. An option's title in Latin letters
     # ("Yunes va mahi", "the Simorgh", "Jam-e Jam") is read after a final marker; the JSON taken back and given
     # again ("Wait, let me reconsider ... [{...4}]") is read as the later one.
+    # Round 3 added 5 a person cannot read (among them {"selected_option": 3, "answer": 4}, two keys disagreeing)
+    # and 2 more a person reads that stay unread: an option named only by its hero («حضرت ابراهیم» for «آتش نمرود»)
+    # and a revision naming the new choice by relative position ("the option just before it") and English title;
+    # its shares per option ("Option 2: 80%"), Roman numerals, "the last option", «ردیف چهارم» and an option left
+    # by elimination are read.
     unreadable = sum(e.person is None for e in MC)
-    assert unreadable == 34
-    assert reading.layers["unread"] == unreadable + 2
+    assert unreadable == 39
+    assert reading.layers["unread"] == unreadable + 4
     found = values(policy_metrics(MC_POLICIES), by_hand(MC, scores, lambda e: e.person))
     assert found["accuracy"] == pytest.approx(sum(e.person == e.metadata["target"] for e in MC) / len(MC))
 
@@ -50,8 +55,10 @@ def test_every_answer_reaches_the_judge_and_table_3_follows(task, scorer, polici
         metadata = {"allusion": "", "description": "", "text": "", **entry.metadata}
         scores += score_all(scorer(judge), [entry], metadata=lambda e, metadata=metadata: metadata)
     outcomes = outcomes_of(scores)
-    # never unread because not JSON: only what a person cannot read either is unread (or judged as written)
-    reading = compare(entries, outcomes, lambda o: "read")
+    # read as a person reads it: an answer for the judge, or "not familiar" / "no allusion" by rule (never a
+    # "none" handed to a judge who is shown the ground truth); only what a person cannot read is unread
+    reading = compare(entries, outcomes, lambda o: o.rule if o.rule in ("not_familiar", "no_allusion") else "answer")
+    assert reading.misread == []
     unread = [e.id for e, o in zip(entries, outcomes) if o.is_unparsed]
     # (an answer the token limit cut is never judged, whatever a person reads of it: the shared rule of
     # `scoring.judged`; kn-r2-smollm2-loop-cut, a story cut off in a repetition loop, is the one such)

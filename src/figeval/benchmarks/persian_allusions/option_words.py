@@ -36,6 +36,19 @@ _COLLOQUIAL = {"اولی": 1, "دومی": 2, "سومی": 3, "چهارمی": 4, "
 FINAL_MARKERS = {"ar": r"(?:الجواب|الإجابة|الاجابة)(?: الصحيحة?)?(?: هو| هي)?", "tr": r"\b(?:cevap|yanıt)\b",
                  "fa-Latn": r"\bjavab\b"}
 
+# Roman numerals ("Answer: III"): read only in capitals and only as the whole statement after a final marker or
+# beside the word "option" (a lowercase "i" or "v" elsewhere is a pronoun or a letter, "I" alone a pronoun).
+ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5}
+# An option named by its place in the list: "the last option", «گزینه آخر», «آخرین گزینه», "son seçenek»,
+# «الخيار الأخير» (LAST stands for the number of options); read only beside the word "option" (or "one").
+LAST = -1
+POSITIONS = {"en": {"last": LAST}, "fa": {"آخر": LAST, "آخرین": LAST}, "tr": {"son": LAST},
+             "ar": {"الأخير": LAST, "الاخير": LAST}}
+# An option named by its row or position in the list, in a clause that names an option: «گزینهٔ مندرج در ردیف
+# چهارم», "the option in the fourth position", "dördüncü sıradaki seçenek"; the position noun alone (a poem's
+# «ردیف», its refrain) names no option.
+POSITION_NOUNS = {"en": r"position|place|row|slot", "fa": r"ردیف|جایگاه", "tr": r"sıra\w*", "ar": r"المرتبة"}
+
 _CARDINAL = {word: n for table in CARDINALS.values() for word, n in table.items()}
 _ORDINAL = {word: n for table in ORDINALS.values() for word, n in table.items()}
 _NUMBER = {**_CARDINAL, **_ORDINAL}
@@ -50,21 +63,39 @@ _WORD_BEFORE = re.compile(rf"(?<!\w)({_alternation(_ORDINAL)})\s+(?:{_NOUN}|one)
 _WORD_AFTER = re.compile(rf"(?<!\w)(?:{_NOUN})\s+({_alternation(_NUMBER)})(?!\w)", re.IGNORECASE)
 _COLLOQUIAL_CHOICE = re.compile(rf"(?<!\w)({_alternation(_COLLOQUIAL)})\s+(?:درست|صحیح|جواب)")
 _BARE_NUMBER_WORD = re.compile(rf"\W*({_alternation(_NUMBER)})\W*", re.IGNORECASE)
+_ROMAN_AFTER = re.compile(rf"(?<!\w)(?:{_NOUN})\s+({_alternation(ROMAN)})(?!\w)", re.IGNORECASE)
+_BARE_ROMAN = re.compile(rf"\W*({_alternation(ROMAN)})\W*")
+_POSITION = {word: n for table in POSITIONS.values() for word, n in table.items()}
+_POSITION_CHOICE = re.compile(rf"(?<!\w)({_alternation(_POSITION)})\s+(?:{_NOUN})(?!\w)|"
+                              rf"(?<!\w)(?:{_NOUN})\s+({_alternation(_POSITION)})(?!\w)", re.IGNORECASE)
+_POSITION_NOUN = "|".join(POSITION_NOUNS.values())
+_ROW = re.compile(rf"(?<!\w)(?:(?:{_POSITION_NOUN})\s+({_alternation(_ORDINAL)})|({_alternation(_ORDINAL)})\s+"
+                  rf"(?:{_POSITION_NOUN}))(?!\w)", re.IGNORECASE)
+_CLAUSE = re.compile(r"[^.;!?؟؛,،\n]+")
 
 
-def options_in_words(segment: str) -> set[int]:
+def options_in_words(segment: str, n_options: int) -> set[int]:
     """The options a segment names in words: "the third option", «گزینه سوم», «پنجمین گزینه», «الخيار الثالث»,
-    "beşinci seçenek", «گزینه صفر», «دومی درسته»."""
+    "beşinci seçenek", «گزینه صفر», «دومی درسته», "option IV", "the last option", «ردیف چهارم» beside «گزینه»."""
     found = {_ORDINAL[m.group(1).lower()] for m in _WORD_BEFORE.finditer(segment)}
     found |= {_NUMBER[m.group(1).lower()] for m in _WORD_AFTER.finditer(segment)}
     found |= {_COLLOQUIAL[m.group(1)] for m in _COLLOQUIAL_CHOICE.finditer(segment)}
+    found |= {ROMAN[m.group(1).upper()] for m in _ROMAN_AFTER.finditer(segment) if m.group(1).isupper()}
+    found |= {n_options for m in _POSITION_CHOICE.finditer(segment)}  # every position word is LAST
+    for clause in _CLAUSE.findall(segment):
+        if re.search(rf"(?<!\w)(?:{_NOUN})(?!\w)", clause, re.IGNORECASE):
+            found |= {_ORDINAL[(m.group(1) or m.group(2)).lower()] for m in _ROW.finditer(clause)}
     return found
 
 
 def bare_number_word(statement: str) -> int | None:
-    """A statement after a final marker that is only a number word ("four.", «چهار», "beş")."""
+    """A statement after a final marker that is only a number word ("four.", «چهار», "beş") or a Roman numeral
+    in capitals ("III")."""
     match = _BARE_NUMBER_WORD.fullmatch(statement)
-    return _NUMBER[match.group(1).lower()] if match else None
+    if match:
+        return _NUMBER[match.group(1).lower()]
+    roman = _BARE_ROMAN.fullmatch(statement)
+    return ROMAN[roman.group(1)] if roman else None
 
 
 # --- Mentions that state no choice -------------------------------------------------------------------------------
@@ -102,8 +133,10 @@ def without_mentions(plain: str) -> str:
 
 # --- Options rejected --------------------------------------------------------------------------------------------
 # "It is certainly not option 3", "rather than option 2": the option a negation governs is rejected, not chosen.
-_NOT_OPTION = re.compile(r"\b(?:not|n't|rather than|instead of)\s+(?!only\b|just\b)(?:\w+\s+){0,2}?(?:option|choice)"
-                         r"\s*#?\s*(\d)", re.IGNORECASE)  # "not only option 3 but also ..." rejects nothing
+# The option phrase is read by the caller's `named` ("not option 3", "not the last option", "not option IV").
+_NOT_OPTION = re.compile(r"\b(?:not|n't|rather than|instead of)\s+(?!only\b|just\b)((?:\w+\s+){0,2}?(?:option|choice)"
+                         r"\s*#?\s*\w+|the\s+last\s+(?:option|choice))", re.IGNORECASE)
+# ("not only option 3 but also ..." rejects nothing)
 # Persian: a clause closed by a negated verb rejects the one option it names («گزینهٔ ۵ (جام جم)، با آنکه ...،
 # پاسخ این پرسش نیست»), unless it also says "is right" (that clause is a choice and a remark about the others).
 # A contrastive conjunction («اما», «ولی», «بلکه», "but") starts another clause: the negation does not reach back.
@@ -114,7 +147,7 @@ _FA_AFFIRMED = re.compile(r"(?:درست|صحیح) (?:است|هست)")
 
 def rejected(plain: str, named: Callable[[str], set[int]]) -> set[int]:
     """The options the answer rejects (a negated clause naming one option)."""
-    found = {int(m.group(1)) for m in _NOT_OPTION.finditer(plain)}
+    found = {n for m in _NOT_OPTION.finditer(plain) for n in named(m.group(1))}
     for clause in _FA_CLAUSE.findall(plain):
         if _FA_NEGATED_END.search(clause.strip()) and not _FA_AFFIRMED.search(clause):
             options = named(clause)
@@ -158,6 +191,57 @@ def verdict_lines(lines: list[str], named: Callable[[str], set[int]]) -> set[int
     if len(marked) < 2:
         return None
     return {option for option, positive in marked if positive}
+
+
+# --- A probability per option --------------------------------------------------------------------------------
+# "Option 1: 5%\nOption 2: 80%\n...": a share per option line is read as the pairs: the option given strictly the
+# most is the choice; a tie at the top (50% / 50%) is no choice.
+_SHARE = re.compile(r"[:\-–—=]\s*(\d+(?:\.\d+)?)\s*%")
+
+
+def probability_lines(lines: list[str], named: Callable[[str], set[int]]) -> set[int] | None:
+    """The option given the highest share in per-option percentage lines (two lines or more, each one option and a
+    percentage); an empty set for a tie at the top; None when the answer has no such lines."""
+    shares: dict[int, float] = {}
+    for line in lines:
+        share, options = _SHARE.search(line), named(line)
+        if share and len(options) == 1:
+            shares[next(iter(options))] = float(share.group(1))
+    if len(shares) < 2:
+        return None
+    top = max(shares.values())
+    best = {option for option, value in shares.items() if value == top}
+    return best if len(best) == 1 else set()
+
+
+# --- By elimination --------------------------------------------------------------------------------------------
+# "The fire (1), the water of life (2), ... (4) and the Simorgh (5) have nothing to do with it. By elimination, the
+# remaining option is the answer.": the answer says the choice is the one left, and rules out every option but one:
+# that one. Ruling out fewer leaves more than one: no choice.
+ELIMINATION = re.compile(r"\bby (?:process of )?elimination\b|\bthe (?:only )?(?:remaining|one left|only one left)\b|"
+                         r"\bthe only (?:option|choice) left\b|(?:گزینه(?: ی)? )?باقی ?مانده|با حذف|\beleme\w*|"
+                         r"\bkalan (?:seçenek|şık)", re.IGNORECASE)
+_RULED_OUT = re.compile(r"\((\d)\)")
+# The sentence that rules the options out says so (a negation or a word of exclusion), by language.
+RULING_OUT = {"en": r"\bnot\b|n't\b|\bnothing to do\b|\bruled? out\b|\bare out\b|\bexclude\w*|\beliminat\w*",
+              "fa": r"ندار|نیست|نمی|ربطی|حذف|رد می", "tr": r"değil|\byok\b|\w+m[ae]z\b|\bel(?:e|i)n\w*"}
+_RULING_OUT = re.compile("|".join(RULING_OUT.values()), re.IGNORECASE)
+
+
+def eliminated_to(plain: str, n_options: int, named: Callable[[str], set[int]]) -> int | None:
+    """The one option left when one sentence rules out all the others by number ("(1)", "option 2") and the answer
+    says it is the one remaining; None otherwise (numbers in two sentences may be a choice and a rejection)."""
+    if not ELIMINATION.search(plain):
+        return None
+    numbered = [(sentence, {int(n) for n in _RULED_OUT.findall(sentence)} | named(sentence))
+                for sentence in re.split(r"(?<=[.!?؟;؛])\s+|\n", plain)]
+    numbered = [(sentence, found) for sentence, found in numbered if found]
+    if len(numbered) != 1 or not _RULING_OUT.search(numbered[0][0]):
+        return None
+    everything = set(range(1, n_options + 1))
+    ruled_out = numbered[0][1]
+    left = everything - ruled_out
+    return left.pop() if len(left) == 1 and ruled_out <= everything else None
 
 
 # --- A title in Latin letters ------------------------------------------------------------------------------------

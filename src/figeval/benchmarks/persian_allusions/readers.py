@@ -6,12 +6,16 @@ marker ("Final answer: 2", "The correct option is 3", "پاسخ نهایی: گز
 option named as "option 3" / "گزینه ۳" / "3)" / "**3. title**", in words by language (`option_words`: "The answer is
 four", «پنجمین گزینه», «الخيار الثالث», "beşinci seçenek", «دومی درسته»), the one option whose title the answer
 names (in Latin letters after a final marker: "Javab: Yunes va mahi"), per-option verdict lines read as pairs
-(«۳. ...: درست», the others «نادرست»), "none of the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian or
-Arabic-Indic digits. Not read as a choice: numbers that name no option (a verse, a year, a step), an option
+(«۳. ...: درست», the others «نادرست»), a share per option read as pairs (the strictly highest of "Option 2: 80%"
+lines; a tie is no choice), a Roman numeral in capitals after a final marker ("Answer: III"), an option named by
+its place ("the last option", «گزینه آخر», «گزینهٔ مندرج در ردیف چهارم»), the one option left when one sentence
+rules out all the others by number and the answer says it is the one remaining ("By elimination, ..."), "none of
+the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian or Arabic-Indic digits. Not read as a choice: numbers that name no option (a verse, a year, a step), an option
 inside a hedge, an embedded question, a possibility, a question or the prompt's rule restated, an option a
 negation governs ("certainly not option 3", «... پاسخ این پرسش نیست»). Two options with no final choice are
-unread; a prose answer and a JSON one that disagree with nothing revising between are two answers (`Undecided`);
-a later explicit revision replaces the earlier answer. Nothing after an end-of-turn token is the answer
+unread; a prose answer and a JSON one that disagree with nothing revising between, or two keys of the JSON object that
+name different options ({"selected_option": 3, "answer": 4}), are two answers (`Undecided`); a later explicit
+revision ("Wait", "Actually", a sentence opening on "Hmm, no —" / «نه،») replaces the earlier answer. Nothing after an end-of-turn token is the answer
 (`markup.own_turn`, in the one normalisation before every reader). In logprob mode no text is read: the option numbers' next-token probabilities decide
 (`scorer.OPTION_WORDS`).
 
@@ -28,8 +32,10 @@ from collections.abc import Sequence
 from figeval.benchmarks.persian_allusions.option_words import (
     FINAL_MARKERS,
     bare_number_word,
+    eliminated_to,
     latin_titles,
     options_in_words,
+    probability_lines,
     rejected,
     verdict_lines,
     without_mentions,
@@ -67,11 +73,18 @@ def _in_range(choice: int, n_options: int) -> int | None:
     return choice if 0 <= choice <= n_options else None
 
 
-# The model takes its answer back after giving it: neither layer reads it.
+# The model takes its answer back after giving it: neither layer reads it. A sentence that opens on "no" set apart
+# by a dash or comma ("Answer: 3.\n\nHmm, no — there is no ant", «پاسخ: ۳. نه، ...») contradicts what came before;
+# "No other option fits" (no mark after "no") does not.
 _SECOND_THOUGHTS = re.compile(r"\b(?:(?:wait|let me reconsider|on second thought|on reflection|correction|"
                               r"i was wrong)\b"
                               r"|actually,)"
-                              r"|صبر کنید|اصلاح می|اشتباه کردم", re.IGNORECASE)
+                              r"|(?:^|(?<=[.!?؟]))[ \t]*(?:hmm+,?\s+)?(?:no|نه)\s*[—–,،]"
+                              r"|صبر کنید|اصلاح می|اشتباه کردم", re.IGNORECASE | re.MULTILINE)
+# Another key of the JSON object naming an option ({"selected_option": 3, "answer": 4}): two keys that disagree are
+# two answers.
+_OTHER_KEYS = re.compile(r"[\"'](?:answer|final[_ ]?answer|option|choice|correct[_ ]?option|chosen[_ ]?option)[\"']"
+                         r"\s*:\s*[\"']?(\d+)", re.IGNORECASE)
 
 
 def _taken_back(plain: str) -> bool:
@@ -96,7 +109,7 @@ def paper_option(text: str, n_options: int) -> int | None:
 def _options_named(segment: str, options: Sequence[str], n_options: int) -> set[int]:
     """The options a piece of text names: "option 3", "گزینه ۳", a leading "3." / "3)", a title, "none"."""
     found = {int(n) for n in _OPTION_NUMBER.findall(segment)}
-    found |= options_in_words(segment)
+    found |= options_in_words(segment, n_options)
     leading = re.match(r"\s*\(?(\d+)\s*[.)\-:]?(?:\s|$)", segment)
     if leading and len(set(re.findall(r"(?<![\w.])\d+(?!\w)", segment))) == 1:  # not "1 or 2"
         found.add(int(leading.group(1)))
@@ -163,6 +176,9 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
         if len(named) != 1:
             return None
         choice = named.pop()
+        others = {int(n) for n in _OTHER_KEYS.findall(plain)} - {choice}
+        if others:
+            raise Undecided(f"the JSON's selected_option is {choice}, another key says {others.pop()}")
         # two answers are no answer: "The answer is option 2 ... [{"selected_option": 4}]"
         before = _final_statement(without_mentions(plain[:json_start]))
         said = _stated(before[0], options, n_options) if before and not _SECOND_THOUGHTS.search(before[1]) else set()
@@ -190,6 +206,10 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
         if len(chosen) == 1:
             return chosen.pop()
     lines = [line for line in plain.split("\n") if line.strip()]
+    shares = probability_lines(lines, lambda line: _options_named(line, options, n_options))
+    if shares is not None:
+        # a share per option ("Option 2: 80%"): the one given strictly the most is the choice, a tie none
+        return shares.pop() if len(shares) == 1 else None
     checked = [match.group(1) for match in map(_CHECKED.match, lines) if match]
     if checked or any(_UNCHECKED.match(line) for line in lines):
         # a checklist: the one ticked line is the choice; none ticked, or two, is no choice
@@ -212,4 +232,7 @@ def read_option(text: str, options: Sequence[str], n_options: int) -> int | None
         {int(m.group(1)) for m in re.finditer(r"(?:^|\s)(\d+)[.)]", plain)} if len(lines) > 1 else set())
     named_by_words = {int(n) for n in _OPTION_NUMBER.findall(plain)}
     candidates = (chosen | named_by_words) - refused
+    if not candidates:
+        # no option stated: every other option ruled out by number, and the answer said to be the one remaining
+        return eliminated_to(plain, n_options, lambda text: _options_named(text, options, n_options))
     return candidates.pop() if len(candidates) == 1 else None
