@@ -139,13 +139,14 @@ def test_real_answers_are_echoes_only_where_they_are_and_never_warn():
 
 def test_an_instruction_tuned_model_that_repeats_one_prompt_is_one_echo_not_a_warning():
     # tests/real_answers/tr_idiom_detection.yaml det-en-llama-repeats-prompt-no: Llama repeats the prompt, then
-    # answers; an echo, but one answer of the task's 92 (1 < 46) is no reason to warn
+    # answers; an echo, but one answer of the task's (and the few others' echoes) is no reason to warn
     entries = {e.id: e for e in load("tr_idiom_detection")}
     repeated = entries["det-en-llama-repeats-prompt-no"]
     prompt = DETECTION_PROMPT["en"].format(sentence="Yeni telefon çıkınca eskisinin pabucu dama atıldı.")
     assert echoes(repeated.output, [prompt])
     others = [Answered((prompt,), e.output) for e in entries.values()]
-    assert len(others) == 92 and echo_warning(others, "openai-api/x/m", True) is None
+    assert sum(echoes(answer.answer, [prompt]) for answer in others) < len(others) / 2
+    assert echo_warning(others, "openai-api/x/m", True) is None
 
 
 def test_a_logprob_run_has_no_answers_to_check():
