@@ -159,14 +159,16 @@ def profile(n: int) -> None:
     total = sum(tt for _, _, tt, _, _ in stats.values())
     print(f"\nCPU at zero latency, N={n}: figeval {rate:.1f} samples/s ({1000 / rate:.1f} ms a sample), "
           f"{quiet:.1f} with log_realtime=False; bare loop {bare:.1f} samples/s ({1000 / bare:.1f} ms)")
-    print(f"profiled run: {wall:.2f} s, {1000 * total / n:.1f} ms of profiled time a sample; own (self) time by package:")
+    print(f"profiled run: {wall:.2f} s, {1000 * total / n:.1f} ms of profiled time a sample; own "
+          f"(self) time by package:")
     by_package: Counter[str] = Counter()
     for (filename, _, _), (_, _, tt, _, _) in stats.items():
         by_package[package_of(filename)] += tt
     for package, seconds in by_package.most_common(10):
         print(f"  {100 * seconds / total:5.1f}%  {1000 * seconds / n:6.2f} ms/sample  {package}")
     if "figeval" not in dict(by_package.most_common(10)):
-        print(f"  {100 * by_package['figeval'] / total:5.1f}%  {1000 * by_package['figeval'] / n:6.2f} ms/sample  figeval")
+        print(f"  {100 * by_package['figeval'] / total:5.1f}%  "
+              f"{1000 * by_package['figeval'] / n:6.2f} ms/sample  figeval")
 
     def inclusive(path_end: str, name: str) -> tuple[float, int]:
         found = [(ct, nc) for (f, _, fn), (_, nc, _, ct, _) in stats.items() if f.endswith(path_end) and fn == name]
@@ -210,7 +212,8 @@ def main() -> None:
         ceiling = CONCURRENCY / latency
         ratio = statistics.median(ours) / statistics.median(bare)
         results.append((latency, ratio))
-        print(f"latency {latency:.1f} s, N={n}, {CONCURRENCY} concurrent (ceiling {ceiling:.0f} samples/s), {reps} runs each:")
+        print(f"latency {latency:.1f} s, N={n}, {CONCURRENCY} concurrent (ceiling {ceiling:.0f} "
+              f"samples/s), {reps} runs each:")
         print(f"  bare AsyncOpenAI loop: {spread(bare)}")
         print(f"  figeval ffe_detection: {spread(ours)}")
         print(f"  ratio figeval/bare (medians): {ratio:.3f}")

@@ -59,7 +59,8 @@ def main() -> None:
             if difference > TOLERANCE or completion or scores:
                 differing.append(f"  {key[0]}: top-20 logprobs {difference:.2e} apart"
                                  f"{', completion differs' if completion else ''}{', scores differ' if scores else ''}")
-        print(f"n_parallel={n_parallel} {batched_s:.1f} s ({alone_s / batched_s:.2f}x): {len(differing)} samples differ "
+        print(f"n_parallel={n_parallel} {batched_s:.1f} s ({alone_s / batched_s:.2f}x): "
+              f"{len(differing)} samples differ "
               f"(top-20 logprobs more than {TOLERANCE} apart, or completion or scores)", flush=True)
         print("\n".join(differing))
 

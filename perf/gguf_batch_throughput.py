@@ -103,7 +103,8 @@ class BareBatched:
 
     def run(self, prompts: list[str], max_tokens: int) -> list[Any]:
         lib, memory = self.lib, self.memory
-        todo = [(index, self.llm.tokenize(prompt.encode("utf-8"), add_bos=True)) for index, prompt in enumerate(prompts)]
+        todo = [(index, self.llm.tokenize(prompt.encode("utf-8"), add_bos=True))
+                for index, prompt in enumerate(prompts)]
         passed: set[int] = set()
         answers: list[Any] = [None] * len(prompts)
         free, active = list(range(self.n_parallel)), []  # active: [index, slot, tokens, pending, start, generated]

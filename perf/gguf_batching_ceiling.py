@@ -57,7 +57,8 @@ def decode_shapes(context: MultiSequenceContext) -> None:
                 for _ in range(5):
                     for seq in range(n_seq):
                         context.seq_rm(seq, 40, -1)
-                    rows = [(1000 + i, 40 + i, seq, outputs and i == n_rows - 1) for seq in range(n_seq) for i in range(n_rows)]
+                    rows = [(1000 + i, 40 + i, seq, outputs and i == n_rows - 1)
+                            for seq in range(n_seq) for i in range(n_rows)]
                     started = time.perf_counter()
                     decode(context, rows)
                     runs.append(time.perf_counter() - started)
@@ -82,12 +83,15 @@ def main() -> None:
     unified = MultiSequenceContext(llm, n_ctx=N_SEQ * 2304, n_seq=N_SEQ, kv_unified=True)
     decode_shapes(streams)
 
-    prompts = [llm.tokenize(str(s.input).encode("utf-8"), add_bos=True) for s in load_detection_data(controls=True).dataset][:n]
+    prompts = [llm.tokenize(str(s.input).encode("utf-8"), add_bos=True)
+               for s in load_detection_data(controls=True).dataset][:n]
     shared = min(next((i for i, (a, b) in enumerate(zip(prompts[0], p)) if a != b), len(p)) for p in prompts[1:])
     shared = min(shared, min(map(len, prompts)) - 1)
     print(f"\n2. ceiling: {n} ffe_detection prompts, {min(map(len, prompts))}-{max(map(len, prompts))} tokens, "
-          f"{shared} shared (cached); suffixes of {statistics.mean(len(p) - shared for p in prompts):.1f} tokens on average")
-    for name, context in [("sequential, one prompt a decode", streams), ("8 a decode, shared cache, unpadded", unified)]:
+          f"{shared} shared (cached); suffixes of "
+          f"{statistics.mean(len(p) - shared for p in prompts):.1f} tokens on average")
+    for name, context in [("sequential, one prompt a decode", streams),
+                          ("8 a decode, shared cache, unpadded", unified)]:
         rates, answers = [], []
         for _ in range(3):
             fill(context, prompts[0][:shared])
@@ -121,7 +125,8 @@ def main() -> None:
                     got = decode(streams, [(tokens[p], p, 0, p == len(tokens) - 1) for p in range(a, b)])
                 results.append(got[0])
             worst.append(top_difference(*results))
-        print(f"  K={k:2d}: {sum(w > 1e-4 for w in worst)}/{len(worst)} prompts differ by more than 1e-4, max {max(worst):.2f}")
+        print(f"  K={k:2d}: {sum(w > 1e-4 for w in worst)}/{len(worst)} prompts differ by more than "
+              f"1e-4, max {max(worst):.2f}")
 
 
 if __name__ == "__main__":

@@ -35,9 +35,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         out_file, judge_file = Path(folder) / "outputs.jsonl", Path(folder) / "judge.jsonl"
         for path, records in ((out_file, outputs), (judge_file, judge)):
-            path.write_text("".join(json.dumps({"id": k, "output": v}, ensure_ascii=False) + "\n" for k, v in records.items()), encoding="utf-8")
+            path.write_text("".join(json.dumps({"id": k, "output": v}, ensure_ascii=False) + "\n"
+                                    for k, v in records.items()), encoding="utf-8")
         started = time.perf_counter()
-        [log] = inspect_eval(ffe_generation(), model=f"replay/{out_file}", model_roles={"grader": f"replay/{judge_file}"},
+        [log] = inspect_eval(ffe_generation(), model=f"replay/{out_file}",
+                             model_roles={"grader": f"replay/{judge_file}"},
                              log_dir=str(Path(folder) / "logs"), display="none")
         elapsed = time.perf_counter() - started
         assert log.status == "success", log.error

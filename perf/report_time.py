@@ -31,7 +31,8 @@ def copies(source: Path, folder: Path) -> None:
         log.eval.model = f"provider/model-{i:03d}"
         # Inspect's file-name pattern (time_task_id): names that do not follow it make Inspect's listing open
         # every log to find its task
-        write_eval_log(log, str(folder / f"2026-11-22T00-{i // 60:02d}-{i % 60:02d}-00-00_ffe-detection_copy{i:03d}.eval"))
+        write_eval_log(log,
+                       str(folder / f"2026-11-22T00-{i // 60:02d}-{i % 60:02d}-00-00_ffe-detection_copy{i:03d}.eval"))
 
 
 def html_with_figures(folder: Path) -> str:

@@ -35,7 +35,8 @@ def detection_scores(rng: random.Random) -> list[SampleScore]:
                 metadata = {"item": f"ffe-{kind}-{row:03d}", "kind": kind, "framing": framing.value}
                 if category:
                     metadata |= {"category": category, "category_slug": category_slug(category)}
-                scores.append(SampleScore(score=to_score(outcome, VERDICTS), sample_id=f"{metadata['item']}/{framing.value}",
+                scores.append(SampleScore(score=to_score(outcome, VERDICTS),
+                                          sample_id=f"{metadata['item']}/{framing.value}",
                                           sample_metadata=metadata))
     return scores
 

@@ -10,8 +10,6 @@ from inspect_ai import eval as inspect_eval
 from figeval.annotation.labels import Resolution, combine, read_labels, resolve
 from figeval.annotation.sheets import SHEET_COLUMNS, AnnotationItem, read_annotators, write_sheet
 from figeval._registry import BENCHMARKS, annotation_spec
-
-ANNOTATED = {task: spec for benchmark in BENCHMARKS for task, spec in benchmark.annotated.items()}
 from figeval.benchmarks.ffe_hallu.scorer import FFELabel
 from figeval.benchmarks.ffe_hallu.tasks import ffe_generation
 from figeval.errors import DataError
@@ -19,7 +17,9 @@ from figeval.spreadsheet import from_row
 from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 
-H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
+ANNOTATED = {task: spec for benchmark in BENCHMARKS for task, spec in benchmark.annotated.items()}
+
+H, C, INC = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
 
 
 def one_annotator(path: Path) -> tuple[str, dict]:
@@ -34,10 +34,10 @@ def one_annotator(path: Path) -> tuple[str, dict]:
     [
         ((C,), (C, Resolution.SINGLE)),
         ((C, C), (C, Resolution.AGREED)),
-        ((C, I), (None, Resolution.UNRESOLVED)),
+        ((C, INC), (None, Resolution.UNRESOLVED)),
         ((C, C, H), (C, Resolution.AGREED)),
-        ((C, I, I), (I, Resolution.THIRD)),  # the third agrees with the second: that pair decides
-        ((C, I, H), (H, Resolution.THIRD)),  # all differ: the third decides
+        ((C, INC, INC), (INC, Resolution.THIRD)),  # the third agrees with the second: that pair decides
+        ((C, INC, H), (H, Resolution.THIRD)),  # all differ: the third decides
     ],
 )
 def test_resolution_rule(labels, expected):
@@ -66,7 +66,8 @@ def judged_log(ffe_hallu_imported: Path, tmp_path: Path):
     )
     [log] = inspect_eval(
         ffe_generation(), model=f"replay/{outputs}", model_roles={"grader": f"replay/{judge}"},
-        sample_id=["ffe-gen-001/human", "ffe-gen-003/human", "ffe-gen-004/human", "ffe-gen-005/human", "ffe-gen-006/human"],
+        sample_id=["ffe-gen-001/human", "ffe-gen-003/human", "ffe-gen-004/human",
+                   "ffe-gen-005/human", "ffe-gen-006/human"],
         log_dir=str(tmp_path / "logs"), display="none",
     )
     assert log.status == "success", log.error
@@ -109,11 +110,14 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert len(rows) == 5 and all(row["label"] == "" for row in rows)
     # Persian text exactly as in the data and the output, ZWNJ included.
     assert by_id["ffe-gen-006/human"]["output"] == "سیب\u200cزمینی را کباب کردن"
-    assert by_id["ffe-gen-001/human"]["reference"] == "به بار اوردن" and by_id["ffe-gen-001/human"]["input"] == "به ثمر رسیدن"
+    assert (by_id["ffe-gen-001/human"]["reference"] == "به بار اوردن"
+            and by_id["ffe-gen-001/human"]["input"] == "به ثمر رسیدن")
 
-    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "correct",
+    first = fill(sheet, tmp_path / "ann1.csv",
+                 {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "correct",
                                                  "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
+    second = fill(sheet, tmp_path / "ann2.csv",
+                  {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
                                                   "ffe-gen-005/human": "0", "ffe-gen-006/human": "2"})
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(first), str(second), "--out", str(labels))
@@ -121,7 +125,8 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert "5 answers: 3 agreed, 2 unresolved" in imported.stdout
     assert "unresolved: ffe-gen-003/human" in imported.stdout and "unresolved: ffe-gen-006/human" in imported.stdout
 
-    third = fill(sheet, tmp_path / "ann3.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
+    third = fill(sheet, tmp_path / "ann3.csv",
+                 {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
                                                  "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
     assert "5 answers: 3 agreed, 2 third" in imported.stdout
@@ -130,7 +135,8 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     # correct 40%, incorrect 20%; the run (judge + rules) labelled the same five alike.
     rates = figeval("annotate", "rates", str(labels), str(judged_log))
     assert rates.returncode == 0, rates.stderr
-    rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])}
+    rows = {line.split()[1]: line.split()[2:] for line in rates.stdout.splitlines()
+            if line.split()[1:2] in (["humans"], ["run"])}
     assert rows == {"humans": ["5", "40.0", "40.0", "20.0"], "run": ["5", "40.0", "40.0", "20.0"]}
 
     # Judge (log) vs resolved humans over every output (Table 6), 001 included although its reference rule
@@ -144,7 +150,7 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert figures(agreement.stdout, "replay/", "| judge replay/")[:2] == ["5", "1.000"]
     # the run's final labels, rules included (001 correct by the reference rule, humans 1) -> 5/5
     assert figures(agreement.stdout, "replay/", "| with figeval's rules")[:2] == ["5", "1.000"]
-    # ann1 = (C, I, C, H, H), ann2 = (C, C, C, H, I) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
+    # ann1 = (C, INC, C, H, H), ann2 = (C, C, C, H, INC) over 001, 003, 004, 005, 006: p_o = 3/5 = 0.6;
     # marginals ann1 C2 I1 H2, ann2 C3 I1 H1: p_e = (2*3 + 1*1 + 2*1) / 25 = 0.36; kappa = 0.24 / 0.64 = 0.375
     # Tables 7-8 are per generator model and set of its answers (here one), then over all labels as an extra line
     assert figures(agreement.stdout, "ann1 vs ann2: outputs")[:3] == ["5", "0.600", "0.375"]
@@ -176,7 +182,8 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
 
 def test_label_studio_export(judged_log: Path, tmp_path: Path):
     tasks_file = tmp_path / "tasks.json"
-    assert figeval("annotate", "export", str(judged_log), "--out", str(tasks_file), "--format", "labelstudio").returncode == 0
+    assert figeval("annotate", "export", str(judged_log), "--out", str(tasks_file),
+                   "--format", "labelstudio").returncode == 0
     tasks = json.loads(tasks_file.read_text(encoding="utf-8"))
     assert len(tasks) == 5 and tasks[0]["data"]["sample_id"].startswith("ffe-gen-")
     config = tasks_file.with_suffix(".xml").read_text(encoding="utf-8")
@@ -203,7 +210,8 @@ def sheet_with(tmp_path: Path, rows: str, name: str = "ann.csv") -> Path:
 def test_unknown_label_is_named(tmp_path: Path):
     path = sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,maybe\n")
     # the spreadsheet's own row: the instruction line is row 1, the header row 2, so the second answer is row 4
-    with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label 'maybe'; use one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
+    with pytest.raises(DataError, match=r"ann.csv: row 4 \(sample 'ffe-gen-003/human' of m\) has label 'maybe'; use "
+                                        r"one of 0 \(hallucinated\), 1 \(correct\), 2 \(incorrect\)"):
         one_annotator(path)
 
 
@@ -221,7 +229,8 @@ def test_a_hash_inside_a_cell_is_data_and_a_short_row_is_named(tmp_path: Path):
     path.write_text('# instructions\ntask,model,sample_id,input,reference,output,label\n'
                     'ffe_generation,m,ffe-gen-001/human,x,y,"line one\n# not a comment",1\n', encoding="utf-8-sig")
     assert one_annotator(path)[1] == {("m", "ffe-gen-001/human"): C}
-    path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001/human\n", encoding="utf-8-sig")
+    path.write_text("task,model,sample_id,input,reference,output,label\nffe_generation,m,ffe-gen-001/human\n",
+                    encoding="utf-8-sig")
     with pytest.raises(DataError, match=r"row 2 does not have one cell per column"):  # no instructions: header is row 1
         one_annotator(path)
 
@@ -323,7 +332,8 @@ def test_the_instructions_file_is_an_output_checked_before_anything_is_written(t
 def test_turkish_answers_are_left_to_right_in_label_studio(tmp_path: Path):
     from figeval.annotation.sheets import write_label_studio
 
-    config = write_label_studio([], tmp_path / "tasks.json", annotation_spec("tr_idiom_detection")).read_text(encoding="utf-8")
+    config = write_label_studio([], tmp_path / "tasks.json",
+                                annotation_spec("tr_idiom_detection")).read_text(encoding="utf-8")
     assert 'value="$output" style="direction: ltr"' in config and "rtl" not in config
 
 
@@ -351,9 +361,11 @@ def test_annotators_are_named_and_never_two_of_one_name(tmp_path: Path):
 
 def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
     tasks = [{"data": {"task": "ffe_generation", "model": "m", "sample_id": sample},
-              "annotations": [{"completed_by": {"id": 1, "email": "a@lab"}, "result": [{"value": {"choices": [first]}}]},
+              "annotations": [{"completed_by": {"id": 1, "email": "a@lab"},
+                               "result": [{"value": {"choices": [first]}}]},
                               {"completed_by": 2, "result": [{"value": {"choices": [second]}}]}]}
-             for sample, first, second in (("ffe-gen-001/human", "correct", "correct"), ("ffe-gen-003/human", "incorrect", "correct"))]
+             for sample, first, second in (("ffe-gen-001/human", "correct", "correct"),
+                                           ("ffe-gen-003/human", "incorrect", "correct"))]
     export = tmp_path / "project.json"
     export.write_text(json.dumps(tasks), encoding="utf-8")
     task, by_annotator = read_annotators(export, annotation_spec)
@@ -369,7 +381,8 @@ def test_a_label_studio_export_keeps_every_annotator(tmp_path: Path):
 def test_a_sheet_missing_a_row_is_named(tmp_path: Path):
     full = one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\nm,ffe-gen-003/human,x,y,z,0\n", "a.csv"))
     short = one_annotator(sheet_with(tmp_path, "m,ffe-gen-001/human,x,y,z,1\n", "b.csv"))
-    with pytest.raises(DataError, match=r"b has no row for 1 answer\(s\) the other sheets have \(first: sample 'ffe-gen-003/human' of m\)"):
+    with pytest.raises(DataError, match=r"b has no row for 1 answer\(s\) the other sheets have \(first: sample "
+                                        r"'ffe-gen-003/human' of m\)"):
         combine([("a", *full), ("b", *short)])
     with pytest.raises(DataError, match="one to three"):
         combine([("a", *full)] * 4)
@@ -453,9 +466,11 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
     """Section 3.5: two annotators label everything; a third resolves what they disagree on."""
     sheet = tmp_path / "sheet.csv"
     assert figeval("annotate", "export", str(judged_log), "--out", str(sheet)).returncode == 0
-    first = fill(sheet, tmp_path / "ann1.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
+    first = fill(sheet, tmp_path / "ann1.csv",
+                 {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1",
                                                  "ffe-gen-005/human": "0", "ffe-gen-006/human": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
+    second = fill(sheet, tmp_path / "ann2.csv",
+                  {"ffe-gen-001/human": "1", "ffe-gen-003/human": "1", "ffe-gen-004/human": "1",
                                                   "ffe-gen-005/human": "0", "ffe-gen-006/human": "2"})
     # the third sheet holds only the two disagreements (003, 006)
     lines = sheet.read_text(encoding="utf-8-sig").splitlines()
@@ -470,7 +485,7 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
     assert "5 answers: 3 agreed, 2 third" in imported.stdout
     humans, annotators = read_labels(labels, annotation_spec)
     by_id = {h.sample_id: h for h in humans}
-    assert by_id["ffe-gen-003/human"].label is I and by_id["ffe-gen-006/human"].label is H
+    assert by_id["ffe-gen-003/human"].label is INC and by_id["ffe-gen-006/human"].label is H
     assert by_id["ffe-gen-001/human"].annotators == (C, C, None)
     # agreement with the third is over the answers it labelled: 003 (ann1 2 = ann3 2), 006 (ann1 0 = ann3 0)
     agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels))
@@ -479,8 +494,8 @@ def test_a_third_annotator_may_label_only_the_disagreements(judged_log: Path, tm
 
     # a third sheet that misses a disagreement is refused, naming it
     missing = fill(partial, tmp_path / "short.csv", {"ffe-gen-003/human": "2", "ffe-gen-006/human": "0"})
-    missing.write_text("\n".join(l for l in missing.read_text(encoding="utf-8-sig").splitlines()
-                                 if ",ffe-gen-006/human," not in l) + "\n", encoding="utf-8-sig")
+    missing.write_text("\n".join(line for line in missing.read_text(encoding="utf-8-sig").splitlines()
+                                 if ",ffe-gen-006/human," not in line) + "\n", encoding="utf-8-sig")
     refused = figeval("annotate", "import", str(first), str(second), str(missing), "--out", str(tmp_path / "x.csv"))
     assert refused.returncode == 2 and "short has no row for sample 'ffe-gen-006/human'" in refused.stderr
 
@@ -501,7 +516,7 @@ def test_rates_from_human_labels_leave_unresolved_answers_apart(tmp_path: Path):
     model = log.eval.model
     humans = [HumanLabel("ffe_generation", model, "s1", C, Resolution.AGREED, (C, C)),
               HumanLabel("ffe_generation", model, "s2", H, Resolution.AGREED, (H, H)),
-              HumanLabel("ffe_generation", model, "s3", None, Resolution.UNRESOLVED, (C, I))]
+              HumanLabel("ffe_generation", model, "s3", None, Resolution.UNRESOLVED, (C, INC))]
     row = human_rates(model, humans, FFE_LABELS)
     # s1 correct, s2 hallucinated; s3 unresolved is counted apart
     assert (row.n, row.unresolved, row.rates) == (2, 1, {"hallucinated": 0.5, "correct": 0.5, "incorrect": 0.0})
@@ -602,14 +617,17 @@ def test_one_model_judged_by_two_judges_keeps_each_judge_s_lines_apart(ffe_hallu
     # judge a agrees with the person on both (1, 2); judge b says 2 on 001 (against the person's 1) and 2 on 003
     for name, labels in (("a", (1, 2)), ("b", (2, 2))):
         judges[name] = write_replay(tmp_path / f"judge-{name}.jsonl", {
-            "ffe-gen-001/human": json.dumps({"label": labels[0]}), "ffe-gen-003/human": json.dumps({"label": labels[1]})})
-        [log] = inspect_eval(ffe_generation(), model=f"replay/{outputs}", model_roles={"grader": f"replay/{judges[name]}"},
+            "ffe-gen-001/human": json.dumps({"label": labels[0]}),
+            "ffe-gen-003/human": json.dumps({"label": labels[1]})})
+        [log] = inspect_eval(ffe_generation(), model=f"replay/{outputs}",
+                             model_roles={"grader": f"replay/{judges[name]}"},
                              sample_id=["ffe-gen-001/human", "ffe-gen-003/human"], log_dir=str(logs), display="none")
         assert log.status == "success", log.error
     labels = tmp_path / "labels.csv"
     labels.write_text("task,model,sample_id,label,resolution,ann1\n"
                       f"ffe_generation,replay/{outputs},ffe-gen-001/human,correct,single,correct\n"
-                      f"ffe_generation,replay/{outputs},ffe-gen-003/human,incorrect,single,incorrect\n", encoding="utf-8")
+                      f"ffe_generation,replay/{outputs},ffe-gen-003/human,incorrect,single,incorrect\n",
+                      encoding="utf-8")
     report = figeval("report", str(logs), "--human", str(labels), "--format", "json")
     assert report.returncode == 0, report.stderr
     table = next(t for t in json.loads(report.stdout)["tables"] if t["key"] == "judge-agreement/ffe_generation")

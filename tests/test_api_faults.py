@@ -105,8 +105,8 @@ def test_a_run_with_20_percent_faults_scores_every_sample_and_logs_every_fault(f
     assert log.status == "success" and log.results is not None
     assert log.results.completed_samples == N and len(log.samples) == N  # zero samples lost
     assert all(sample.error is None and sample.scores for sample in log.samples)
-    # Every prompt answered; not necessarily once: with `--attempt-timeout 2` a 429's Retry-After (1 s) and the retry can
-    # outlast the attempt, and an answer that arrived after the deadline is dropped and asked for again.
+    # Every prompt answered; not necessarily once: with `--attempt-timeout 2` a 429's Retry-After (1 s) and the retry
+    # can outlast the attempt, and an answer that arrived after the deadline is dropped and asked for again.
     assert len(answered) == N
 
     # Every fault is on record in its sample: at least as many failed attempts as the server failed that prompt

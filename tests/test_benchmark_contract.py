@@ -104,7 +104,8 @@ def test_each_protocol_runs_its_own_tasks_with_arguments_they_take():
                 assert name in parameters and value in choices.get(name, (value,)), (run.task, name, value)
             assert set(run.needs) <= set(parameters) and run.fills, run
         # a run is one task with one set of arguments: two alike would be one eval set task twice
-        assert len({(run.task, tuple(sorted(run.args.items()))) for run in benchmark.protocol}) == len(benchmark.protocol)
+        assert (len({(run.task, tuple(sorted(run.args.items()))) for run in benchmark.protocol})
+                == len(benchmark.protocol))
         # every table of runs the paper prints is filled by some run of its protocol
         if benchmark.protocol:
             assert {task for table in benchmark.tables if not table.build for task in table.tasks} <= {

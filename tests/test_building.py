@@ -91,7 +91,8 @@ def test_a_sheet_build_checks_its_record_beside_the_sheet_too(tmp_path: Path):
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text("{}", encoding="utf-8")
     sheet_record(sheet).symlink_to(elsewhere)
-    with pytest.raises(FigevalError, match=r"sheet\.csv\.build_record\.json is a symbolic link \(to .*elsewhere\.json\)"):
+    with pytest.raises(FigevalError,
+                       match=r"sheet\.csv\.build_record\.json is a symbolic link \(to .*elsewhere\.json\)"):
         check_build_outputs(sheet, [])
 
 
@@ -112,7 +113,8 @@ def test_a_resume_with_another_setting_is_one_line_naming_the_option_both_values
         refuse_other_settings(tmp_path, recorded, {**recorded, "seed": 1}, OPTIONS)
     # what no option gives: no option to repeat
     with pytest.raises(FigevalError, match=r"was built with the prompt abc, not the prompt def; it changed with "
-                                           r"figeval: build into a new --out, or resume with the figeval that built it\.$"):
+                                           r"figeval: build into a new --out, or resume with the "
+                                           r"figeval that built it\.$"):
         refuse_other_settings(tmp_path, recorded, {**recorded, "prompt": "def"}, OPTIONS)
 
 

@@ -102,11 +102,13 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["run", "ffe_detection", "-T", "controls=maybe"], ["-T controls='maybe' must be true or false"]),
         (["run", "allusion_mc", "-T", "seed=abc"], ["-T seed='abc' must be a whole number"]),
         (["run", "nosuch"], ["unknown task 'nosuch'", "ffe_detection"]),
-        (["run", "ffe_detection", "-T", "answer_mode=guess"], ["answer_mode must be one of ['generate', 'logprob', 'auto']"]),
+        (["run", "ffe_detection", "-T", "answer_mode=guess"],
+         ["answer_mode must be one of ['generate', 'logprob', 'auto']"]),
         (["report", "does-not-exist"], ["no log directory at 'does-not-exist'"]),
         (["data", "fetch", "nosuch"], ["unknown dataset 'nosuch'"]),
         (["run", "ffe_translation", "--model", "replay/x.jsonl"], ["ffe_translation needs -T pairs=PATH"]),
-        (["run", "ffe_generation", "-T", "meaning=poetic"], ["meaning must be one of ['human', 'paraphrased'], not 'poetic'"]),
+        (["run", "ffe_generation", "-T", "meaning=poetic"],
+         ["meaning must be one of ['human', 'paraphrased'], not 'poetic'"]),
         (["annotate", "import", "nosuch.csv", "--out", "l.csv"], ["nosuch.csv: cannot be read"]),
         (["judge", "agreement", "nosuch", "--human", "l.csv"], ["cannot be read"]),
         (["annotate", "export", "sheet.csv", "--out", "x.csv"], ["no log at 'sheet.csv'"]),
@@ -116,7 +118,8 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["run", "allusion_mc", "-T", "seed=1.5"], ["-T seed='1.5' must be a whole number"]),
         (["run", "ffe_detection", "--attempt-timeout", "soon"], ["--attempt-timeout"]),
         (["report", ".", "--out", "/dev/null"], ["--out /dev/null is a file; --out names a folder"]),
-        (["run", "ffe_detection", "--fail-on-error", "x"], ["Invalid value for '--fail-on-error'", "figeval run --help"]),
+        (["run", "ffe_detection", "--fail-on-error", "x"],
+         ["Invalid value for '--fail-on-error'", "figeval run --help"]),
     ],
 )
 def test_bad_input_is_one_line(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
@@ -138,7 +141,8 @@ def test_inspect_eval_finds_the_task_through_the_entry_point(ffe_hallu_imported:
 
 
 def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imported: Path, tmp_path: Path):
-    outputs = write_replay(tmp_path / "outputs.jsonl", {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-002/human": "پا پس کشیدن"})
+    outputs = write_replay(tmp_path / "outputs.jsonl",
+                           {"ffe-gen-001/human": "به بار اوردن", "ffe-gen-002/human": "پا پس کشیدن"})
     judge = write_replay(tmp_path / "judge.jsonl", {"ffe-gen-002/human": '{"label": 2, "reason": "other meaning"}',
                                                     "ffe-gen-001/human": '{"label": 1}'})  # beside the rule (Table 6)
     ran = figeval("run", "ffe_generation", "--model", f"replay/{outputs}", "-T", f"judge=replay/{judge}",
@@ -146,9 +150,11 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     assert ran.returncode == 0, ran.stderr
     # the summary says what the numbers depend on: the judge, its prompt, the meaning source, the prompt version
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
-    assert has_row(ran.stdout, "meaning", "human") and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v3")
+    assert (has_row(ran.stdout, "meaning", "human")
+            and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v3"))
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each, over the 2 answers
-    assert has_row(ran.stdout, "correct_rate", "0.500 [0.095, 0.905] (n=2)") and has_row(ran.stdout, "incorrect_rate", "0.500 [0.095, 0.905] (n=2)")
+    assert (has_row(ran.stdout, "correct_rate", "0.500 [0.095, 0.905] (n=2)")
+            and has_row(ran.stdout, "incorrect_rate", "0.500 [0.095, 0.905] (n=2)"))
     # --limit 2 of the task's 200 samples: a task that asks each sample once and reports no groups takes the first
     assert re.search(r"^subset +limit 2: the first 2 of 200 samples \(the task asks each sample once", ran.stdout,
                      re.MULTILINE)

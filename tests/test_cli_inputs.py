@@ -30,7 +30,8 @@ ONE_ANSWER = "1 unparsed answers to label by hand written to"  # the run's one u
 # --- 1. a log given twice is read once; a copy of a run is counted once ------------------------------------
 
 
-def test_the_same_log_named_twice_is_exported_once(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_the_same_log_named_twice_is_exported_once(tmp_path: Path):
     log = idiom_run(tmp_path)
     folder = log.parent
     # the log twice; the folder and the folder spelled ./logs/; the folder and a log inside it
@@ -43,7 +44,8 @@ def test_the_same_log_named_twice_is_exported_once(idioms, tmp_path: Path):
         assert "note:" not in result.stdout  # the same file: collapsed without a word
 
 
-def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_a_copy_of_a_run_is_counted_once_with_a_note(tmp_path: Path):
     log = idiom_run(tmp_path)
     copy = log.parent / "copy.eval"
     shutil.copyfile(log, copy)
@@ -59,7 +61,8 @@ def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
     rates = figeval("annotate", "rates", str(labels), str(log), str(copy), cwd=tmp_path)
     assert rates.returncode == 0, rates.stderr
     table = [line for line in rates.stdout.splitlines() if not line.startswith("note:")][2:]  # title, header
-    assert [line.split()[:2] for line in table] == [["answers", "humans"], ["answers", "run"]]  # the model as reports name it
+    assert [line.split()[:2] for line in table] == [["answers", "humans"],
+                                                    ["answers", "run"]]  # the model as reports name it
     assert sum(line.startswith("note:") and "is a copy of" in line for line in rates.stdout.splitlines()) == 1
     # report: the copy was shown as a run "replaced by a newer run with the same settings"
     report = figeval("report", str(log.parent), cwd=tmp_path)
@@ -68,7 +71,8 @@ def test_a_copy_of_a_run_is_counted_once_with_a_note(idioms, tmp_path: Path):
     assert "is a copy of" in report.stderr and "counted once" in report.stderr  # stderr: stdout stays the report
 
 
-def test_one_run_in_two_files_with_different_scores_is_refused(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_one_run_in_two_files_with_different_scores_is_refused(tmp_path: Path):
     log = idiom_run(tmp_path)
     sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
     labelled = log.parent / "labelled.eval"  # the same run (eval id) with the unread answer labelled by hand
@@ -118,7 +122,8 @@ def test_a_label_studio_annotation_without_a_choice_is_named_in_label_studio_ter
 # --- 3. an option given twice, or to no use -----------------------------------------------------------------
 
 
-def test_report_refuses_a_labels_file_given_twice(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_report_refuses_a_labels_file_given_twice(tmp_path: Path):
     log = idiom_run(tmp_path)
     model = read_eval_log(str(log), header_only=True).eval.model
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
@@ -131,7 +136,8 @@ def test_report_refuses_a_labels_file_given_twice(idioms, tmp_path: Path):
                           "--human labels.csv and --human again.csv have the same content")
 
 
-def test_run_refuses_a_role_bound_twice_or_never_asked(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_run_refuses_a_role_bound_twice_or_never_asked(tmp_path: Path):
     run = ("run", "tr_idiom_detection", "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs"))
     assert_one_line_error(figeval(*run, "--model-role", "extractor=mockllm/a", "--model-role",
                                   "extractor=mockllm/b", cwd=tmp_path),
@@ -178,7 +184,8 @@ def test_printed_commands_quote_paths_with_spaces():
     assert "`figeval annotate apply 'my logs/x.eval' unread.csv --out labelled.eval`" in warning
 
 
-def test_annotate_unread_prints_a_pasteable_apply_command(idioms, tmp_path: Path):
+@pytest.mark.usefixtures("idioms")
+def test_annotate_unread_prints_a_pasteable_apply_command(tmp_path: Path):
     log = idiom_run(tmp_path, folder="my logs")
     result = figeval("annotate", "unread", str(log), "--out", "un read.csv", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -199,9 +199,11 @@ def test_labels_of_another_task_or_model_are_refused_by_rates_and_agreement(idio
                     ["judge", "agreement", str(log.parent), "--human", str(mine)]):
         result = figeval(*command, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        assert f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out" in result.stdout
+        assert (f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out"
+                in result.stdout)
     rates = figeval("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
-    assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [["answers", "humans"], ["answers", "run"]]  # the model as reports name it
+    assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [
+        ["answers", "humans"], ["answers", "run"]]  # the model as reports name it
 
 
 def test_report_with_labels_of_runs_it_does_not_have_is_refused_and_other_runs_are_named(idioms, tmp_path: Path):
@@ -291,7 +293,8 @@ def test_labels_of_one_run_are_refused_for_another_run_of_the_same_model_whose_a
     os.replace(second, first.parent / second.name)
     together = figeval("annotate", "rates", str(labels), str(first.parent), cwd=tmp_path)
     assert together.returncode == 0, together.stderr
-    assert f"note: replay/answers.jsonl ({first.parent / second.name}): none of its answers is labelled" in together.stdout
+    assert (f"note: replay/answers.jsonl ({first.parent / second.name}): none of its answers is labelled"
+            in together.stdout)
     # a labels file written before the digest column is read as before, without the check
     old = labels_file(tmp_path / "old.csv", [("tr_idiom_detection", "replay/answers.jsonl", UNREAD, "yes")])
     unchecked = figeval("judge", "agreement", str(first.parent / second.name), "--human", str(old),

@@ -10,7 +10,7 @@ from figeval.benchmarks.persian_allusions.scorer import knowledge_scorer, mc_sco
 from figeval.benchmarks.turkish_idioms.scorer import idiom_scorer
 from figeval.scoring.reading_metrics import read_layer
 from figeval.scoring.outcome import ReadBy, outcome_of
-from tests.real_answers.corpus import load, outcomes_of, score_all, scripted_judge
+from tests.real_answers.corpus import load, score_all, scripted_judge
 
 JUDGE = scripted_judge(lambda answer: "0")
 PERHALLUEVAL_TARGET = {"correct": "Y", "hallucinated": "N"}
@@ -19,7 +19,8 @@ PERHALLUEVAL_TARGET = {"correct": "Y", "hallucinated": "N"}
 def scored(task: str, extractor=None):
     entries = load(task)
     if task == "ffe_detection":
-        return score_all(detection_scorer("generate"), entries, target=lambda e: e.metadata["kind"], extractor=extractor)
+        return score_all(detection_scorer("generate"), entries,
+                         target=lambda e: e.metadata["kind"], extractor=extractor)
     if task.startswith("ffe_"):
         return score_all(ffe_judged_scorer(task.removeprefix("ffe_"), [], JUDGE), entries,
                          metadata=lambda e: {"references": [], "english": "", "meaning": "", **e.metadata})

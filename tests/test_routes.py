@@ -36,13 +36,15 @@ def three_routes(task: str, model: str, sample_ids: list[str], tmp_path: Path, *
     cli = figeval("run", task, "--model", model, "--sample-id", ",".join(sample_ids), *given,
                   "--log-dir", str(tmp_path / "figeval"))
     assert cli.returncode == 0, cli.stderr
-    inspect_cli = subprocess.run([str(INSPECT), "eval", f"figeval/{task}", "--model", model, "--sample-id", ",".join(sample_ids), *given,
+    inspect_cli = subprocess.run([str(INSPECT), "eval", f"figeval/{task}", "--model", model, "--sample-id",
+                                  ",".join(sample_ids), *given,
                                   "--log-dir", str(tmp_path / "inspect"), "--display", "none"],
                                  capture_output=True, text=True, env=env)
     assert inspect_cli.returncode == 0, inspect_cli.stderr
     from figeval._registry import tasks
 
-    [python] = inspect_eval(tasks()[task](**task_args), model=model, sample_id=sample_ids, log_dir=str(tmp_path / "python"),
+    [python] = inspect_eval(tasks()[task](**task_args), model=model, sample_id=sample_ids,
+                            log_dir=str(tmp_path / "python"),
                             display="none")
     return [only_log(tmp_path / "figeval"), only_log(tmp_path / "inspect"), python]
 
@@ -56,7 +58,8 @@ def assert_same_results(logs: list[EvalLog]) -> None:
         assert (other.eval.task, other.eval.task_args) == (first.eval.task, first.eval.task_args)
         assert [score.metrics for score in other.results.scores] == [score.metrics for score in first.results.scores]
         assert [(s.id, s.output.completion, {name: score.value for name, score in s.scores.items()})
-                for s in other.samples] == [(s.id, s.output.completion, {name: score.value for name, score in s.scores.items()})
+                for s in other.samples] == [(s.id, s.output.completion,
+                                             {name: score.value for name, score in s.scores.items()})
                                             for s in first.samples]
 
 
@@ -97,7 +100,8 @@ def test_three_routes_agree_on_the_embedded_model(tmp_path: Path):
     from figeval.data.store import import_folder
 
     import_folder(get_source("turkish-idioms"), FIXTURES)
-    first_four = ["tr-idiom-001/figurative", "tr-idiom-001/literal", "tr-idiom-002/figurative", "tr-idiom-003/figurative"]
+    first_four = ["tr-idiom-001/figurative", "tr-idiom-001/literal", "tr-idiom-002/figurative",
+                  "tr-idiom-003/figurative"]
     logs = three_routes("tr_idiom_detection", "gguf/gemma-3-270m", first_four, tmp_path)
     assert_same_results(logs)
     for log in logs:  # every route asked for the next token's logprobs, none let the base model write
@@ -115,7 +119,8 @@ def test_a_judged_task_without_a_judge_stops_before_any_sample(ffe_hallu_importe
     assert_one_line_error(figeval("run", "ffe_generation", "--model", "mockllm/model", "--log-dir", str(tmp_path)),
                           "ffe_generation: this task needs a judge model", "-T judge=provider/model")
     # inspect eval: refused while Inspect builds the task (roles bound), with a non-zero exit and no log of a run
-    refused = subprocess.run([str(INSPECT), "eval", "figeval/allusion_knowledge", "--model", "mockllm/model", "--limit", "1",
+    refused = subprocess.run([str(INSPECT), "eval", "figeval/allusion_knowledge", "--model",
+                              "mockllm/model", "--limit", "1",
                               "--log-dir", str(tmp_path / "inspect"), "--display", "none"],
                              capture_output=True, text=True, env=os.environ.copy())
     assert refused.returncode != 0 and "this task needs a judge model" in refused.stdout + refused.stderr

@@ -3,7 +3,8 @@ from figeval.text import expression_key, has_arabic_script, normalize_persian, t
 
 def test_arabic_yeh_and_kaf_become_persian():
     # "كتاب علي" written with ARABIC KAF (U+0643) and ARABIC YEH (U+064A) -> KEHEH (U+06A9), FARSI YEH (U+06CC)
-    assert normalize_persian("\u0643\u062a\u0627\u0628 \u0639\u0644\u064a") == "\u06a9\u062a\u0627\u0628 \u0639\u0644\u06cc"
+    assert (normalize_persian("\u0643\u062a\u0627\u0628 \u0639\u0644\u064a")
+            == "\u06a9\u062a\u0627\u0628 \u0639\u0644\u06cc")
 
 
 def test_diacritics_and_tatweel_are_removed():

@@ -39,7 +39,8 @@ def test_the_toy_is_listed_with_its_paper_and_choices(toy_registered):
     listed = figeval("list", "toy_parity", "--json")
     assert listed.returncode == 0, listed.stderr
     [info] = json.loads(listed.stdout)["tasks"]
-    assert (info["benchmark"], info["paper"], info["samples"], info["data"]) == ("Toy", "figeval's tests", 4, "user file")
+    assert (info["benchmark"], info["paper"], info["samples"], info["data"]) == (
+        "Toy", "figeval's tests", 4, "user file")
     assert info["arguments"] == [
         {"name": "answer_mode", "type": "str", "default": "generate", "choices": ["generate"], "score_neutral": None},
         {"name": "note", "type": "str", "default": "", "choices": None,
@@ -55,7 +56,8 @@ def test_the_toy_is_run_and_reported_with_its_table_and_figure(toy_run: Path, tm
     [unparsed] = [row for row in rows if row["table"] == "toy/table-1" and row["column"] == "unparsed"]
     assert (float(accuracy["value"]), int(accuracy["n"])) == (50.0, 4)
     assert float(unparsed["value"]) == 25.0
-    assert sorted(path.name for path in figures.iterdir()) == ["toy-accuracy.pdf", "toy-accuracy.png", "toy-accuracy.svg"]
+    assert sorted(path.name for path in figures.iterdir()) == [
+        "toy-accuracy.pdf", "toy-accuracy.png", "toy-accuracy.svg"]
     board = figeval("report", str(toy_run), "--leaderboard")
     assert board.returncode == 0 and "Toy parity" in board.stdout, board.stderr
 

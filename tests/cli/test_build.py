@@ -33,4 +33,5 @@ def test_two_benchmarks_declaring_one_command_name_is_one_line(monkeypatch: pyte
     other = click.Command("toy-data", callback=lambda: None)
     monkeypatch.setattr(registry, "BENCHMARKS", (toy("toy-a", toy_data), toy("toy-b", other)))
     assert_one_line_error(figeval("build", "toy-data"),
-                          "benchmarks toy-a and toy-b both declare `figeval build toy-data`; rename one of the commands.")
+                          "benchmarks toy-a and toy-b both declare `figeval build toy-data`; "
+                          "rename one of the commands.")

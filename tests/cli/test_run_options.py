@@ -74,7 +74,8 @@ CASES = [
     (["--sample-id", "ffe-fake-001/fake-q,nosuch*"], "no sample 'nosuch*' in ffe_detection"),
 ]
 CONFIG_FILES = {"bad.yaml": "temperature: [\n", "extra.yaml": "temperature: 0.5\nnosuch: 1\n",
-                "hot.yaml": "temperature: hot\n", "cool.yaml": "temperature: 0.5\n", "list.yaml": "- temperature: 0.5\n"}
+                "hot.yaml": "temperature: hot\n", "cool.yaml": "temperature: 0.5\n",
+                "list.yaml": "- temperature: 0.5\n"}
 
 
 @pytest.mark.parametrize("args, message", CASES, ids=[" ".join(args) for args, _ in CASES])

@@ -110,7 +110,8 @@ def test_the_set_folder_is_the_paper_and_the_model_as_folder_names():
     # a name that is a folder name as it is stays so; any other keeps its letters, digits, ".", "_" and "-" and adds 8
     # hex digits of its sha256 (of "gguf/gemma-3-270m": 9a99d8fd...), so that no two names share a folder
     assert set_folder("logs", "ffe-hallu", "MyModel") == str(Path("logs/ffe-hallu/MyModel"))
-    assert set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m") == str(Path("logs/ffe-hallu/gguf-gemma-3-270m-9a99d8fd"))
+    assert (set_folder("logs", "ffe-hallu", "gguf/gemma-3-270m")
+            == str(Path("logs/ffe-hallu/gguf-gemma-3-270m-9a99d8fd")))
     assert set_folder("logs", "ffe-hallu", "ollama/llama3:8b") == str(Path("logs/ffe-hallu/ollama-llama3-8b-fd3fc2a9"))
     assert set_folder("logs", "ffe-hallu", "Gemma 3, base") == str(Path("logs/ffe-hallu/Gemma-3-base-c8c6c9ab"))
     # a name in Persian keeps its letters (they were all dropped, and every Persian name shared one empty folder);

@@ -172,7 +172,8 @@ def test_a_one_megabyte_cell(tmp_path: Path):
     lines[2] = f"{passage},آتش نمرود"
     folder = folder_with(tmp_path, {"PersPoems.csv": poems(), "LLM-Generated.csv": "\n".join(lines) + "\n"})
     assert refused("persian-allusions", folder, tmp_path) == (
-        f"error: {folder}: LLM-Generated.csv: row 2, column 'text' holds 1,000,000 characters ('او در میان شعله\\u200cها "
+        f"error: {folder}: LLM-Generated.csv: row 2, column 'text' holds 1,000,000 characters ('او "
+        f"در میان شعله\\u200cها "
         "ایستاد او د...'), more than the 20,000 its cells can hold: the row is damaged or this is not the dataset's "
         "file; use an intact copy of the published file. Nothing was stored.")
 
@@ -239,7 +240,9 @@ def test_a_zip_that_is_not_the_archive(tmp_path: Path):
     archive = pn_summary_zip(tmp_path / "pn_summary.zip")
     line = refused("pn-summary", archive, tmp_path)
     assert line.startswith(f"error: {archive}: 'pn_summary.zip' has sha256 ")
-    assert line.endswith("but pn-summary is pinned to 49aa6a5fdb11244714f9bbe69517f2079ab934c9c565e272a977fbd8d2d404f7; "
+    assert line.endswith("but pn-summary is pinned to "
+                         "49aa6a5fdb11244714f9bbe69517f2079ab934c9c565e272a977fbd8d2d404f7; "
                          "nothing was stored. The file is not the published pn_summary.zip "
-                         "(https://huggingface.co/datasets/HooshvareLab/pn_summary@ad0b1f8142c6d3aed007cfd57294b058eb0503c6 "
+                         "(https://huggingface.co/datasets/HooshvareLab/pn_summary"
+                         "@ad0b1f8142c6d3aed007cfd57294b058eb0503c6 "
                          "(pn_summary.zip, sha256 49aa6a5fdb11244714f9bbe69517f2079ab934c9c565e272a977fbd8d2d404f7)).")

@@ -172,7 +172,8 @@ def test_an_import_killed_after_the_record_is_completed_by_the_same_import(tmp_p
     newer.mkdir()
     for name in ("PersPoems.csv", "LLM-Generated.csv"):  # a new version of both files: one more sentence each
         text = (ALLUSIONS / name).read_text(encoding="utf-8-sig")
-        (newer / name).write_text(text.replace("را بریدند", "را بریدند و گریستند").replace("باغی پر گل", "باغی پر گل سرخ"),
+        (newer / name).write_text(text.replace("را بریدند", "را بریدند و گریستند")
+                                  .replace("باغی پر گل", "باغی پر گل سرخ"),
                                   encoding="utf-8")
 
     # The store replaces the record (one os.replace, through figeval.output.write_text), then PersPoems.csv, then

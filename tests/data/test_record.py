@@ -28,7 +28,8 @@ FIX = ("run `figeval data import turkish-idioms FOLDER --replace` with the files
 # '{\n "idioms.tsv": "<64 hex digits>"\n}'.
 DAMAGES = {
     # cut after its 30th character: line 2 is ' "idioms.tsv": "6b7...', whose value's opening quote is column 16
-    "cut off": (lambda intact: intact[:30], "not JSON, or cut off: Unterminated string starting at (line 2, column 16)"),
+    "cut off": (lambda intact: intact[:30],
+                "not JSON, or cut off: Unterminated string starting at (line 2, column 16)"),
     "empty": (lambda intact: "", "not JSON, or cut off: Expecting value (line 1, column 1)"),
     "not JSON": (lambda intact: "idioms.tsv 6b74\n", "not JSON, or cut off: Expecting value (line 1, column 1)"),
     "a list": (lambda intact: json.dumps([IDIOMS_SHA256]),
@@ -150,6 +151,7 @@ def test_the_record_is_not_written_through_a_link(tmp_path: Path):
     record_path(source).unlink()
     record_path(source).symlink_to(elsewhere)
     before = elsewhere.read_bytes()
-    with pytest.raises(FigevalError, match=r"recorded-sha256.json is a symbolic link .* figeval does not write through"):
+    with pytest.raises(FigevalError,
+                       match=r"recorded-sha256.json is a symbolic link .* figeval does not write through"):
         import_folder(source, IDIOMS)
     assert elsewhere.read_bytes() == before

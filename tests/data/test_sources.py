@@ -84,7 +84,8 @@ def test_a_zip_that_is_not_the_published_one_is_refused(tmp_path: Path):
     pn_summary_zip(tmp_path / "pn_summary.zip")
     source = get_source("pn-summary")  # pinned to the real zip's sha256 (its Hugging Face LFS oid)
     with pytest.raises(DataError, match=r"'pn_summary.zip' has sha256 [0-9a-f]{64}, but pn-summary is pinned to "
-                                        r"49aa6a5fdb11244714f9bbe69517f2079ab934c9c565e272a977fbd8d2d404f7; nothing was stored"):
+                                        r"49aa6a5fdb11244714f9bbe69517f2079ab934c9c565e272a977fbd8d2d404f7; nothing "
+                                        r"was stored"):
         import_folder(source, tmp_path)
     assert [s.state for s in file_statuses(source)] == [FileState.MISSING] * 3
 
@@ -113,7 +114,8 @@ def test_a_split_the_reader_refuses_stores_nothing(tmp_path: Path):
     # dev.csv's article in Latin letters only: the reader's Persian-script check names the file and row
     broken = dict(SPLITS, **{"dev.csv": HEADER + pn_row("d1", "no Persian here")})
     source = pinned_to(pn_summary_zip(tmp_path / "pn_summary.zip", broken))
-    with pytest.raises(DataError, match=r"dev.csv: column 'article' has no Persian letters in 1 of 1 rows .* Nothing was stored"):
+    with pytest.raises(DataError,
+                       match=r"dev.csv: column 'article' has no Persian letters in 1 of 1 rows .* Nothing was stored"):
         import_folder(source, tmp_path / "pn_summary.zip")
     assert [s.state for s in file_statuses(source)] == [FileState.MISSING] * 3
 

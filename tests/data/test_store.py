@@ -65,7 +65,8 @@ def test_fetch_with_a_changed_upstream_file_stores_nothing(http_server, shared_f
     shutil.copy(shared_ffe_hallu / "Authentic FFEs.csv", root / "Authentic FFEs.csv")
     (root / "Fake FFEs.csv").write_bytes((shared_ffe_hallu / "Fake FFEs.csv").read_bytes() + b"\n")
     source = local_copy_of(get_source("ffe-hallu"), base_url)
-    with pytest.raises(DataError, match=r"'Fake FFEs.csv' has sha256 [0-9a-f]{64}, but ffe-hallu is pinned to fbfa7737.*nothing was stored"):
+    with pytest.raises(DataError, match=r"'Fake FFEs.csv' has sha256 [0-9a-f]{64}, but ffe-hallu is pinned to "
+                                        r"fbfa7737.*nothing was stored"):
         fetch(source)
     # The authentic file matched, but it is not stored alone: nothing is half-stored.
     assert not (dataset_dir(source) / "Authentic FFEs.csv").exists()
@@ -124,14 +125,16 @@ def test_import_of_a_modified_file_stores_nothing(shared_ffe_hallu: Path, tmp_pa
 
 
 def test_import_from_folder_missing_a_file_names_it(tmp_path: Path):
-    with pytest.raises(DataError, match=r"has no file 'Authentic FFEs.csv'; ffe-hallu needs 'Authentic FFEs.csv', 'Fake FFEs.csv'"):
+    with pytest.raises(DataError, match=r"has no file 'Authentic FFEs.csv'; ffe-hallu needs 'Authentic "
+                                        r"FFEs.csv', 'Fake FFEs.csv'"):
         import_folder(get_source("ffe-hallu"), tmp_path)
 
 
 def test_a_stored_file_changed_later_is_refused_on_load(ffe_hallu_imported: Path):
     with (ffe_hallu_imported / "Fake FFEs.csv").open("a", encoding="utf-8") as handle:
         handle.write("a,b,c\n")
-    with pytest.raises(DataError, match=r"Fake FFEs.csv does not match the ffe-hallu pin .* delete it and run `figeval data fetch ffe-hallu`"):
+    with pytest.raises(DataError, match=r"Fake FFEs.csv does not match the ffe-hallu pin .* delete it and run `figeval "
+                                        r"data fetch ffe-hallu`"):
         require(get_source("ffe-hallu"))
 
 

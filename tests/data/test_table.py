@@ -50,7 +50,8 @@ def test_damaged_translation_file_is_refused_naming_file_and_column(tmp_path: Pa
 def test_damaged_copy_of_real_authentic_file_is_refused(shared_ffe_hallu: Path, tmp_path: Path):
     damaged = tmp_path / "Authentic FFEs.csv"
     damaged.write_text(damage_like_upstream((shared_ffe_hallu / "Authentic FFEs.csv").read_text("utf-8-sig")))
-    with pytest.raises(DataError, match=r"Authentic FFEs.csv: column 'farsi_idiom' has no Persian letters in 200 of 200"):
+    with pytest.raises(DataError,
+                       match=r"Authentic FFEs.csv: column 'farsi_idiom' has no Persian letters in 200 of 200"):
         read_table(damaged, AUTHENTIC_COLUMNS)
 
 
@@ -82,7 +83,8 @@ def test_duplicates_are_found_after_normalization(tmp_path: Path):
         "farsi_idiom,Meaning\nمی رود از یاد,فراموش شدن\nپا پس کشیدن,صرف نظر کردن\nمی\u200cرود از \u064aاد,فراموش شدن\n",
         encoding="utf-8",
     )
-    with pytest.raises(DataError, match=r"1 expression\(s\) in column 'farsi_idiom' appear more than once \(rows 1, 3\)"):
+    with pytest.raises(DataError,
+                       match=r"1 expression\(s\) in column 'farsi_idiom' appear more than once \(rows 1, 3\)"):
         read_table(path, AUTHENTIC_COLUMNS, unique="farsi_idiom")
 
 

@@ -46,7 +46,8 @@ CASES = [
     (f"Idiom: {F}\n\nActually, a better fit is: {E}", E),
     (f"{F}\nنه، اصطلاح دقیق‌تر این است: {E}", E),  # «نه، ...» withdraws line 1; the frame before ":" is cut
     (f"Correction: {E}\n(I first wrote {F})", E),
-    ("۱. " + F + "\n۲. " + E + "\n\nانتخاب نهایی: گزینهٔ ۱\n\nاصلاح: گزینهٔ ۲ دقیق‌تر است. پس انتخاب نهایی من گزینهٔ ۲ است.", E),
+    ("۱. " + F + "\n۲. " + E + "\n\nانتخاب نهایی: گزینهٔ ۱\n\nاصلاح: گزینهٔ ۲ دقیق‌تر است. پس انتخاب "
+                               "نهایی من گزینهٔ ۲ است.", E),
     (f"The idiom is «{F}».\n\nWait, no — that is about ease, not speed. I'm not aware of a fixed Persian idiom.", None),
     (f"«{F}»\n\nScratch that.", None),
     # adversarial: "Actually" that revises nothing keeps the answer; «نه» opening an expression is no withdrawal
@@ -62,7 +63,7 @@ CASES = [
     (f"There is no exact Persian idiom and I'd rather not guess wildly; the closest is «{E}».", E),
     (f"«{E}»\nI'm not aware of any closer Persian idiom.", E),
     (f"«{E}»\n\nمعادل دیگری سراغ ندارم.", E),
-    # --- the prompt echoed ---------------------------------------------------------------------------------------------
+    # --- the prompt echoed -----------------------------------------------------------------------------------------
     ("Just output the closest equivalents and in the end specify your final choice.\nEnglish_FFE: Break the ice\n"
      f"1. {E}\n2. {F}", None),  # the echo's "final choice" chooses nothing: two items, none chosen
     ("Your task is to return a Persian idiom or proverb that is the closest equivalent to this English idiom or "

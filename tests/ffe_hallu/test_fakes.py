@@ -72,7 +72,8 @@ LENGTHS = LengthRange(1, 11, 4, 60)
 
 
 def test_authenticity_checks():
-    authentic = [Known.of("اب از سرچشمه گل الود بودن", "authentic row 13"), Known.of("کلاه سر کسی گذاشتن", "authentic row 2")]
+    authentic = [Known.of("اب از سرچشمه گل الود بودن", "authentic row 13"),
+                 Known.of("کلاه سر کسی گذاشتن", "authentic row 2")]
     published = [Known.of("گربه را دم دروازه کشتن", "published fake row 1"),
                  Known.of("دوست نادان به از دشمن دانا", "published fake row 60")]
     candidates = [
@@ -120,7 +121,8 @@ def test_the_checks_on_the_real_lists(shared_ffe_hallu: Path):
     authentic = load_authentic(shared_ffe_hallu / "Authentic FFEs.csv")
     fakes = load_fake(shared_ffe_hallu / "Fake FFEs.csv")
     known = [Known.of(a.expression, f"authentic row {a.row}") for a in authentic]
-    known += [Known.of(f.source_expression, f"source of published fake row {f.row}") for f in fakes if f.source_expression]
+    known += [Known.of(f.source_expression, f"source of published fake row {f.row}")
+              for f in fakes if f.source_expression]
     published = [Known.of(f.expression, f"published fake row {f.row}") for f in fakes]
     candidates = [Candidate("a", MIMICRY, "آب از سرچشمه گل‌آلود بودن"),  # authentic row 13, other spelling
                   Candidate("b", SEMANTIC_INVERSION, "دوست نادان به از دشمن دانا", "دشمن دانا به از دوست نادان"),
@@ -155,10 +157,12 @@ def test_fake_prompts_quote_the_paper():
 
 @pytest.mark.parametrize(("args", "fragments"), [
     (("build", "fakes", "--out", "{tmp}/b", "--per-category", "0"), ("--per-category must be at least 1",)),
-    (("build", "fakes", "--out", "{tmp}/b", "--authentic-extra", "{tmp}/missing.csv"), ("missing.csv", "cannot be read")),
+    (("build", "fakes", "--out", "{tmp}/b", "--authentic-extra", "{tmp}/missing.csv"),
+     ("missing.csv", "cannot be read")),
     (("build", "fakes-final", "--out", "{tmp}/nothing"), ("no build folder at", "figeval build fakes")),
     (("build", "fakes-final", "--out", "{tmp}", "{tmp}/missing.csv"), ("missing.csv", "cannot be read")),
-    (("run", "ffe_detection", "-T", "fakes={tmp}/missing.csv", "-T", "controls=false"), ("missing.csv", "cannot be read")),
+    (("run", "ffe_detection", "-T", "fakes={tmp}/missing.csv", "-T", "controls=false"),
+     ("missing.csv", "cannot be read")),
 ])
 def test_bad_fake_inputs_are_one_line(args, fragments, ffe_hallu_imported: Path, tmp_path: Path):
     from tests.command import assert_one_line_error, figeval

@@ -76,7 +76,8 @@ def test_build_resumes_asking_only_for_missing_candidates(ffe_hallu_imported: Pa
     assert [row["category"] for row in rows] == [c for c in FAKE_CATEGORIES for _ in range(4)]
     assert rows[0]["id"] == "word_perturbation-001" and rows[0]["keep"] == ""
     for row in rows:
-        assert row["fake_idiom"] and row["source_idiom"] == ("" if row["category"] in (MIMICRY, CULTURAL) else row["source_idiom"])
+        assert row["fake_idiom"] and row["source_idiom"] == ("" if row["category"] in (MIMICRY, CULTURAL)
+                                                             else row["source_idiom"])
         if row["category"] == WORD_PERTURBATION:
             assert row["one_word"] == "pass" and row["change"].endswith("-> زنبور")
     # No authentic FFE in the benchmark has a "به از" shape, but rules apply to some: those need no model

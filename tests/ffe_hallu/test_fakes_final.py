@@ -51,7 +51,8 @@ def test_finalize_and_detect_beside_the_published_set(ffe_hallu_imported: Path, 
     # Detection on the built file has the published set's metrics, and the log says the set is custom.
     replay = write_replay(tmp_path / "answers.jsonl", scripted_fake_answers())
     logs = tmp_path / "logs"
-    [published] = inspect_eval(ffe_detection(controls=False), model=f"replay/{replay}", log_dir=str(logs), display="none")
+    [published] = inspect_eval(ffe_detection(controls=False), model=f"replay/{replay}",
+                               log_dir=str(logs), display="none")
     [custom] = inspect_eval(ffe_detection(controls=False, fakes=str(final)), model=f"replay/{replay}",
                             log_dir=str(logs), display="none")
     assert published.status == custom.status == "success"

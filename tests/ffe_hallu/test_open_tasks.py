@@ -121,7 +121,8 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
         ffe_generation(),
         model=f"replay/{outputs}",
         model_roles={"grader": f"replay/{judge}"},
-        sample_id=["ffe-gen-001/human", "ffe-gen-003/human", "ffe-gen-004/human", "ffe-gen-005/human", "ffe-gen-006/human", "ffe-gen-007/human"],
+        sample_id=["ffe-gen-001/human", "ffe-gen-003/human", "ffe-gen-004/human", "ffe-gen-005/human",
+                   "ffe-gen-006/human", "ffe-gen-007/human"],
         log_dir=str(tmp_path / "logs"),
         display="none",
     )

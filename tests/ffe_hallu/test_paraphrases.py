@@ -43,7 +43,8 @@ def test_build_is_resumable_and_pays_no_call_twice(ffe_hallu_imported: Path, tmp
     interrupted = ScriptedParaphraser(fail_after=50)
     with pytest.raises(Interrupted):
         build_paraphrases("mockllm/model", sheet, {"custom_outputs": interrupted}, report=lambda _: None)
-    kept_after_interruption = len(load_verified_paraphrases(sheet, range(1, 201))[0]) + load_verified_paraphrases(sheet, range(1, 201))[1]
+    kept_after_interruption = (len(load_verified_paraphrases(sheet, range(1, 201))[0])
+                               + load_verified_paraphrases(sheet, range(1, 201))[1])
     assert kept_after_interruption == 50  # every answer that arrived is on disk
 
     resumed = ScriptedParaphraser()
@@ -90,14 +91,16 @@ def test_a_bad_row_number_in_a_resumed_sheet_is_one_line(ffe_hallu_imported: Pat
     from tests.command import assert_one_line_error, figeval
 
     (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n"
-                                    "1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\nabc,به بار اوردن,به ثمر رسیدن,بازنویسی,\n",
+                                    "1,به بار اوردن,به ثمر رسیدن,بازنویسی,yes\nabc,به بار "
+                                    "اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
     # rows 1-200 are the evaluated authentic FFEs (Section 3.1's 200)
     assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
                                   cwd=tmp_path),
                           "p.csv: row 2, column 'row' is 'abc', not the number of an evaluated authentic FFE (1-200)",
                           "restore the number the build wrote, or remove the row")
-    (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n201,به بار اوردن,به ثمر رسیدن,بازنویسی,\n",
+    (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n201,به بار "
+                                    "اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
     assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
                                   cwd=tmp_path), "row 1, column 'row' is '201'")

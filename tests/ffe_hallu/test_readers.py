@@ -161,7 +161,8 @@ ROUND_2 = [
     ("Did you mean «نابرده رنج گنج میسر نمی‌شود»? That one is real; the wording you gave is made up.", REAL, FAKE),
     # ADV above: the asked wording is judged apart -> fake
     # a hedge reached as a conclusion: the clause before "so" is its reason, not a lean
-    ("I'm not aware of this expression in exactly this form, so I can't say whether it is fake or genuine.", FAKE, None),
+    ("I'm not aware of this expression in exactly this form, so I can't say whether it is fake "
+     "or genuine.", FAKE, None),
     ("I have never heard it, therefore I cannot determine if it is real.", REAL, None),
     ("این را نشنیده‌ام، بنابراین نمی‌توانم بگویم واقعی است یا نه.", REAL, None),
     ("I'm not aware of this expression, so it is probably made up.", FAKE, FAKE),  # ADV: a lean concludes -> fake

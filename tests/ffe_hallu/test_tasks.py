@@ -33,7 +33,8 @@ def scripted_fake_answers() -> dict[str, str]:
         outputs[f"ffe-fake-{row:03d}/real-q"] = "بله" if row <= 10 else "Answer: No."
     return outputs
 
-CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")
+CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction",
+              "phonetic_poetic_mimicry", "cultural_fabrication")
 
 
 def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path: Path):
@@ -71,7 +72,8 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
             "halluc_rate_fake_q/n": 200, "halluc_rate_real_q/n": 200, "halluc_rate_avg/n": 400, "agreement/n": 200,
             "unparsed_rate/n": 400,
             **{f"halluc_rate_avg/{category}/n": 100 for category in CATEGORIES},
-            **{f"halluc_rate_{framing}/{category}/n": 50 for framing in ("fake_q", "real_q") for category in CATEGORIES},
+            **{f"halluc_rate_{framing}/{category}/n": 50 for framing in ("fake_q", "real_q")
+               for category in CATEGORIES},
         }
     )
     by_id = {sample.id: sample for sample in log.samples}
@@ -80,7 +82,8 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
     assert unparsed.reason == "invalid_response_format" and "Hmm, hard to say." in unparsed.explanation
     # The log records what is needed to reproduce the run.
     metadata = log.eval.metadata
-    assert metadata["dataset_sha256"] == {"Fake FFEs.csv": "fbfa773757fcb634ba799adc486b087648d641a02a3180691d3f08ef6e3b75cc"}
+    assert metadata["dataset_sha256"] == {
+        "Fake FFEs.csv": "fbfa773757fcb634ba799adc486b087648d641a02a3180691d3f08ef6e3b75cc"}
     assert metadata["prompt_version"] == "ffe-detection-v4" and metadata["figeval_version"]
     assert log.eval.task_version == "ffe-detection-v4"
     assert metadata["unparsed_policies"]["halluc_rate_fake_q"] == "as_label:real"
@@ -93,13 +96,19 @@ def test_replay_in_logprob_mode(ffe_hallu_imported: Path, tmp_path: Path):
         tmp_path / "answers.jsonl",
         {
             # P(yes)=e^-0.2 > P(no)=e^-1.8: "is it fake?" yes -> rejected
-            "ffe-fake-001/fake-q": {"output": " Yes", "top_logprobs": [{"token": " Yes", "logprob": -0.2}, {"token": " No", "logprob": -1.8}]},
+            "ffe-fake-001/fake-q": {"output": " Yes", "top_logprobs": [{"token": " Yes", "logprob": -0.2},
+                                                                       {"token": " No", "logprob": -1.8}]},
             # P(no) = e^-0.5 + e^-1.2 (two variants) > P(yes) = e^-0.9: accepted as real
-            "ffe-fake-002/fake-q": {"output": " No", "top_logprobs": [{"token": " No", "logprob": -0.5}, {"token": " Yes", "logprob": -0.9}, {"token": "no", "logprob": -1.2}]},
+            "ffe-fake-002/fake-q": {"output": " No",
+                                    "top_logprobs": [{"token": " No", "logprob": -0.5},
+                                                     {"token": " Yes", "logprob": -0.9},
+                                                     {"token": "no", "logprob": -1.2}]},
             # no yes/no token among the candidates: unparsed
-            "ffe-fake-003/fake-q": {"output": "\n", "top_logprobs": [{"token": "\n", "logprob": -0.1}, {"token": " The", "logprob": -2.5}]},
+            "ffe-fake-003/fake-q": {"output": "\n", "top_logprobs": [{"token": "\n", "logprob": -0.1},
+                                                                     {"token": " The", "logprob": -2.5}]},
             # Persian "خیر" (no) dominates: accepted as real
-            "ffe-fake-004/fake-q": {"output": " خیر", "top_logprobs": [{"token": " خیر", "logprob": -0.1}, {"token": " بله", "logprob": -2.4}]},
+            "ffe-fake-004/fake-q": {"output": " خیر", "top_logprobs": [{"token": " خیر", "logprob": -0.1},
+                                                                       {"token": " بله", "logprob": -2.4}]},
         },
     )
     [log] = inspect_eval(

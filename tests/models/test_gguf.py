@@ -82,7 +82,8 @@ def test_sampling_with_a_seed_is_reproducible(api):
 
 
 def test_a_missing_model_file_is_one_clear_error(tmp_path: Path):
-    with pytest.raises(FigevalError, match=r"gguf: no model file at '.*nope.gguf'; give the path of a .gguf file or one of: gemma-3-270m"):
+    with pytest.raises(FigevalError, match=r"gguf: no model file at '.*nope.gguf'; give the path of a .gguf file or "
+                                           r"one of: gemma-3-270m"):
         GGUFModelAPI(str(tmp_path / "nope.gguf"))
 
 
@@ -97,7 +98,8 @@ def test_any_gguf_path_works(api):
     output = asyncio.run(model.generate(PROMPT, config=GenerateConfig(max_tokens=2, temperature=0.0)))
     assert output.usage.output_tokens >= 1
     # A model given by path is hashed when loaded: the same file, the same hash as the package's.
-    assert output.metadata == {"model_file": path, "model_sha256": "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"}
+    assert output.metadata == {"model_file": path,
+                               "model_sha256": "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"}
 
 
 def test_ffe_detection_on_the_embedded_model(ffe_hallu_imported: Path, tmp_path: Path):
@@ -147,7 +149,8 @@ def test_the_response_cache_is_keyed_by_the_weights(tmp_path: Path, api):
 
     from figeval.models.gguf.weights import weights_identity
 
-    assert GGUFModelAPI("gemma-3-270m").base_url == "sha256:a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+    assert (GGUFModelAPI("gemma-3-270m").base_url
+            == "sha256:a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818")
     copy = tmp_path / "model.gguf"
     shutil.copy(api._llm.model_path, copy)
     before = weights_identity(str(copy))

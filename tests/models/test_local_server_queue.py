@@ -142,8 +142,9 @@ def test_the_api_settings_abandon_queued_requests_and_send_them_again(ffe_hallu_
                                                                       monkeypatch: pytest.MonkeyPatch):
     """The failure the settings above prevent, at a small scale: 10 connections to one slot of 0.2 s a request,
     each attempt abandoned after 1 s (issue 25's run had 10 connections and 120 s, against ~11 s a generation;
-    Inspect's adaptive default starts at 20). The k-th request of the first ten is answered after 0.2k s, so the 6th to the 10th
-    (answered after 1.2-2.0 s) are abandoned at 1 s and sent again, while the server still generates them."""
+    Inspect's adaptive default starts at 20). The k-th request of the first ten is answered after 0.2k s, so the 6th
+    to the 10th (answered after 1.2-2.0 s) are abandoned at 1 s and sent again, while the server still generates
+    them."""
     with OneSlotServer(latency=0.2) as server:
         server_env(server, monkeypatch)
         options = eval_options(MODEL, cache=False) | {
@@ -181,7 +182,8 @@ def test_settings_from_a_probe_of_a_real_server(monkeypatch: pytest.MonkeyPatch)
     # generations before its own
     assert settings.options == {"attempt_timeout": None, "max_retries": LOCAL_MAX_RETRIES}
     assert f"llama.cpp server at {server.base_url}" in settings.note
-    assert "--max-connections 6 (given)" in settings.note and "may wait for 2 generations before its own" in settings.note
+    assert ("--max-connections 6 (given)" in settings.note
+            and "may wait for 2 generations before its own" in settings.note)
 
 
 def test_a_base_model_behind_a_chat_template_is_warned_about_after_its_run(ffe_hallu_imported: Path,

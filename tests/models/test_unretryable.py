@@ -23,7 +23,8 @@ def test_missing_replay_id_fails_its_sample_once_with_no_retry_warning(tmp_path:
     # retried attempts, 4 warnings).
     assert by_id["a"].error is None
     assert by_id["b"].error is not None and by_id["b"].error_retries == []
-    assert "replay file answers.jsonl has no output for sample id 'b'; add that id's output to" in by_id["b"].error.message
+    assert ("replay file answers.jsonl has no output for sample id 'b'; add that id's output to"
+            in by_id["b"].error.message)
     assert "(--sample-id)" in by_id["b"].error.message
 
 
@@ -61,7 +62,8 @@ def test_context_hint_names_where_the_models_args_are_set():
 
 
 def test_missing_sdk_names_figevals_extra():
-    message = "[bold]ERROR[/bold]: Anthropic API requires optional dependencies. Install with:\n\n[bold]pip install anthropic[/bold]"
+    message = ("[bold]ERROR[/bold]: Anthropic API requires optional dependencies. Install with:\n\n"
+               "[bold]pip install anthropic[/bold]")
     requirements = ['anthropic>=2.0.0; extra == "anthropic"', 'openai>=3.4.0; extra == "openai"']
     assert prerequisite_line(message, requirements) == (
         "ERROR: Anthropic API requires optional dependencies. Install with: pip install 'figeval[anthropic]'")

@@ -63,7 +63,8 @@ def check_reading(document: dict, runs: list[Run], problems) -> None:
             layers = sum(cell["value"] for name, cell in cells.items()
                          if name not in ("task", "truncated", "judge_unreadable"))
             problems.check(abs(layers - 1) < 1e-3, f"reading {key}: layers sum to {layers}")
-            problems.check(abs(cells["unread"]["value"] - float(unread.value)) < 6e-5 and cells["unread"]["n"] == unread.n,
+            problems.check(abs(cells["unread"]["value"] - float(unread.value)) < 6e-5
+                           and cells["unread"]["n"] == unread.n,
                            f"reading {key} {settings}: unread {cells['unread']} != {float(unread.value)} of {unread.n}")
             if judged is not None:
                 cell = cells.get("judge_unreadable", {})
@@ -170,7 +171,8 @@ def check_figures(world, expected_by_table: dict[str, list[ERow]], problems) -> 
             spec = specs[figure.name]
             table = tables[spec.table]
             rows = [row for row in table.rows if not row.reference]
-            wanted = {(row.label, tuple(sorted(row.settings.items()))): row for row in expected_by_table.get(spec.table, [])}
+            wanted = {(row.label, tuple(sorted(row.settings.items()))): row
+                      for row in expected_by_table.get(spec.table, [])}
             series = [wanted.get((row.label, tuple(sorted(row.identity.items())))) for row in rows]
             if None in series or len(series) != len(wanted):
                 problems.add(f"figure {figure.name}: series {[(r.label, r.identity) for r in rows]} are not the "

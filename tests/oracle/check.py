@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -94,7 +93,8 @@ def _check_interval(where: str, expected: Expect, cell: dict, problems: Problems
     low, high = cell["ci_low"], cell["ci_high"]
     if expected.interval == "wilson":
         bounds = expected.bounds()
-        problems.check(low is not None and close(low, bounds[0], JSON_TOLERANCE) and close(high, bounds[1], JSON_TOLERANCE),
+        problems.check(low is not None and close(low, bounds[0], JSON_TOLERANCE)
+                       and close(high, bounds[1], JSON_TOLERANCE),
                        f"{where}: interval {low, high} != Wilson {bounds}")
     elif expected.interval == "bootstrap" and (expected.n or 0) >= MIN_BOOTSTRAP:
         problems.check(low is not None and low <= float(expected.value) + JSON_TOLERANCE and
@@ -154,7 +154,8 @@ def expected_lines(table: OTable, expected: list[ERow], document: dict,
         if json_row is None:
             continue
         fixed = [row.label, *(row.settings.get(key, "") for key in shown_keys), samples_text(table, row)]
-        lines.append((found["rows"].index(json_row), [(text,) for text in fixed] + shown_cells(table, row, json_row, ties)))
+        lines.append((found["rows"].index(json_row),
+                      [(text,) for text in fixed] + shown_cells(table, row, json_row, ties)))
     return sorted(lines)
 
 
@@ -193,7 +194,8 @@ def check_text(table: OTable, lines: list[tuple[int, list[Shown]]], text: str, t
     for index, line in lines:
         pattern = "".join("(?:" + "|".join(re.escape(_normal(t)) for t in texts) + ")" for texts in line)
         problems.check(index < len(body) and re.fullmatch(pattern, body[index]) is not None,
-                       f"text {table.key}: row {index} is {body[index] if index < len(body) else None}, expected {line}")
+                       f"text {table.key}: row {index} is "
+                       f"{body[index] if index < len(body) else None}, expected {line}")
 
 
 def _section(text: str, title: str) -> str | None:

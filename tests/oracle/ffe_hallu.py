@@ -149,7 +149,8 @@ def status_share(status: str | None):
 def _judged_columns(task: str, prefix: str = "", **where: str) -> tuple[OColumn, ...]:
     key = f"{prefix}/" if prefix else ""
     settings = tuple(where.items())
-    return (*(OColumn(f"{key}{label}", task, judged_share(label), settings, human_label=label) for label in JUDGE_LABELS),
+    return (*(OColumn(f"{key}{label}", task, judged_share(label), settings, human_label=label)
+              for label in JUDGE_LABELS),
             OColumn(f"{key}unparsed", task, status_share(None), settings),
             OColumn(f"{key}judge_unreadable", task, status_share(JUDGE_UNREADABLE), settings))
 

@@ -139,7 +139,8 @@ class World:
         """The replay file keeps every sample's latest text: a model's runs of other tasks are still answered."""
         found = {}
         if path.exists():
-            found = {json.loads(line)["id"]: json.loads(line)["output"] for line in path.read_text("utf-8").splitlines()}
+            found = {json.loads(line)["id"]: json.loads(line)["output"]
+                     for line in path.read_text("utf-8").splitlines()}
         found |= texts
         path.write_text("".join(json.dumps({"id": key, "output": value}, ensure_ascii=False) + "\n"
                                 for key, value in found.items()), encoding="utf-8")

@@ -155,7 +155,8 @@ def agreement_tables(found: Labels, runs: list[Run], unit: str) -> list[tuple[OT
     with the rules, a line of its own) and the annotators against each other (per model and set of answers, then
     over all labels)."""
     key = "agreement" if unit == "percent" else "em"
-    columns = (OColumn(key, found.task, lambda run: None), OColumn("kappa", found.task, lambda run: None, unit="fraction"))
+    columns = (OColumn(key, found.task, lambda run: None),
+               OColumn("kappa", found.task, lambda run: None, unit="fraction"))
     judged = OTable(f"judge-agreement/{found.task}", "", "", unit, columns)
     labelled = [run for run in runs if run.task.name == found.task and found.of(run)]
     differing = _differing(labelled)

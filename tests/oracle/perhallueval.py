@@ -193,7 +193,8 @@ def table_1_rows(runs: list[Run]) -> list[ERow]:
             for generator in set(named):
                 shares.setdefault(generator, {})[key] = Expect(Fraction(named.count(generator), len(generators)),
                                                                len(generators), "none")
-        settings = {f"data ({'QA' if key.startswith('qa') else 'TS'})": data for key, (data, _) in zip(present, combination)}
+        settings = {f"data ({'QA' if key.startswith('qa') else 'TS'})": data
+                    for key, (data, _) in zip(present, combination)}
         rows += [ERow(generator, dict(settings), cells) for generator, cells in sorted(shares.items())]
     return rows
 
@@ -231,11 +232,13 @@ def scenario(world: World, rng: random.Random) -> None:
         if rng.random() < 0.4:
             runs = []
             for task, data in ((QA, qa), (TS, ts)):
-                run = Run(task, model, {"data": str(data)}, answers(task, world.samples(task.name, {"data": str(data)}), rng))
+                run = Run(task, model, {"data": str(data)},
+                          answers(task, world.samples(task.name, {"data": str(data)}), rng))
                 run.files = {"data": files[str(data)]}
                 run.max_tokens = "512"  # Appendix A: the paper's runs decode with max_tokens = 512
                 runs.append(run)
-            world.paper("perhallueval", model, runs, {"perhallueval_qa:data": str(qa), "perhallueval_summarization:data": str(ts)})
+            world.paper("perhallueval", model, runs,
+                        {"perhallueval_qa:data": str(qa), "perhallueval_summarization:data": str(ts)})
         for _ in range(rng.choice([1, 2])):
             task = rng.choice([QA, TS])
             data = (other if rng.random() < 0.2 else qa) if task is QA else ts

@@ -86,7 +86,8 @@ TABLE_3 = OTable("persian-allusions/table-3", "persian_allusions", "Table 3", "p
     *_recognition("perspoems"), *_recognition("generated")))
 HEADLINES = (OColumn("allusion_knowledge", KNOWLEDGE.name, judged_share("complete")),
              OColumn("allusion_mc", MC.name, mc_accuracy, (("dataset", "perspoems"),)),
-             OColumn("allusion_open", OPEN.name, judged_share("correct"), (("dataset", "perspoems"), ("judge_mode", "gt"))))
+             OColumn("allusion_open", OPEN.name, judged_share("correct"),
+                     (("dataset", "perspoems"), ("judge_mode", "gt"))))
 
 
 def answers(task: TaskModel, samples: list[Sample], rng: random.Random) -> dict[str, Answer]:

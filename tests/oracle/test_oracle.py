@@ -74,7 +74,8 @@ def test_every_cell_of_every_table_is_the_oracle_s(seed: int, data, tmp_path: Pa
     problems = Problems()
     checked = [(table, people_rows(table, custom(runs) if (custom := getattr(benchmark, "CUSTOM", {}).get(table.key))
                                    else expected_rows(table, runs), labels)) for table in benchmark.TABLES]
-    checked += [pair for found in labels for pair in agreement_tables(found, runs, benchmark.AGREEMENT_UNIT[found.task])]
+    checked += [pair for found in labels
+                for pair in agreement_tables(found, runs, benchmark.AGREEMENT_UNIT[found.task])]
     check_figures(world, {table.key: expected for table, expected in checked}, problems)
     for table, expected in checked:
         matched = check_json(table, expected, document, problems)

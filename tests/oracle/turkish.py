@@ -122,7 +122,8 @@ def scenario(world: World, rng: random.Random) -> None:
             plans.append((task, args))
         for task, args in plans:
             if task == "paper":
-                runs = [Run(t, model, {}, answers(t, world.samples(t.name, {}), rng, {})) for t in (DETECTION, ENTAILMENT)]
+                runs = [Run(t, model, {}, answers(t, world.samples(t.name, {}), rng, {}))
+                        for t in (DETECTION, ENTAILMENT)]
                 world.paper("turkish-idioms", model, runs)
                 continue
             samples = world.samples(task.name, args)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant, Logprob, Logprobs, ModelOutput, ModelUsage, TopLogprob, get_model
+from inspect_ai.model import (ChatCompletionChoice, ChatMessageAssistant, Logprob, Logprobs, ModelOutput, ModelUsage,
+                              TopLogprob, get_model)
 
 from figeval.benchmarks.perhallueval.build import build, candidate_of, most_believable
 from figeval.benchmarks.perhallueval.build_final import finalize
@@ -66,7 +67,8 @@ def verifier_reply(messages, tools, tool_choice, config) -> ModelOutput:
         logprobs=Logprobs(content=[Logprob(token=top[0][0], logprob=top[0][1],
                                            top_logprobs=[TopLogprob(token=t, logprob=lp) for t, lp in top])]),
     )
-    return ModelOutput(model="mockllm/verifier", choices=[choice], usage=ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2))
+    return ModelOutput(model="mockllm/verifier", choices=[choice],
+                       usage=ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2))
 
 
 @pytest.mark.parametrize("output, expected", [
@@ -104,7 +106,8 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
     verifier = get_model("mockllm/verifier", custom_outputs=verifier_reply, memoize=False)
 
     def models(a):
-        return [get_model("mockllm/a", custom_outputs=a, memoize=False), get_model("mockllm/b", custom_outputs=gen_b, memoize=False)]
+        return [get_model("mockllm/a", custom_outputs=a, memoize=False),
+                get_model("mockllm/b", custom_outputs=gen_b, memoize=False)]
 
     with pytest.raises(RuntimeError, match="interrupted"):
         build("qa", source, 15, models(interrupted_a), verifier, out, seed=0, report=messages.append)
@@ -154,7 +157,8 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
 
     # The final file is what the task reads.
     first = final_rows[0]["id"]
-    replay = write_replay(tmp_path / "answers.jsonl", {f"phe-qa-{first}/correct": "Y", f"phe-qa-{first}/hallucinated": "N"})
+    replay = write_replay(tmp_path / "answers.jsonl",
+                          {f"phe-qa-{first}/correct": "Y", f"phe-qa-{first}/hallucinated": "N"})
     [log] = inspect_eval(perhallueval_qa(data=str(final)), model=f"replay/{replay}", limit=2,
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error

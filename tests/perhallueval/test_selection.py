@@ -49,12 +49,14 @@ def test_too_small_a_sample_is_refused():
 def test_kmeans_1d_separates_clear_groups():
     values = [1.0, 1.1, 0.9, 5.0, 5.2, 4.8, 9.0, 9.1]
     clusters = kmeans_1d(values, 3)
-    assert clusters[0] == clusters[1] == clusters[2] != clusters[3] == clusters[4] == clusters[5] != clusters[6] == clusters[7]
+    assert (clusters[0] == clusters[1] == clusters[2] != clusters[3] == clusters[4] == clusters[5]
+            != clusters[6] == clusters[7])
 
 
 def test_length_sampling_takes_evenly_from_every_length_cluster():
     rng = random.Random(1)
-    lengths = [int(math.exp(rng.gauss(4, 0.6))) + 1 for _ in range(3800)] + [rng.randint(2000, 5000) for _ in range(200)]
+    lengths = ([int(math.exp(rng.gauss(4, 0.6))) + 1 for _ in range(3800)]
+               + [rng.randint(2000, 5000) for _ in range(200)])
     items = [SourceItem(str(i), "", " ".join(["w"] * n), "", "") for i, n in enumerate(lengths)]
     clusters = kmeans_1d([math.log(n) for n in lengths], 40)
     cluster_of = {item.id: c for item, c in zip(items, clusters)}
@@ -74,7 +76,8 @@ def test_pquad_reader(tmp_path: Path):
     path.write_text(json.dumps({"data": [{"title": "حافظ", "category": "ادبیات", "paragraphs": [{
         "context": "حافظ در شیراز می‌زیست.",
         "qas": [
-            {"id": "1", "question": "حافظ کجا می‌زیست؟", "answers": [{"text": "شیراز", "answer_start": 9}], "is_impossible": False},
+            {"id": "1", "question": "حافظ کجا می‌زیست؟",
+             "answers": [{"text": "شیراز", "answer_start": 9}], "is_impossible": False},
             {"id": "2", "question": "حافظ کی مرد؟", "answers": [], "is_impossible": True},
         ]}]}]}, ensure_ascii=False), encoding="utf-8")
     [item] = load_pquad(path)

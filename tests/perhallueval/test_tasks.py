@@ -160,7 +160,8 @@ def test_qa_end_to_end(tmp_path: Path):
     # intervals; the Hamming score none (a bootstrap over 3 items cannot say), which the log records it is
     for name in ("factual_recall", "hallucinated_recall"):
         for subset in ("persian_specific", "generic"):
-            assert metrics[f"{name}/{subset}/ci_low"] < metrics[f"{name}/{subset}"] <= metrics[f"{name}/{subset}/ci_high"]
+            assert (metrics[f"{name}/{subset}/ci_low"] < metrics[f"{name}/{subset}"]
+                    <= metrics[f"{name}/{subset}/ci_high"])
     assert not any(name.startswith("hamming_score") and name.endswith("ci_low") for name in metrics)
     assert log.eval.metadata["item_means"] == ["hamming_score", "f1"]
     # 3 of the 6 items are Persian-specific; TP: Y on q1, q2, q4, q6 correct versions (4); FN: q3's N (q5's
@@ -186,9 +187,13 @@ def test_qa_end_to_end(tmp_path: Path):
 def test_logprob_mode_reads_y_and_n_variants(tmp_path: Path):
     replay = write_replay(tmp_path / "answers.jsonl", {
         # P(Y) = e^-0.3 > P(N) = e^-1.4 + e^-3.0 -> Y (right on a correct version)
-        "phe-qa-q1/correct": {"output": "Y", "top_logprobs": [{"token": "Y", "logprob": -0.3}, {"token": "N", "logprob": -1.4}, {"token": "Ñ", "logprob": -3.0}]},
+        "phe-qa-q1/correct": {"output": "Y",
+                              "top_logprobs": [{"token": "Y", "logprob": -0.3}, {"token": "N", "logprob": -1.4},
+                                               {"token": "Ñ", "logprob": -3.0}]},
         # P(N) = e^-0.9 + e^-1.2 (n, Ń) > P(Y) = e^-0.8 -> N (right on a hallucinated version)
-        "phe-qa-q1/hallucinated": {"output": " n", "top_logprobs": [{"token": " Y", "logprob": -0.8}, {"token": " n", "logprob": -0.9}, {"token": "Ń", "logprob": -1.2}]},
+        "phe-qa-q1/hallucinated": {"output": " n",
+                                   "top_logprobs": [{"token": " Y", "logprob": -0.8}, {"token": " n", "logprob": -0.9},
+                                                    {"token": "Ń", "logprob": -1.2}]},
     })
     [log] = inspect_eval(perhallueval_qa(data=str(FIXTURE), answer_mode="logprob"), model=f"replay/{replay}",
                          limit=2, log_dir=str(tmp_path / "logs"), display="none")
@@ -229,7 +234,8 @@ def test_the_qa_prompt_is_question_and_answer_only_while_summaries_keep_their_ar
 
 
 def test_missing_or_malformed_data_is_one_line(tmp_path: Path):
-    with pytest.raises(FigevalError, match=r"perhallueval_qa needs -T data=PATH: the final file `figeval build perhallueval --task qa`"):
+    with pytest.raises(FigevalError, match=r"perhallueval_qa needs -T data=PATH: the final file `figeval build "
+                                           r"perhallueval --task qa`"):
         perhallueval_qa()
     bad = tmp_path / "final.csv"
     bad.write_text(FIXTURE.read_text(encoding="utf-8").replace(",1\n", ",maybe\n", 1), encoding="utf-8")

@@ -65,7 +65,8 @@ def test_one_run_per_model_task_dataset_and_judge_mode(tmp_path: Path):
                    ("perspoems", "no_gt"): {"mc": 1.0, "open": 0.0, "gap": 1.0}}
     # drop: MC 1.0 on PersPoems, 0.5 on LLM-Generated
     [drop] = tables["persian-allusions/drop"].rows
-    assert drop.identity == {"task": "allusion_mc"} and values(drop) == {"perspoems": 1.0, "generated": 0.5, "drop": 0.5}
+    assert drop.identity == {"task": "allusion_mc"} and values(drop) == {"perspoems": 1.0,
+                                                                         "generated": 0.5, "drop": 0.5}
 
 
 def test_texts_known_and_right_in_mc_but_wrong_open_ended_are_listed(tmp_path: Path):
@@ -102,7 +103,8 @@ def test_accuracy_and_text_count_per_theme_in_table_2_order(tmp_path: Path):
         Outcome("2", DecidedBy.PARSER, target="1"),  # religious: wrong
         Outcome.unparsed(DecidedBy.PARSER, "no option", "1"),  # quranic: unparsed counts as wrong
         Outcome("1", DecidedBy.PARSER, target="1"),  # mystical listed twice: right, counted once
-    ], OPTION_LABELS, [{"allusion": "A", "themes": ["religious", "quranic"]}, {"allusion": "B", "themes": ["religious"]},
+    ], OPTION_LABELS, [{"allusion": "A", "themes": ["religious", "quranic"]},
+                       {"allusion": "B", "themes": ["religious"]},
                        {"allusion": "C", "themes": ["quranic"]}, {"allusion": "D", "themes": ["mystical", "mystical"]}],
         "allusion_mc")
     # religious 1 of 2, quranic 1 of 2, mystical 1 of 1; themes no text has are absent

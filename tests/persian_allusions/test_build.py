@@ -93,7 +93,8 @@ def test_a_sheet_resumes_only_with_the_model_and_list_that_wrote_it(tmp_path: Pa
     # the ant's description changed: its passage would answer another prompt
     changed = ANT.__class__(ANT.title, "مور سخن گفت", ANT.theme)
     with pytest.raises(FigevalError, match=r"was built with --allusions 'the paper'\"'\"'s 75 \(default\)' \(sha256 "
-                                           r"[0-9a-f]{12}\), not --allusions 'the paper'\"'\"'s 75 \(default\)' \(sha256 "
+                                           r"[0-9a-f]{12}\), not --allusions 'the paper'\"'\"'s 75 "
+                                           r"\(default\)' \(sha256 "
                                            r"[0-9a-f]{12}\); give the same to resume it"):
         build_allusive_texts("mockllm/model", [RING, changed], sheet, {"custom_outputs": other}, report=lambda _: None)
     assert other.calls == [] and sheet.read_bytes() == before

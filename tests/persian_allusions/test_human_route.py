@@ -13,7 +13,8 @@ from tests.command import figeval
 from tests.persian_allusions.test_tasks import run
 from tests.test_annotation import fill
 
-OPEN_SAMPLES = ["perspoems-007/open", "perspoems-008/open", "perspoems-009/open", "perspoems-010/open", "perspoems-011/open", "perspoems-012/open"]
+OPEN_SAMPLES = ["perspoems-007/open", "perspoems-008/open", "perspoems-009/open", "perspoems-010/open",
+                "perspoems-011/open", "perspoems-012/open"]
 
 
 OPEN_OUTPUTS = {
@@ -41,7 +42,8 @@ def sheet_rows(sheet: Path) -> dict[str, dict[str, str]]:
 
 
 def rate_lines(stdout: str) -> dict[str, list[str]]:
-    return {line.split()[1]: line.split()[2:] for line in stdout.splitlines() if line.split()[1:2] in (["humans"], ["run"])}
+    return {line.split()[1]: line.split()[2:] for line in stdout.splitlines()
+            if line.split()[1:2] in (["humans"], ["run"])}
 
 
 def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
@@ -63,11 +65,13 @@ def test_open_ended_numbers_from_peoples_labels(open_run: Path, tmp_path: Path):
 
     # People: 007 right, 011 right (Jamshid's cup is row 11's allusion), the rest wrong; the first two annotators
     # disagree on 008 only, and the third says wrong.
-    first = fill(sheet, tmp_path / "ann1.csv", {"perspoems-007/open": "1", "perspoems-008/open": "0", "perspoems-009/open": "0",
-                                                 "perspoems-010/open": "0", "perspoems-011/open": "1", "perspoems-012/open": "0"})
-    second = fill(sheet, tmp_path / "ann2.csv", {"perspoems-007/open": "1", "perspoems-008/open": "درست", "perspoems-009/open": "0",
-                                                  "perspoems-010/open": "نادرست", "perspoems-011/open": "correct",
-                                                  "perspoems-012/open": "0"})
+    first = fill(sheet, tmp_path / "ann1.csv",
+                 {"perspoems-007/open": "1", "perspoems-008/open": "0", "perspoems-009/open": "0",
+                  "perspoems-010/open": "0", "perspoems-011/open": "1", "perspoems-012/open": "0"})
+    second = fill(sheet, tmp_path / "ann2.csv",
+                  {"perspoems-007/open": "1", "perspoems-008/open": "درست", "perspoems-009/open": "0",
+                   "perspoems-010/open": "نادرست", "perspoems-011/open": "correct",
+                   "perspoems-012/open": "0"})
     third = fill(sheet, tmp_path / "ann3.csv", {sid: "0" for sid in OPEN_SAMPLES})
     labels = tmp_path / "labels.csv"
     imported = figeval("annotate", "import", str(first), str(second), str(third), "--out", str(labels))
@@ -94,11 +98,13 @@ def test_a_models_runs_on_both_judge_modes_are_told_apart(open_run: Path, tmp_pa
     labels = tmp_path / "labels.csv"
     sheet = tmp_path / "sheet.csv"
     assert figeval("annotate", "export", str(open_run), "--out", str(sheet)).returncode == 0
-    person = fill(sheet, tmp_path / "ann1.csv", {sid: "1" if sid == "perspoems-007/open" else "0" for sid in OPEN_SAMPLES})
+    person = fill(sheet, tmp_path / "ann1.csv",
+                  {sid: "1" if sid == "perspoems-007/open" else "0" for sid in OPEN_SAMPLES})
     assert figeval("annotate", "import", str(person), "--out", str(labels)).returncode == 0
     # the same answers judged without the ground truth (the same replay file: the same model): the judge now says
     # 007 is wrong, the rest as before
-    judge = {"perspoems-007/open": '{"label": 0}', "perspoems-008/open": '{"label": 1}', "perspoems-010/open": '{"label": 1}',
+    judge = {"perspoems-007/open": '{"label": 0}', "perspoems-008/open": '{"label": 1}',
+             "perspoems-010/open": '{"label": 1}',
              "perspoems-011/open": "no idea"}
     no_gt = run(allusion_open(judge_mode="no_gt"), OPEN_OUTPUTS, tmp_path, judge, sample_id=OPEN_SAMPLES)
     rates = figeval("annotate", "rates", str(labels), str(open_run), str(no_gt.location))

@@ -34,14 +34,16 @@ def test_logprob_mode_picks_the_option_numbers_with_the_most_mass(allusions_impo
     t5 = targets["perspoems-005/mc"]
     answers = {
         # P(t1) = e^-0.4 = 0.670 (" 3" is 3) > P(w1) = e^-1.2 = 0.301 (a Persian digit is its number): right
-        "perspoems-001/mc": {"output": f" {t1}", "top_logprobs": top((f" {t1}", -0.4), (PERSIAN_DIGITS[int(w1)], -1.2))},
+        "perspoems-001/mc": {"output": f" {t1}",
+                             "top_logprobs": top((f" {t1}", -0.4), (PERSIAN_DIGITS[int(w1)], -1.2))},
         # each of w2's two tokens is below t2's one (e^-1.3, e^-1.9 < e^-1.0), their sum is not:
         # P(w2) = 0.273 + 0.150 = 0.422 > P(t2) = 0.368: wrong
         "perspoems-002/mc": {"output": f"{t2}", "top_logprobs": top((t2, -1.0), (w2, -1.3), (f"{w2}.", -1.9))},
         # P(1) = P(2) = e^-0.7: a tie is no answer, whichever token was sampled: unparsed
         "perspoems-003/mc": {"output": "1", "top_logprobs": top(("1", -0.7), ("2", -0.7), ("\n", -2.0))},
         # no option number among the candidates ("35" and "10" begin with 3 and 1 but name no option): unparsed
-        "perspoems-004/mc": {"output": "\n", "top_logprobs": top(("\n", -0.1), (" The", -1.0), ("35", -1.5), ("10", -2.0))},
+        "perspoems-004/mc": {"output": "\n",
+                             "top_logprobs": top(("\n", -0.1), (" The", -1.0), ("35", -1.5), ("10", -2.0))},
         # P(0) = e^-0.3 = 0.741 > P(t5) = e^-1.5 = 0.223: "no allusion", wrong (every text has one)
         "perspoems-005/mc": {"output": "0", "top_logprobs": top(("0", -0.3), (t5, -1.5))},
     }
@@ -51,7 +53,8 @@ def test_logprob_mode_picks_the_option_numbers_with_the_most_mass(allusions_impo
     assert log.status == "success", log.error
     scores = {s.id: s.scores["mc_scorer"] for s in log.samples}
     assert {sample: score.answer for sample, score in scores.items()} == {
-        "perspoems-001/mc": t1, "perspoems-002/mc": w2, "perspoems-003/mc": None, "perspoems-004/mc": None, "perspoems-005/mc": "0"}
+        "perspoems-001/mc": t1, "perspoems-002/mc": w2, "perspoems-003/mc": None,
+        "perspoems-004/mc": None, "perspoems-005/mc": "0"}
     assert "no label decides among the top 3 next tokens" in scores["perspoems-003/mc"].explanation
     # the mass on the option numbers: 001 e^-0.4 + e^-1.2; 002 e^-1.0 + e^-1.3 + e^-1.9; 003 2 e^-0.7; 004 none;
     # 005 e^-0.3 + e^-1.5
@@ -85,7 +88,8 @@ def test_generate_mode_and_auto_on_another_provider_ask_the_prompt_as_printed(al
         assert log.status == "success", log.error
         [sample] = log.samples
         assert sample.messages[0].text == printed  # no cue: Table 7's text ends with the options
-        assert sample.scores["mc_scorer"].answer == "2" and sample.scores["mc_scorer"].metadata["read_by"] == "paper_rule"
+        assert (sample.scores["mc_scorer"].answer == "2"
+                and sample.scores["mc_scorer"].metadata["read_by"] == "paper_rule")
         assert log.eval.metadata["answer_mode"] == mode
         assert "label_mass" not in run_metrics(log)  # no logprob answer, no mass
 
@@ -104,5 +108,6 @@ def test_the_cue_follows_the_mode_the_model_is_asked_in(model: str, lang: str, c
 
 
 def test_an_unknown_answer_mode_is_one_line(allusions_imported: Path):
-    with pytest.raises(FigevalError, match=r"answer_mode must be one of \['generate', 'logprob', 'auto'\], not 'logprobs'"):
+    with pytest.raises(FigevalError,
+                       match=r"answer_mode must be one of \['generate', 'logprob', 'auto'\], not 'logprobs'"):
         allusion_mc(answer_mode="logprobs")

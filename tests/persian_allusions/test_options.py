@@ -85,4 +85,5 @@ def test_answer_positions_are_balanced_for_any_seed(n):
     for seed in range(50):
         counts = Counter(answer_positions(n, seed))
         assert set(counts) <= {1, 2, 3, 4, 5} and max(counts.values()) - min(counts.values()) <= 1
-    assert answer_positions(n, 1) == answer_positions(n, 1) and (n < 5 or answer_positions(n, 1) != answer_positions(n, 2))
+    assert answer_positions(n, 1) == answer_positions(n, 1) and (n < 5
+                                                                 or answer_positions(n, 1) != answer_positions(n, 2))

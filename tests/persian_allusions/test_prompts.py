@@ -30,7 +30,8 @@ def plain(text: str) -> str:
 
 
 @pytest.mark.parametrize("heading, caption, prompt", [
-    ("### Translated Prompt: Allusion Knowledge Test", "Table 6:", KNOWLEDGE_PROMPT["en"].format(allusion="{allusion}")),
+    ("### Translated Prompt: Allusion Knowledge Test", "Table 6:",
+     KNOWLEDGE_PROMPT["en"].format(allusion="{allusion}")),
     ("### Translated Prompt: Allusion Detection Test\n\nI will present", "Table 7:",
      MC_PROMPT["en"].format(text="{text}", options="1. {option_1}")),
     ("### Translated Prompt: Allusion Detection Test\n\nI intend", "Table 8:", OPEN_PROMPT["en"].format(text="{text}")),

@@ -207,7 +207,8 @@ def test_json_beside_prose(answer, fields, expected):
     ("It would be a mistake to say this line contains no allusion; it recalls Noah.",
      "It would be a mistake to say this line contains no allusion; it recalls Noah."),
     # adversarial: "no other allusion" says there is one (the one named), so it is the answer for the judge
-    ("The verse alludes to Jonah; there is no other allusion.", "The verse alludes to Jonah; there is no other allusion."),
+    ("The verse alludes to Jonah; there is no other allusion.",
+     "The verse alludes to Jonah; there is no other allusion."),
     # adversarial: "not familiar" inside "whether or not" is no statement; the answer is a refusal
     ("I'm sorry, but I can't help with this. Whether or not I'm familiar with it, ask a scholar.", None),
 ])
@@ -233,7 +234,8 @@ def test_prose_saying_none(answer, expected):
      "An allusion is a reference; here the reference is to Rostam and Sohrab."),
     ("Farhad and Shirin.", "Farhad and Shirin."),  # a bare name is an answer
     # an apology that refuses nothing is no refusal
-    ("I'm sorry for the confusion: the allusion is to Khidr.", "I'm sorry for the confusion: the allusion is to Khidr."),
+    ("I'm sorry for the confusion: the allusion is to Khidr.",
+     "I'm sorry for the confusion: the allusion is to Khidr."),
 ])
 def test_prose_with_no_answer_stays_unread(answer, expected):
     assert prose_answer(answer) == expected
@@ -285,7 +287,8 @@ def test_an_option_named_by_numeral_or_position(answer, expected):
     ("The fire (1), the water of life (2), Noah (4) and Rostam (5) have nothing to do with a staff. By elimination, "
      "the remaining option is the answer.", 3),
     ("Noah (4), Solomon (3), Moses (2) and Rostam (5) do not fit. By elimination, the remaining option is it.", 1),
-    ("آتش (۱)، آب حیات (۲)، دم عیسی (۴) و سیمرغ (۵) به عصای شبان ربطی ندارند. با حذف آنها، گزینه باقی‌مانده پاسخ است.", 3),
+    ("آتش (۱)، آب حیات (۲)، دم عیسی (۴) و سیمرغ (۵) به عصای شبان ربطی ندارند. با حذف آنها، گزینه "
+     "باقی‌مانده پاسخ است.", 3),
     ("Ateş (1), su (2), nefes (4) ve Simurg (5) bununla ilgili değil; kalan seçenek doğru.", 3),
     # adversarial: two ruled out leave three (no choice); a number in another sentence may be the choice (2 fits,
     # 1, 3, 4 out: 5 must not be read)
@@ -298,7 +301,8 @@ def test_the_option_left_by_elimination(answer, expected):
 
 def test_a_revision_opening_on_no_replaces_the_answer():
     # "Hmm, no —" after "Answer: 3." takes 3 back; the revision names no option by number or title: unread
-    assert option("Answer: 3.\n\nHmm, no — there is no ant in the text. The women point to the option before it.") is None
+    assert option("Answer: 3.\n\nHmm, no — there is no ant in the text. "
+                  "The women point to the option before it.") is None
     assert option("Answer: 3.\n\nHmm, no — it is option 2.") == 2  # variant: the revision names 2
     assert option("پاسخ: گزینه ۳. نه، گزینه ۲ درست است.") == 2  # variant: Persian «نه،»
     # adversarial: "No other option fits" (no mark after "no") confirms, it does not revise: 3
@@ -353,7 +357,8 @@ def test_round_3_none_and_not_familiar_by_scope(answer, expected):
 
 @pytest.mark.parametrize("answer, expected", [
     # a hedge with a Persian lean («به نظرم») is the answer it leans to
-    ("مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد.", "مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد."),
+    ("مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد.",
+     "مطمئن نیستم، اما به نظرم این متن به داستان ابراهیم اشاره دارد."),
     ("مطمئن نیستم و نمی‌دانم به کدام داستان اشاره دارد.", None),  # adversarial: no lean
     # two alternatives with no lean: no answer
     ("The vessel could point either to the Cup of Jamshid or to the Mirror of Alexander; the line doesn't settle "

@@ -53,7 +53,8 @@ def test_mc_end_to_end(allusions_imported: Path, tmp_path: Path):
 
 def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
     outputs = {
-        "perspoems-007/open": json.dumps([{"reference": "منصور حلاج", "explanation": "بر دار رفتن حلاج"}], ensure_ascii=False),
+        "perspoems-007/open": json.dumps([{"reference": "منصور حلاج",
+                                           "explanation": "بر دار رفتن حلاج"}], ensure_ascii=False),
         "perspoems-008/open": "```json\n[{\"reference\": \"شیرین و فرهاد\", \"explanation\": \"عشق\"}]\n```",
         "perspoems-009/open": "[]",  # no allusion found: incorrect, no judge call
         "perspoems-010/open": "It alludes to Rostam.",  # prose, not JSON: still judged
@@ -70,7 +71,8 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
         "perspoems-011/open": "no idea",  # unreadable twice: judge_unparsed
     }
     log = run(allusion_open(), outputs, tmp_path, judge,
-              sample_id=["perspoems-007/open", "perspoems-008/open", "perspoems-009/open", "perspoems-010/open", "perspoems-011/open",
+              sample_id=["perspoems-007/open", "perspoems-008/open", "perspoems-009/open",
+                         "perspoems-010/open", "perspoems-011/open",
                          "perspoems-012/open"])
     metrics = run_metrics(log)
     # counted (not lost to the judge): 007 right, 008 wrong, 009 wrong, 010 judged wrong, 012 unparsed -> 1/5
@@ -88,7 +90,8 @@ def test_open_end_to_end_with_judge(allusions_imported: Path, tmp_path: Path):
 
 def test_knowledge_end_to_end(allusions_imported: Path, tmp_path: Path):
     outputs = {
-        "allusion-001": json.dumps([{"title": "یوسف و زلیخا", "full_explanation": "بریدن دست زنان مصر"}], ensure_ascii=False),
+        "allusion-001": json.dumps([{"title": "یوسف و زلیخا",
+                                     "full_explanation": "بریدن دست زنان مصر"}], ensure_ascii=False),
         "allusion-002": json.dumps([{"title": "آتش نمرود", "full_explanation": "آتش"}], ensure_ascii=False),
         "allusion-003": '[{"title": null, "full_explanation": null}]',  # not familiar: incorrect, no judge call
         "allusion-004": "I don't know this one.",  # prose, not JSON: the judge reads it as written
@@ -145,7 +148,8 @@ def test_data_checks(tmp_path: Path):
         load_poems(bad_theme)
     other_layout = tmp_path / "other.csv"
     other_layout.write_text("beyt,talmih\nیک,دو\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"expected columns \['poet', 'themes', 'entities', 'couplet', 'allusion', 'description'\], found \['beyt', 'talmih'\]"):
+    with pytest.raises(DataError, match=r"expected columns \['poet', 'themes', 'entities', 'couplet', 'allusion', "
+                                        r"'description'\], found \['beyt', 'talmih'\]"):
         load_poems(other_layout)
 
 
@@ -222,7 +226,8 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     for task, options in ((mc_task, {"sample_id": [f"{text}/mc" for text in texts]}),
                           (allusion_knowledge(), {"limit": 2}),
                           (allusion_open(), {"sample_id": [f"{text}/open" for text in texts]})):
-        [log] = inspect_eval(task, model=f"replay/{model}", model_roles=roles, log_dir=str(logs), display="none", **options)
+        [log] = inspect_eval(task, model=f"replay/{model}", model_roles=roles, log_dir=str(logs),
+                             display="none", **options)
         assert log.status == "success", log.error
     report = figeval("report", str(logs))
     assert report.returncode == 0, report.stderr
@@ -234,10 +239,11 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
     assert "100.0 [34.2, 100.0] 50.0 [9.5, 90.5] 50.0 0.0 [0.0, 65.8]" in " ".join(gap_line.split())
     as_json = figeval("report", str(logs), "--format", "json")
     tables = {table["key"]: table for table in json.loads(as_json.stdout)["tables"]}
-    cross = {row["identity"]["task"]: row["cells"] for row in tables["persian-allusions/knowledge-x-recognition"]["rows"]}
+    cross = {row["identity"]["task"]: row["cells"]
+             for row in tables["persian-allusions/knowledge-x-recognition"]["rows"]}
     # examples are named by the text (its MC and open samples are one text)
-    assert (cross["allusion_open"]["knows/recognized"]["value"], cross["allusion_open"]["knows/recognized"]["label"]) == (
-        1, "perspoems-001")
+    assert (cross["allusion_open"]["knows/recognized"]["value"],
+            cross["allusion_open"]["knows/recognized"]["label"]) == (1, "perspoems-001")
     assert cross["allusion_open"]["not/missed"]["label"] == "perspoems-002"  # open
     assert cross["allusion_mc"]["not/recognized"]["label"] == "perspoems-002"  # MC: lexical overlap case
 

@@ -43,7 +43,8 @@ def load(task: str) -> list[Entry]:
     rows = yaml.safe_load((CORPUS / f"{task}.yaml").read_text(encoding="utf-8"))
     entries = []
     for row in rows:
-        assert {"id", "family", "metadata", "output", "person"} <= set(row), f"{task}: entry {row.get('id')} lacks a field"
+        assert {"id", "family", "metadata", "output", "person"} <= set(row), \
+            f"{task}: entry {row.get('id')} lacks a field"
         person = row["person"]
         entries.append(Entry(id=row["id"], family=row["family"], metadata=dict(row["metadata"]), output=row["output"],
                              person=str(person) if isinstance(person, (int, float)) else person,

@@ -25,7 +25,8 @@ import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
 from figeval._registry import BENCHMARKS
-from figeval.benchmarks.persian_allusions.scorer import KNOWLEDGE_LABELS, KNOWLEDGE_POLICIES, MC_POLICIES, OPEN_LABELS, OPEN_POLICIES, OPTION_LABELS
+from figeval.benchmarks.persian_allusions.scorer import (KNOWLEDGE_LABELS, KNOWLEDGE_POLICIES, MC_POLICIES, OPEN_LABELS,
+                                                         OPEN_POLICIES, OPTION_LABELS)
 from figeval.reporting.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
@@ -33,7 +34,8 @@ from tests.command import figeval
 from tests.metric_values import identity_metadata, logged_outcomes
 
 A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"
-CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction", "phonetic_poetic_mimicry", "cultural_fabrication")
+CATEGORIES = ("word_perturbation", "semantic_inversion_contradiction",
+              "phonetic_poetic_mimicry", "cultural_fabrication")
 
 
 def detection(fake_q: float, real_q: float, agreement: float, fake_q_stderr: float = 0.02) -> dict[str, float]:
@@ -51,10 +53,13 @@ def detection(fake_q: float, real_q: float, agreement: float, fake_q_stderr: flo
 
 
 def perhallueval(hamming: float, factual: float, hallucinated: float, precision: float, f1: float) -> dict[str, float]:
-    metrics = {"hamming_score": hamming, "hamming_score/ci_low": hamming - 0.02, "hamming_score/ci_high": hamming + 0.01,
-               "factual_recall": factual, "factual_recall/ci_low": factual - 0.02, "factual_recall/ci_high": factual + 0.02,
+    metrics = {"hamming_score": hamming, "hamming_score/ci_low": hamming - 0.02,
+               "hamming_score/ci_high": hamming + 0.01,
+               "factual_recall": factual, "factual_recall/ci_low": factual - 0.02,
+               "factual_recall/ci_high": factual + 0.02,
                "hallucinated_recall": hallucinated, "hallucinated_recall/ci_low": hallucinated - 0.02,
-               "hallucinated_recall/ci_high": hallucinated + 0.02, "unparsed_rate": 0.0, "precision": precision, "f1": f1,
+               "hallucinated_recall/ci_high": hallucinated + 0.02, "unparsed_rate": 0.0,
+               "precision": precision, "f1": f1,
                "hamming_score/persian_specific": hamming + 0.05, "hamming_score/persian_specific/ci_low": hamming,
                "hamming_score/persian_specific/ci_high": hamming + 0.1, "hamming_score/generic": hamming - 0.05,
                "hamming_score/generic/ci_low": hamming - 0.1, "hamming_score/generic/ci_high": hamming,
@@ -103,7 +108,8 @@ def logs(tmp_path_factory) -> Path:
         judge_prompt="paper")
     turkish = {"prompt_version": "tr-idioms-v2", "prompt_lang": "en", "answer_mode": "generate"}
     run("tr_idiom_detection", A, {"accuracy": 0.594, "yes_rate": 0.8, "unparsed_rate": 0.0}, samples=400, **turkish)
-    run("tr_idiom_entailment", A, {"accuracy": 0.52, "entailment_rate": 0.3, "unparsed_rate": 0.02}, samples=400, **turkish)
+    run("tr_idiom_entailment", A,
+        {"accuracy": 0.52, "entailment_rate": 0.3, "unparsed_rate": 0.02}, samples=400, **turkish)
     run("tr_idiom_entailment", B, {"accuracy": 0.545, "entailment_rate": 0.6}, samples=400, **turkish)
     qa = {"prompt_version": "perhallueval-v3", "answer_mode": "generate", "unparsed": "as_wrong"}
     run("perhallueval_qa", A, perhallueval(0.64, 0.47, 0.81, 0.7, 0.56), samples=8000, **qa)
@@ -172,7 +178,8 @@ def test_every_table_from_the_runs(logs: Path):
                                  "detection_unparsed": 0.0, "entailment_unparsed": 0.02}
     assert cells(turkish, B) == {"entailment": 0.545, "entailment_rate": 0.6}
     # Allusions Table 3: knowledge 1 of 2 complete, MC 2 of 2, open (GT judge) 1 of 2, all on one row
-    assert cells(tables["persian-allusions/table-3"], B) == {"knowledge": 0.5, "perspoems/mc": 1.0, "perspoems/open": 0.5}
+    assert cells(tables["persian-allusions/table-3"], B) == {"knowledge": 0.5,
+                                                             "perspoems/mc": 1.0, "perspoems/open": 0.5}
     assert cells(tables["persian-allusions/gap"], B) == {"mc": 1.0, "open": 0.5, "gap": 0.5}
     # PerHalluEval: Table 2 (QA and TS of A on one row), Figures 3, 5, 8, Table 4 by family
     # (with figeval's unparsed column of each task: both runs logged unparsed_rate 0.0)
@@ -271,7 +278,8 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     assert "78.50" in claude and "45.00" in claude and "63.50" in claude
     assert re.search(r"^DeepSeek-V3 \(paper\) .* 18 ", text, re.MULTILINE)
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
-    avg = next(r for r in rows if r["table"] == "ffe-hallu/table-4" and r["row"] == "Claude 3.7" and r["column"] == "avg")
+    avg = next(r for r in rows if r["table"] == "ffe-hallu/table-4" and r["row"] == "Claude 3.7"
+               and r["column"] == "avg")
     assert avg["value"] == "61.75"  # exactly as printed, no float noise (0.6175 * 100 = 61.750000000000014)
     # a model's row beside the paper's is as precise as the paper's: A's average 14.5 shows as 14.50, as 61.75 does
     a_line = next(line for line in text.split("FFE-HALLU Table 4")[1].splitlines() if line.startswith(A))
@@ -286,7 +294,8 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
     assert (recall["value"], recall["unit"]) == ("81.3", "percent")
     # Table 3 as printed: DeepSeek-R1 paraphrased 47.0 + 27.5 + 25.0 = 99.5, DeepSeek-V3 18 + 24.5 + 47.5 = 90.0
     notes = tables["ffe-hallu/table-3"].notes
-    assert any("DeepSeek-R1" in n and "99.5" in n for n in notes) and any("DeepSeek-V3" in n and "90.0" in n for n in notes)
+    assert any("DeepSeek-R1" in n and "99.5" in n for n in notes) and any("DeepSeek-V3" in n
+                                                                          and "90.0" in n for n in notes)
     assert any("193" in n for n in tables["ffe-hallu/table-5"].notes)
     assert any("Table 2 prints 0.62" in n for n in tables["perhallueval/table-4"].notes)
     # Table 4's best Gemini summarization Hamming is "2.0 Flash / 1.5 Flash" at 0.90, where Table 2 gives 2.0 Flash
@@ -300,7 +309,8 @@ def test_paper_numbers_are_shown_as_printed_with_the_paper_s_own_inconsistencies
             for row in tables["paper-text"].rows}
     assert said[("perhallueval Section 5.1", "PerHalluEval QA", "persian_specific_share")] == "38%"
     assert said[("perhallueval Section 5.1", "PerHalluEval QA", "persian_specific_fleiss_kappa")] == "0.87"
-    assert said[("perhallueval Section 3.4", "QA items kept by the annotators' majority", "items_kept")] == "3829 of 4000"
+    assert (said[("perhallueval Section 3.4", "QA items kept by the annotators' majority", "items_kept")]
+            == "3829 of 4000")
     assert said[("perhallueval Section 3.4", "QA annotators", "gwet_ac1")] == "0.89"
     assert said[("persian-allusions Section 4", "QwQ-32B judged without ground truth", "kappa")] == "0.62"
     assert said[("persian-allusions Section 4", "Two annotators on Claude 3.5-Sonnet outputs", "em")] == "91.0%"
@@ -319,7 +329,8 @@ def test_paper_numbers_match_the_papers_text():
              for benchmark in BENCHMARKS for n in benchmark.numbers()}
     checks = [
         ("ffe-hallu.md", ("ffe-hallu", "Table 3", "Qwen3-235B", "human/hallucinated"), "Qwen3-235B\t"),
-        ("ffe-hallu.md", ("ffe-hallu", "Table 6", "Claude 3.7", "translation/gemini-2.5-pro/kappa"), "Claude 3.7\t71.5"),
+        ("ffe-hallu.md",
+         ("ffe-hallu", "Table 6", "Claude 3.7", "translation/gemini-2.5-pro/kappa"), "Claude 3.7\t71.5"),
         ("turkish-idioms.md", ("turkish-idioms", "Table 2", "GPT-4o", "entailment"), "GPT-4o\t"),
         ("persian-allusions.md", ("persian-allusions", "Table 4", "o1-mini", "kappa"), "o1-mini\t0.91"),
         ("perhallueval.md", ("perhallueval", "Table 2", "Dorna", "summarization/hamming_score/ci_high"), "\tTS\t0.96"),
@@ -328,7 +339,8 @@ def test_paper_numbers_match_the_papers_text():
         text = paper_text(paper).replace("<b>", "").replace("</b>", "")
         value = lines[key]
         assert any(line.startswith(line_start) or line_start in line
-                   for line in text.splitlines() if re.search(rf"(^|\s|–){re.escape(value)}(\s|$|–)", line)), (key, value)
+                   for line in text.splitlines()
+                   if re.search(rf"(^|\s|–){re.escape(value)}(\s|$|–)", line)), (key, value)
     # hand-read: Table 3 Qwen3-235B human hallucination 69.5; Table 6 Claude 3.7 translation Gemini kappa 0.41;
     # Turkish GPT-4o entailment 0.520; allusions Table 4 o1-mini kappa 0.81; PerHalluEval Dorna TS CI 0.95-0.96
     assert [lines[key] for _, key, _ in checks] == ["69.5", "0.41", "0.520", "0.81", "0.96"]
@@ -374,7 +386,8 @@ def test_formats_carry_the_same_cells(logs: Path, tmp_path: Path):
     # Markdown: the text table's cells, row for row
     markdown = report("--format", "markdown", "--no-paper")
     section = markdown.split("### FFE-HALLU Table 4", 1)[1].split("\n\n###", 1)[0]
-    md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(f"| {A}")]
+    md_rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+               if line.startswith(f"| {A}")]
     # each cell's own n beside the row's 800 samples; n >= 100, so no interval (Table 4 prints none)
     # (the paper prints Table 4's four columns with two decimals, so a model's row beside them has two; figeval's
     # two columns, which the paper has not, the usual one)
@@ -408,7 +421,8 @@ def test_figures_and_html(logs: Path, tmp_path: Path):
     files = {path.name: path for path in (tmp_path / "fig").iterdir()}
     for path in files.values():
         assert path.stat().st_size > 1000
-    svg = {name.removesuffix(".svg"): path.read_text(encoding="utf-8") for name, path in files.items() if name.endswith(".svg")}
+    svg = {name.removesuffix(".svg"): path.read_text(encoding="utf-8") for name, path in files.items()
+           if name.endswith(".svg")}
     assert {name.removesuffix(".png") for name in files if name.endswith(".png")} == set(svg)
 
     def ids(name, prefix):

@@ -82,7 +82,8 @@ def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
     # one note for the run, naming every column it fills (fake-q and unparsed: the metrics its log has)
     # (then Table 4's own note on figeval's columns)
     assert table.notes == [f"{B} Prompt-Fake Halluc.(%), Unparsed(%): from a subset run (limit 11-50: 40 of 800 "
-                           f"samples; no complete run of ffe_detection with these settings): {rows[B].cells['fake_q'].log}.",
+                           f"samples; no complete run of ffe_detection with these settings): "
+                           f"{rows[B].cells['fake_q'].log}.",
                            *TABLE_4.notes]
     assert table.shared == {"prompt_version": "ffe-detection-v3"}
     # the runs: A's complete run and B's subset used, A's subset listed apart as not used
@@ -98,8 +99,10 @@ def test_the_runs_list_shows_subsets_apart(logs: Path):
     left_at = runs.index("subset runs not used (a complete run with the same settings is used):")
     # complete runs first, alone under "runs used"
     assert len(runs[1:used_at]) == 1 and runs[1].endswith("a-complete.eval") and "n=800" in runs[1]
-    assert f"ffe_detection {B}" in runs[used_at + 1] and "n=40 (subset: limit 11-50: 40 of 800 samples)" in runs[used_at + 1]
-    assert runs[left_at + 1].startswith(f"  ffe_detection {A}") and "(subset: limit 40: 40 of 800 samples)" in runs[left_at + 1]
+    assert (f"ffe_detection {B}" in runs[used_at + 1]
+            and "n=40 (subset: limit 11-50: 40 of 800 samples)" in runs[used_at + 1])
+    assert (runs[left_at + 1].startswith(f"  ffe_detection {A}")
+            and "(subset: limit 40: 40 of 800 samples)" in runs[left_at + 1])
     assert runs[left_at + 1].endswith("a-complete.eval)")
     assert not any(line.startswith("replaced by a newer run") for line in runs)  # the complete run is the older
     assert '"subset": "limit 40: 40 of 800 samples"' in render_json(build_report(logs, BENCHMARKS))
@@ -188,7 +191,8 @@ def test_the_summary_names_a_named_run_and_wraps_a_long_subset_rule():
 def test_the_summary_never_cuts_a_path():
     # a judge's replay file under a deep folder (xdist's popen-gw1 made one): 121 characters with no space, wider
     # than the 99 the value column has; cut at its hyphen, the path printed could not be copied
-    judge = "replay//tmp/pytest-of-root/pytest-570/popen-gw1/test_run_a_judged_task_with_th0/some/more/folders/judge.jsonl"
+    judge = ("replay//tmp/pytest-of-root/pytest-570/popen-gw1/test_run_a_judged_task_with_th0/"
+             "some/more/folders/judge.jsonl")
     table = format_table(RunSummary("ffe_generation", "replay/a.jsonl", 2, {"agreement": 0.5}, "success",
                                     "logs/run.eval", identity={"judge": judge}))
     assert f"judge      {judge}" in table.splitlines()

@@ -10,39 +10,40 @@ from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, FFELabel
 from figeval.errors import FigevalError
 from figeval.scoring.judge import ask_judge, parse_judge_answer, quote_as_data, resolve_judge
 
-H, C, I = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
+H, C, INC = FFELabel.HALLUCINATED, FFELabel.CORRECT, FFELabel.INCORRECT
 
 JUDGE_ANSWERS = [
     ('{"label": 1, "reason": "It is the reference idiom."}', C),
     ('{"label": 0, "reason": "No such Persian proverb exists."}', H),
-    ('{"label": 2, "reason": "A real idiom, but it means something else."}', I),
+    ('{"label": 2, "reason": "A real idiom, but it means something else."}', INC),
     ('{"label": "1", "reason": "same meaning"}', C),
     ('{"label": "correct"}', C),
     ('{"label": "Hallucinated", "reason": "invented"}', H),
-    ('{"label": "incorrect meaning"}', I),
+    ('{"label": "incorrect meaning"}', INC),
     ('{"label": "non-existent"}', H),
-    ('```json\n{"label": 2, "reason": "literal wording only"}\n```', I),
+    ('```json\n{"label": 2, "reason": "literal wording only"}\n```', INC),
     ('Here is my evaluation:\n{"label": 0, "reason": "not attested"}\nI hope this helps.', H),
     ('{"Label": 1, "Reason": "exact match"}', C),
-    ('{"reason": "exists, different meaning", "label": 2}', I),
-    ('<think>The reference is different, but this one also means giving up.</think>\n{"label": 1, "reason": "synonym"}', C),
+    ('{"reason": "exists, different meaning", "label": 2}', INC),
+    ('<think>The reference is different, but this one also means giving up.</think>\n{"label": 1, '
+     '"reason": "synonym"}', C),
     ('[{"label": 0, "reason": "made up"}]', H),
-    ("label: 2", I),
+    ("label: 2", INC),
     ("Label = 0", H),
     ('{"label": 1, "reason": "the answer is a well-known', C),  # cut off mid-JSON
     ("1", C),
-    ("2.", I),
+    ("2.", INC),
     ("Correct", C),
     ("Hallucinated.", H),
     ('{"label": 1.0}', C),
-    ('{"label": "2 (incorrect meaning)"}', I),
+    ('{"label": "2 (incorrect meaning)"}', INC),
     ('{"label": "درست"}', C),
-    ('{"label": "۲"}', I),  # Persian digit
+    ('{"label": "۲"}', INC),  # Persian digit
     ('**Label:** 0\n**Reason:** no such expression', H),
     # English capitals: Turkish-aware lowercasing makes "I" dotless; still read (found in review)
-    ('{"label": "Incorrect"}', I),
+    ('{"label": "Incorrect"}', INC),
     ("HALLUCINATED", H),
-    ("LITERAL", I),
+    ("LITERAL", INC),
     # unreadable: never any label
     ('{"label": 3, "reason": "out of range"}', None),
     ('{"label": null}', None),
@@ -67,7 +68,8 @@ def test_judge_table_is_large_enough():
 
 
 def test_reason_is_kept():
-    assert parse_judge_answer('{"label": 2, "reason": "a different meaning"}', FFE_LABELS) == (I, "a different meaning")
+    assert (parse_judge_answer('{"label": 2, "reason": "a different meaning"}', FFE_LABELS)
+            == (INC, "a different meaning"))
 
 
 def test_quote_as_data_neutralizes_tags_inside_the_text():

@@ -20,7 +20,8 @@ def answers():
         Outcome("yes", DecidedBy.LOGPROB, target="yes"),
     ]
     groups = ["a", "a", "b", "b", "b"]
-    return [sample_score(o, LABELS, f"s{i}", group=g, groups=[g, "all"]) for i, (o, g) in enumerate(zip(outcomes, groups))]
+    return [sample_score(o, LABELS, f"s{i}", group=g, groups=[g, "all"])
+            for i, (o, g) in enumerate(zip(outcomes, groups))]
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,8 @@ OUTCOMES = [
 ]
 
 
-@pytest.mark.parametrize("outcome, labels", OUTCOMES, ids=[f"{o.decided_by.value}-{o.status.value}" for o, _ in OUTCOMES])
+@pytest.mark.parametrize("outcome, labels", OUTCOMES,
+                         ids=[f"{o.decided_by.value}-{o.status.value}" for o, _ in OUTCOMES])
 def test_round_trip_in_memory(outcome, labels):
     assert outcome_of(to_score(outcome, labels)) == outcome
 

@@ -17,7 +17,8 @@ def test_the_most_frequent_outcome_is_kept_whole():
     reduced = reduce([score("yes", "first"), score("no", "second"), score("no", "third")])
     outcome = outcome_of(reduced)
     assert outcome.label == "no" and outcome.explanation == "second"  # the earliest epoch with the mode
-    assert reduced.value == {"yes": 0, "no": 1, "unparsed": 0, "truncated": 0, "judge_unparsed": 0, "correct": 0}  # not averaged
+    assert reduced.value == {"yes": 0, "no": 1, "unparsed": 0, "truncated": 0, "judge_unparsed": 0,
+                             "correct": 0}  # not averaged
     assert reduced.metadata["epoch_outcomes"] == ["yes", "no", "no"]
 
 

@@ -30,7 +30,8 @@ def test_fixture_loads_and_samples_are_balanced():
     first = samples[0]
     assert first.id == "tr-idiom-001/figurative" and first.target == "yes"
     assert first.input.startswith("Does the following Turkish sentence contain an idiom which is used figuratively?")
-    assert first.input.endswith("Sentence: Yıllarca herkese tepeden baktı ama işleri bozulunca burnu sürtüldü.\nAnswer:")
+    assert first.input.endswith("Sentence: Yıllarca herkese tepeden baktı ama işleri bozulunca "
+                                "burnu sürtüldü.\nAnswer:")
     assert first.metadata["frequency_band"] == "unseen"
     assert samples[1].id == "tr-idiom-001/literal" and samples[1].target == "no"
 
@@ -50,7 +51,8 @@ def test_fine_frequency_bands(frequency, band):
     assert frequency_band(frequency, "fine") == band
 
 
-@pytest.mark.parametrize("frequency, band", [(None, None), (0, "unseen"), (0.0, "unseen"), (0.02, "seen"), (3400, "seen")])
+@pytest.mark.parametrize("frequency, band",
+                         [(None, None), (0, "unseen"), (0.0, "unseen"), (0.02, "seen"), (3400, "seen")])
 def test_the_paper_s_unseen_vs_seen_is_the_default(frequency, band):
     assert frequency_band(frequency) == band
 
@@ -77,7 +79,8 @@ def test_duplicate_idiom_forms_are_reported(tmp_path: Path):
     lines = (FIXTURES / "idioms.tsv").read_text(encoding="utf-8").splitlines()
     duplicate = lines[5].replace("İçi içine sığmamak", "içi içine sığmamak", 1)
     path = write_tsv(tmp_path / "idioms.tsv", lines + [duplicate])
-    with pytest.raises(DataError, match=r"idioms.tsv: 1 expression\(s\) in column 'idiom' appear more than once \(rows 5, 7\)"):
+    with pytest.raises(DataError,
+                       match=r"idioms.tsv: 1 expression\(s\) in column 'idiom' appear more than once \(rows 5, 7\)"):
         load_idioms(path)
 
 
@@ -86,7 +89,8 @@ def test_a_file_in_another_layout_lists_found_and_expected_columns(tmp_path: Pat
     with pytest.raises(DataError) as error:
         load_idioms(path)
     message = str(error.value)
-    assert "expected columns ['idiom', 'description', 'figurative', 'paraphrase', 'similar', 'literal', 'frequency']" in message
+    assert ("expected columns ['idiom', 'description', 'figurative', 'paraphrase', 'similar', 'literal', 'frequency']"
+            in message)
     assert "found ['deyim', 'anlam', 'cümle']" in message
 
 
@@ -119,7 +123,8 @@ def test_unpinned_source_is_trusted_on_first_import_then_enforced(tmp_path: Path
     shutil.copytree(FIXTURES, changed)
     with (changed / "idioms.tsv").open("a", encoding="utf-8") as handle:
         handle.write("yeni deyim\t\tA.\tB.\tC.\t\t1\n")
-    with pytest.raises(DataError, match=r"was first stored with [0-9a-f]{64}; nothing was stored. If this file is the one to use, import or fetch it again with --replace"):
+    with pytest.raises(DataError, match=r"was first stored with [0-9a-f]{64}; nothing was stored. If this file is the "
+                                        r"one to use, import or fetch it again with --replace"):
         import_folder(source, changed)
     assert require(source)["idioms.tsv"].read_bytes() == (FIXTURES / "idioms.tsv").read_bytes()
 

@@ -307,7 +307,8 @@ def test_a_refusal_is_unread_though_its_last_word_is_a_label():
     answer = ("I'm sorry, but I'm not confident enough in my understanding of the Turkish idiom \"ipe un sermek\" "
               "to say whether this pair is a contradiction")
     assert first_or_last_label(answer, words) == "contradiction"
-    assert read_layers(answer, lambda t: first_or_last_label(t, words), lambda t: read_label(t, "entailment"))[0] is None
+    assert read_layers(answer, lambda t: first_or_last_label(t, words),
+                       lambda t: read_label(t, "entailment"))[0] is None
 
 
 def test_both_answers_offered_are_unread_though_the_last_word_is_a_label():

@@ -27,4 +27,5 @@ def test_entailment_prompt_is_appendix_a():
 def test_the_turkish_variant_asks_the_same_things():
     # ours, not the paper's: the same fields, the same closing labels in Turkish
     assert DETECTION_PROMPT["tr"].endswith("Cümle: {sentence}\nCevap:") and '"evet"' in DETECTION_PROMPT["tr"]
-    assert ENTAILMENT_PROMPT["tr"].endswith("Hipotez: {hypothesis}\nEtiket:") and '"gerektirme"' in ENTAILMENT_PROMPT["tr"]
+    assert (ENTAILMENT_PROMPT["tr"].endswith("Hipotez: {hypothesis}\nEtiket:")
+            and '"gerektirme"' in ENTAILMENT_PROMPT["tr"])

@@ -99,13 +99,18 @@ def test_entailment_in_logprob_mode_reads_label_prefixes(idioms_imported: Path, 
         tmp_path / "answers.jsonl",
         {
             # " ent" begins "entailment": P(entailment) = e^-0.3 > P(contradiction) = e^-1.5 -> right
-            "tr-idiom-001/paraphrase": {"output": " ent", "top_logprobs": [{"token": " ent", "logprob": -0.3}, {"token": " contr", "logprob": -1.5}]},
+            "tr-idiom-001/paraphrase": {"output": " ent", "top_logprobs": [{"token": " ent", "logprob": -0.3},
+                                                                           {"token": " contr", "logprob": -1.5}]},
             # P(ent) = e^-0.7 = 0.4966 < P(contr) = e^-0.9 + e^-2.0 = 0.4066 + 0.1353 = 0.5419 -> right
-            "tr-idiom-001/similar": {"output": " Ent", "top_logprobs": [{"token": " Ent", "logprob": -0.7}, {"token": " Contr", "logprob": -0.9}, {"token": "contradiction", "logprob": -2.0}]},
+            "tr-idiom-001/similar": {"output": " Ent",
+                                     "top_logprobs": [{"token": " Ent", "logprob": -0.7},
+                                                      {"token": " Contr", "logprob": -0.9},
+                                                      {"token": "contradiction", "logprob": -2.0}]},
             # " contr" begins "contradiction" -> wrong
             "tr-idiom-002/paraphrase": {"output": " contr", "top_logprobs": [{"token": " contr", "logprob": -0.2}]},
             # no label among the candidates -> unparsed
-            "tr-idiom-002/similar": {"output": "\n", "top_logprobs": [{"token": "\n", "logprob": -0.1}, {"token": " The", "logprob": -1.0}]},
+            "tr-idiom-002/similar": {"output": "\n", "top_logprobs": [{"token": "\n", "logprob": -0.1},
+                                                                      {"token": " The", "logprob": -1.0}]},
         },
     )
     [log] = inspect_eval(tr_idiom_entailment(answer_mode="logprob"), model=f"replay/{replay}", limit=4,
@@ -161,7 +166,8 @@ def test_the_frequency_finding_is_a_table_of_report_and_the_paper_run(idioms_imp
     entailment["tr-idiom-003/similar"] = "contradiction"
     answers = dict(DETECTION_ANSWERS, **{"tr-idiom-002/figurative": "Yes"}, **entailment)
     replay = write_replay(tmp_path / "answers.jsonl", answers)
-    ran = figeval("run", "--paper", "turkish-idioms", "--model", f"replay/{replay}", "--log-dir", str(tmp_path / "logs"))
+    ran = figeval("run", "--paper", "turkish-idioms", "--model", f"replay/{replay}",
+                  "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
     assert "Turkish idioms Section 4: Accuracy on idioms unseen and seen in the Leipzig corpus" in ran.stdout
     report = figeval("report", str(tmp_path / "logs"), "--format", "json")
