@@ -35,7 +35,8 @@ BENCHMARK = Benchmark(
     # People label every generated and translated FFE (Section 3.5); the judge is checked against them (Table 6).
     annotated={"ffe_generation": GENERATION_ANNOTATION, "ffe_translation": TRANSLATION_ANNOTATION},
     agreement={
-        "ffe_generation": AgreementTables("Table 6", "Table 7", part="Task 1", judge_columns="generation", judges=_JUDGES),
+        "ffe_generation": AgreementTables("Table 6", "Table 7", part="Task 1", judge_columns="generation",
+                                          judges=_JUDGES),
         "ffe_translation": AgreementTables("Table 6", "Table 8", part="Task 3", judge_columns="translation",
                                            judges=_JUDGES),
     },

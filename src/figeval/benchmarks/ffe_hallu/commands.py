@@ -27,7 +27,8 @@ def build_paraphrases(model: str, out: Path, model_args: tuple[str, ...]) -> Non
 
 
 @click.command("fakes")
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="Build folder (resumed or grown if present).")
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="Build folder (resumed or grown if present).")
 @click.option("--per-category", type=int, default=50, show_default=True,
               help="Candidates per category (the published set has 50).")
 @click.option("--model", "-m", default=None, help="provider/model that writes candidates; default gguf/gemma-3-270m.")

@@ -228,7 +228,9 @@ def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tu
             or empty (a mark such as "✓" is not taken for either), naming the row.
     """
     rows = read_table(path, PARAPHRASE_COLUMNS)
-    kept, dropped, first_seen = {}, 0, {}
+    kept: dict[int, str] = {}
+    dropped = 0
+    first_seen: dict[int, int] = {}
     for row in rows:
         cell = row.cells["row"]
         number = int(cell) if cell.isascii() and cell.isdigit() else 0
@@ -298,7 +300,8 @@ def load_translation_pairs(path: Path | None) -> list[TranslationPair]:
     if path is None:
         raise FigevalError(PAIRS_HELP)
     # "Break the Ice" and "break the ice" are one idiom: asked twice, it would count twice.
-    rows = read_table(path, TRANSLATION_COLUMNS, unique="English Idiom", key=lambda text: " ".join(text.casefold().split()))
+    rows = read_table(path, TRANSLATION_COLUMNS, unique="English Idiom",
+                      key=lambda text: " ".join(text.casefold().split()))
     pairs = []
     for row in rows:
         equivalents = tuple(e.strip() for e in row.cells["Farsi Idiom"].split(EQUIVALENT_SEPARATOR) if e.strip())

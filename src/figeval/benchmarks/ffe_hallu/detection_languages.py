@@ -6,16 +6,31 @@ the Likert answers' patterns (`likert_sentence`, `LIKERT_NEUTRAL`; their words a
 
 from __future__ import annotations
 
+from typing import Final, TypedDict
+
 from figeval.parsing import AGREEMENT_NEUTRAL, YesNo, agreement_pattern
 
-REAL, FAKE = "real", "fake"
+REAL: Final = "real"
+FAKE: Final = "fake"
+
+
+class _Words(TypedDict):
+    """One language's patterns; `closing` and `before` are None where the language has no such negation."""
+
+    real: str
+    fake: str
+    suffix: str
+    closing: str | None
+    before: str | None
+    unused: str
+
 
 # Label words of the other languages models answer an English or Persian prompt in, one table by language: (real
 # words, fake words, the negation that closes the clause holding a label word, a negation that goes before it).
 # Persian in Latin letters: "vaghei nist" (not real); Turkish: "gerçek bir Farsça deyim değildir" (not real), "sahte
 # değil" (real); Arabic (after Persian normalization: ی for ي, diacritics removed): «مزيّف» fake, «ليس حقيقيًا» not
 # real, «غير حقيقي» unreal; Azerbaijani (aya, Azerbaijani users): "həqiqi atalar sözü deyil" (not a real proverb).
-LANGUAGES = {
+LANGUAGES: dict[str, _Words] = {
     "fa-Latn": {"real": r"(?:vaghei|vagheei|vagh'ei|asil|raayej|rayej|ma'ruf|maaruf|mashhur|mashhoor|motabar)",
                 "fake": r"(?:jaali|jali|ja'li|sakhtegi|saakhtegi|dorugh|doroogh)", "suffix": "",
                 "closing": r"(?:nist|nistesh|nemibashad|nemibashe)", "before": None,
@@ -58,7 +73,8 @@ def language_cues(label: str) -> list[str]:
 
 def language_words(label: str) -> list[str]:
     """Patterns of `label`'s own words in the other languages."""
-    return [rf"(?<!\w){words[label]}{words['suffix']}(?!\w)" for words in LANGUAGES.values()]
+    # `label` is REAL or FAKE (as in `language_cues`): the table is read by a literal key
+    return [rf"(?<!\w){words[REAL if label == REAL else FAKE]}{words['suffix']}(?!\w)" for words in LANGUAGES.values()]
 
 
 # A Likert-scale answer to the yes/no question ("Strongly disagree." for "Is it real?";

@@ -76,8 +76,9 @@ def json_slot_verdict(text: str, read_value) -> tuple[str | None, str]:
 
 # --- a yes/no bound to the model's own question
 _NEGATION = re.compile(r"\bnot\b|n't\b|\bnever\b|نیست|نمی|(?<!یا )(?<!\S)نه(?!\S)|(?<!\S)(?:غیر|نا)\s?|değil|لیس")
-# The yes/no words and sentences of every language (`parsing.YES_NO_WORDS`, `YES_NO_SENTENCES`), True/False, a check mark or cross, "the answer is positive" / «پاسخ مثبت
-# است», and a Likert answer ("Real? Strongly disagree." says not real: `detection_languages.likert_sentence`).
+# The yes/no words and sentences of every language (`parsing.YES_NO_WORDS`, `YES_NO_SENTENCES`), True/False, a
+# check mark or cross, "the answer is positive" / «پاسخ مثبت است», and a Likert answer ("Real? Strongly disagree."
+# says not real: `detection_languages.likert_sentence`).
 _YES_WORDS = YES_NO_WORDS[YesNo.YES] | YES_NO_SENTENCES[YesNo.YES]
 _NO_WORDS = YES_NO_WORDS[YesNo.NO] | YES_NO_SENTENCES[YesNo.NO]
 _YES_ANSWER = re.compile(rf"^(?:{words_pattern(_YES_WORDS)}"

@@ -5,8 +5,10 @@ refuse an answer; a structured (JSON) answer's own fields; a legend that defines
 
 from __future__ import annotations
 
+import enum
 import json
 import re
+from typing import Final
 
 from figeval.benchmarks.ffe_hallu.prompts import TRANSLATION_SYSTEM_PROMPT, GENERATION_SYSTEM_PROMPT
 from figeval.parsing import json_key, lenient_json
@@ -74,7 +76,14 @@ _CHOICE_KEYS = ("final_choice", "final", "choice", "final_answer", "best", "best
                 "انتخاب_نهایی", "پاسخ_نهایی", "پاسخ")
 _EXPRESSION_KEYS = ("idiom", "proverb", "expression", "equivalent", "persian", "persian_idiom", "persian_proverb",
                     "persian_equivalent", "اصطلاح", "ضرب_المثل", "معادل")
-NOT_STRUCTURED = object()
+
+
+class _NotStructured(enum.Enum):
+    # a one-member enum, not a bare object(): a type checker tells the sentinel from the answer's str or None
+    NOT_STRUCTURED = enum.auto()
+
+
+NOT_STRUCTURED: Final = _NotStructured.NOT_STRUCTURED
 """`structured_answer`'s value for an answer that is not JSON (read as text)."""
 
 
@@ -88,12 +97,12 @@ def _json_of(text: str) -> object:
         return NOT_STRUCTURED
 
 
-def structured_answer(text: str) -> object:
+def structured_answer(text: str) -> str | None | _NotStructured:
     """The expression a JSON answer chooses or gives alone; None when it gives several and chooses none;
     `NOT_STRUCTURED` when the answer is not JSON."""
     value = _json_of(text)
     if value is NOT_STRUCTURED:
-        return value
+        return NOT_STRUCTURED
     objects = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
     if not all(isinstance(item, (dict, str)) for item in objects):
         return None
@@ -146,7 +155,7 @@ def without_embedded_questions(text: str) -> str:
     return _EMBEDDED_QUESTION.sub(" ", text)
 
 
-# --- A later revision replaces, a withdrawal takes back ----------------------------------------------------------------
+# --- A later revision replaces, a withdrawal takes back ---------------------------------------------------------------
 # Family: "Actually, a better fit is: Y", "Correction: Y", «نه، اصطلاح دقیق‌تر این است: Y», «اصلاح: گزینهٔ ۲»: what
 # follows the last revision is the answer. "Wait, no — that only describes ..." with no expression after it takes
 # the answer back: no answer. A plain "Actually," that revises nothing (no "no", no comparative) is not a revision.
@@ -166,7 +175,7 @@ def last_revision(text: str) -> tuple[str, bool] | None:
     return text[last.end():], last.group("withdraw") is not None
 
 
-# --- A refusal after the only candidate ----------------------------------------------------------------------------------
+# --- A refusal after the only candidate -------------------------------------------------------------------------------
 # Family: "I considered «X», but I'd rather not give you an expression I can't vouch for": the candidate is named,
 # then declined. Order decides: "There is no exact idiom; the closest is «X»" declines before it gives, and a
 # refusal clause that goes on to a "but" leans ("no exact equivalent, but this is close").

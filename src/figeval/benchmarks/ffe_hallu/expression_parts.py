@@ -40,7 +40,8 @@ _QUOTED = re.compile(r"[«“\"]([^«»“”\"]+)[»”\"]")
 
 def _clause_negated(segment: str) -> set[str]:
     """The quoted expressions of the clauses a closing «نیست» negates."""
-    blanked = _QUOTED.sub(lambda m: "«" + "x" * (len(m.group()) - 2) + "»", segment)  # clause marks inside quotes hidden
+    # clause marks inside quotes hidden
+    blanked = _QUOTED.sub(lambda m: "«" + "x" * (len(m.group()) - 2) + "»", segment)
     negated: set[str] = set()
     for verb in _CLOSING_NEGATION.finditer(blanked):
         start = max(blanked.rfind(mark, 0, verb.start()) for mark in ".،,؛;:!؟?\n") + 1
@@ -52,7 +53,8 @@ def _clause_negated(segment: str) -> set[str]:
 # not «مثل», which is also "like" and opens expressions), its modifiers, and verbs of saying; a lead-in ending in a
 # colon («برای این معنا می‌توان گفت: X», «اصطلاح دقیق‌تر این است: X») or a subject closed by the copula («اصطلاح
 # مناسب این معنا X است»). A word outside the set ends the frame, so «مثل آب خوردن: ...» keeps its words.
-_FRAME_LABELS = {"اصطلاح", "ضرب المثل", "ضربالمثل", "کنایه", "معادل", "پاسخ", "جواب", "عبارت", "بهترین", "انتخاب", "گزینه"}
+_FRAME_LABELS = {"اصطلاح", "ضرب المثل", "ضربالمثل", "کنایه", "معادل", "پاسخ", "جواب", "عبارت", "بهترین", "انتخاب",
+                 "گزینه"}
 # (no word that opens expressions: not «یک», «که», «گفت»; the verbs of saying close a lead-in only)
 _FRAME_WORDS = _FRAME_LABELS | {
     "مناسب", "مناسبتر", "مناسب تر", "مناسب ترین", "درست", "صحیح", "فارسی", "رایج", "مورد", "نظر", "دقیق", "دقیق تر",
@@ -122,8 +124,8 @@ def _slashed(segment: str) -> str | None:
     parts = [part for part in re.split(r"\s+/\s+", segment) if has_arabic_script(part)]
     if len(parts) < 2:
         return parts[0] if parts else segment
-    halves = [_one_run(part) for part in parts]
-    if len(parts) == 2 and all(halves) and _SECOND_HEMISTICH.match(normalize_persian(halves[1])):
+    halves = [half for half in map(_one_run, parts) if half]  # a part of no one run drops out
+    if len(parts) == 2 and len(halves) == 2 and _SECOND_HEMISTICH.match(normalize_persian(halves[1])):
         return " / ".join(halves)
     return None
 
@@ -142,9 +144,9 @@ def expression_in(segment: str) -> str | None:
     """The expression a line or a clause names: its one quoted Persian span, else its one run of Persian words
     (a label or Persian frame before it and a gloss after a dash, arrow, parenthesis or «یعنی» cut off first; of
     "X, although Y", X; of "not X but Y", Y)."""
-    negated = _NOT_BUT.search(segment)
-    if negated and has_arabic_script(segment[negated.end():]):
-        segment = segment[negated.end():]
+    not_but = _NOT_BUT.search(segment)
+    if not_but and has_arabic_script(segment[not_but.end():]):
+        segment = segment[not_but.end():]
     cut = _BUT.search(segment)
     if cut and segment[:cut.start()].count("«") > segment[:cut.start()].count("»"):
         cut = None  # inside a quotation: the quoted expression's own words («X، ولی Y»)
@@ -211,7 +213,8 @@ def is_refusal(text: str) -> bool:
 _ONLY_WORDS = {
     "ar": frozenset({"على", "إلى", "الى", "حتى", "الذي", "التي", "الذين", "هذا", "هذه", "ذلك", "تلك", "ليس", "أن", "إن",
                      "عن"}),
-    "fa": frozenset({"را", "از", "به", "با", "که", "است", "نیست", "این", "آن", "هم", "تا", "برای", "خود", "کسی", "چیزی"}),
+    "fa": frozenset({"را", "از", "به", "با", "که", "است", "نیست", "این", "آن", "هم", "تا", "برای", "خود", "کسی",
+                     "چیزی"}),
 }
 _PERSIAN_LETTERS = re.compile(r"[پچژگ]")
 

@@ -132,7 +132,8 @@ def _marked_item(reasoned: str) -> str | None:
 # (family: final choices given by number; a reason after a comma or "because" does not change the number).
 # A Persian letter names the item lettered with it («انتخاب نهایی اینجانب گزینهٔ «الف» است»; the speaker «اینجانب»,
 # «من», «بنده» before it and quotes around it are the sentence's, family: formal Persian lists lettered الف/ب/ج).
-_NUMBER = re.compile(r"\s*(?:(?:اینجانب|من|بنده)\s+)?\(?(?:option|number|item|گزینه\S*)?\s*#?[«\"]?([0-9۰-۹]+|first|second|"
+_NUMBER = re.compile(r"\s*(?:(?:اینجانب|من|بنده)\s+)?\(?"
+                     r"(?:option|number|item|گزینه\S*)?\s*#?[«\"]?([0-9۰-۹]+|first|second|"
                      rf"third|one|two|three|[a-e]|{PERSIAN_ITEM_LETTER})\b[»\"]?\)?"
                      r"\s*(?:one|option)?\s*(?:است|هست|را)?\s*[.:]?\s*(?:(?:[,;—–-]\s*|\s)(?:because|since|as|for|چون|زیرا)\b.*)?$",
                      re.IGNORECASE)
@@ -163,7 +164,7 @@ def _repeated_block(following: str, before: str) -> str | None:
     """Verse lines after the marker that repeat, line for line, a block of lines written together above (the
     continuation lines of one list item): one expression over several lines (family: a couplet or quatrain given as
     the final choice under the label). Lines that were separate items above are two answers: not a block."""
-    block = []
+    block: list[str] = []
     for line in following.split("\n"):
         if not line.strip():
             if block:
@@ -177,8 +178,8 @@ def _repeated_block(following: str, before: str) -> str | None:
     above = [line.strip() for line in before.split("\n")]
     for at in range(len(above) - len(block) + 1):
         if above[at:at + len(block)] == block and not any(LIST_ITEM.match(line) for line in block):
-            parts = [expression_in(line) for line in block]
-            return "\n".join(parts) if all(parts) else None
+            parts = [part for part in map(expression_in, block) if part]  # a line naming none drops out
+            return "\n".join(parts) if len(parts) == len(block) else None
     return None
 
 
@@ -214,7 +215,8 @@ def _after_marker(plain: str, lines: list[str]) -> str | None:
     if _two_lines_after(following):
         return _UNREADABLE
     # the expression on a following line, an introduction ("معادل فارسی:") passed over
-    after = [line for line in following.split("\n") if has_arabic_script(line) and not line.strip().endswith((":", "："))]
+    after = [line for line in following.split("\n")
+             if has_arabic_script(line) and not line.strip().endswith((":", "："))]
     return expression_in(after[0]) if after else None
 
 
@@ -239,7 +241,8 @@ _PROMPT_EXAMPLES = frozenset(expression_key(expression) for _, expression, _ in 
 
 
 # "(در نهایت) X را انتخاب می‌کنم / برمی‌گزینم / ترجیح می‌دهم": X is the choice.
-_PERSIAN_CHOICE = re.compile(r"(?:^|[.:،]\s*)(?:در[\s\u200c]+نهایت[\s،]*)?(?:من\s+)?(.+?)\s+را\s+(?:انتخاب[\s\u200c]+می[\s\u200c]*کنم"
+_PERSIAN_CHOICE = re.compile(r"(?:^|[.:،]\s*)(?:در[\s\u200c]+نهایت[\s،]*)?(?:من\s+)?(.+?)\s+را\s+"
+                             r"(?:انتخاب[\s\u200c]+می[\s\u200c]*کنم"
                              r"|برمی[\s\u200c]*گزینم|ترجیح[\s\u200c]+می[\s\u200c]*دهم)", re.MULTILINE)
 
 

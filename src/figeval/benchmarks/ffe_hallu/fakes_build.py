@@ -53,7 +53,8 @@ from figeval.scoring.readers import read_answer
 from figeval.spreadsheet import SheetWriter
 
 # An expression is one line; a base model is cut where it starts a next example of the prompt.
-FAKES_CONFIG = DETERMINISTIC.merge(GenerateConfig(max_tokens=128, stop_seqs=["\nIdiom:", "\nFake idiom:", "\nFake proverb:"]))
+FAKES_CONFIG = DETERMINISTIC.merge(GenerateConfig(max_tokens=128,
+                                                  stop_seqs=["\nIdiom:", "\nFake idiom:", "\nFake proverb:"]))
 CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE, FINAL_FILE = (
     "candidates.jsonl", "known.jsonl", "build_record.json", "review.csv", "fakes.csv")
 EXTRA_COLUMNS = (Column("farsi_idiom", persian=True),)
@@ -192,7 +193,7 @@ def _ask_checkers(out: Path, plan: list[PlannedFake], records: dict[str, dict], 
             output = await model.generate(KNOWN_EXPRESSION_PROMPT.format(expression=text), config=config,
                                           cache=response_cache(checker))
             # "Do you know it as an existing idiom?": yes says real; read as the detection task reads its answers
-            as_yes_no = {REAL: YesNo.YES.value, FAKE: YesNo.NO.value}
+            as_yes_no: dict[str | None, str] = {REAL: YesNo.YES.value, FAKE: YesNo.NO.value}  # None: unread
             paper, reader = detection_readers(REAL, text)
             reading = read_answer(output, mode, paper=lambda answer: as_yes_no.get(paper(answer)),
                                   reader=lambda answer: as_yes_no.get(reader(answer)),

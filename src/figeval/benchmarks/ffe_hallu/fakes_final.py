@@ -62,7 +62,8 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
     known: dict[str, Known] = {}
     for item in known_lists(authentic, published, load_extra_authentic(extra) if extra else [])[0]:
         known.setdefault(item.key, item)
-    kept, first_row, overridden = [], {}, []
+    kept, overridden = [], []
+    first_row: dict[str, int] = {}
     for row in rows:
         cells = row.cells
         if cells["category"] not in FAKE_CATEGORIES:
@@ -87,8 +88,9 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
             overridden.append(cells["id"])
         kept.append(cells)
     if not kept:
+        hint = ", or pass --keep-passing to keep every row that passes every check"
         raise DataError(f"{sheet.name}: no row is kept; fill the 'keep' column (yes/no) first"
-                        f"{'' if keep_passing else ', or pass --keep-passing to keep every row that passes every check'}.")
+                        f"{'' if keep_passing else hint}.")
     with atomic_open(out, "utf-8-sig", newline="") as handle:
         writer = SheetWriter(handle)
         writer.writerow(FINAL_HEADER)

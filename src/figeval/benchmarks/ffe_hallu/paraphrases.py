@@ -62,7 +62,7 @@ def _existing_rows(out: Path, evaluated: Sequence[int]) -> dict[int, dict[str, s
     for row in resumed_rows(out, PARAPHRASE_COLUMNS):
         cell = row.cells["row"]
         number = int(cell) if cell.isascii() and cell.isdigit() else None
-        if number not in evaluated:
+        if number is None or number not in evaluated:
             raise DataError(f"{out.name}: row {row.number}, column 'row' is {cell!r}, not the number of an evaluated "
                             f"authentic FFE ({min(evaluated)}-{max(evaluated)}); restore the number the build wrote, "
                             "or remove the row (its meaning is asked again).")
@@ -89,7 +89,8 @@ def build_paraphrases(model_name: str, out: Path, model_args: dict[str, Any], re
     cache = response_cache(model_name)
 
     async def paraphrase(item) -> dict[str, str] | None:
-        output = await model.generate(PARAPHRASE_PROMPT.format(meaning=item.meaning), config=PARAPHRASE_CONFIG, cache=cache)
+        output = await model.generate(PARAPHRASE_PROMPT.format(meaning=item.meaning), config=PARAPHRASE_CONFIG,
+                                      cache=cache)
         text = paraphrase_of(output.completion)
         return {"row": str(item.row), "farsi_idiom": item.expression, "Meaning": item.meaning, "paraphrase": text,
                 "verified": ""} if text else None

@@ -34,9 +34,11 @@ from figeval.verdict import (HEDGE, Cue, Undecided, answer_body, body_verdict, c
 REAL, FAKE = "real", "fake"
 
 # What may open a sentence before its yes/no: a list marker, "Answer:", "Final answer is", "پاسخ:", "جواب:".
-_OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
+_OPENING = (r"^(?:[-•]\s*|\(?[0-9]+[.)\-:]\s*)?(?:«…»\s*[—–\-:,]?\s*)?(?:(?:actually|well|so|ok(?:ay)?),?\s+)?"
+            r"(?:(?:the\s+|my\s+)?(?:final\s+|short\s+)?answer(?:\s+is)?\s*[:\-]?\s*"
             r"|(?:پاسخ|جواب)(?:\s+نهایی)?\s*[:\-]?\s*|verdict\s*[:\-]?\s*)?")
-# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and True/False. "Yeah, no" (a no) and "yes or no" are not a yes.
+# The yes/no words of every language models answer in (`parsing.YES_NO_BY_LANGUAGE`), and True/False. "Yeah, no" (a
+# no) and "yes or no" are not a yes.
 _YES = (rf"(?:{words_pattern(YES_NO_WORDS[YesNo.YES])}|true)(?!\s+(?:or|and|یا|و|yoxsa|ya)\s)"
         rf"(?!\W{{1,3}}{words_pattern(YES_NO_WORDS[YesNo.NO])}\b)")
 # "no" that is not "No idea", "no doubt", "No, or ...", "نه تنها" (not only), "نه فقط", «لا به لا» (an idiom).
@@ -141,8 +143,8 @@ def detection_cues(framing_yes_means: str) -> list[Cue]:
              rf"(?:\w+\s+){{0,2}}?(?:recogni[sz]e|know of|exist|seem to exist|appear (?:to exist|in))\b{_CLAUSE}",
              r"\bno\s+(?:such|known|record of|evidence)\b",
              _DISTORTED,
-             rf"{_PERSIAN_REAL}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار", r"(?:نشنیده|ندیده)\s*ام",
-             r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
+             rf"{_PERSIAN_REAL}{_NEGATED_CLOSE}", rf"(?:^|\s)نه\s+{_PERSIAN_REAL}", r"وجود\s+ندار",
+             r"(?:نشنیده|ندیده)\s*ام", r"نمی\s?شناسم", r"ثبت\s+نشده", r"شنیده\s+نمی\s?شود", r"به\s+تقلید"),
         *yes_no_sentence_cues(yes, no),
         # a Likert answer as a sentence of its own ("Strongly disagree.", «کاملاً موافقم»): agree is a yes
         *cue(yes, likert_sentence(YesNo.YES)), *cue(no, likert_sentence(YesNo.NO)),

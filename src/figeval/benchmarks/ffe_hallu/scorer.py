@@ -134,7 +134,7 @@ def framing_agreement() -> Metric:
         paired = paired_answers(scores)
         return sum(len(set(a.values())) == 1 for a in paired) / len(paired) if paired else None
 
-    return compute  # type: ignore[return-value]
+    return compute  # type: ignore[return-value]  # None (undefined: left out) is outside Inspect's Metric type
 
 
 @metric
@@ -144,7 +144,7 @@ def paired_fakes() -> Metric:
     def compute(scores: list[SampleScore]) -> float | None:
         return len(paired_answers(scores)) or None
 
-    return compute  # type: ignore[return-value]
+    return compute  # type: ignore[return-value]  # None (undefined: left out) is outside Inspect's Metric type
 
 
 def detection_metrics() -> list[Metric]:

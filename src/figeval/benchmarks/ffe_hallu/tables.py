@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, MEANINGS, PAPER_CATEGORY_NAMES, ItemKind, category_slug
+from figeval.benchmarks.ffe_hallu.dataset import (FAKE_CATEGORIES, MEANINGS, PAPER_CATEGORY_NAMES, ItemKind,
+                                                  category_slug)
 from figeval.reporting.rows import shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import (
@@ -63,8 +65,8 @@ TABLE_3 = TableSpec(
 _DETECTION_UNREAD = unread_note("Unparsed(%) (of the fakes' answers) and Real FFEs rejected(%)",
                                 "counted as accepting the fake (Section 4: correct only if the fake is identified as "
                                 "fake), in the rates and in Agreement alike (the two labels Section 3.2 gives a "
-                                "response, compared across framings); Real FFEs rejected: the authentic controls (-T controls) called fake, an "
-                                "unparsed answer counted as a rejection")
+                                "response, compared across framings); Real FFEs rejected: the authentic controls "
+                                "(-T controls) called fake, an unparsed answer counted as a rejection")
 
 TABLE_4 = TableSpec(
     "ffe-hallu/table-4", PAPER, "Table 4", "Task 2, fake FFE detection: hallucination rates and agreement",
@@ -127,7 +129,8 @@ def _answers_by_item(log_path: str) -> dict[str, tuple[str, list[Answer]]]:
     from inspect_ai.log import read_eval_log
 
     log = read_eval_log(log_path)
-    metadata = {sample.id: sample.metadata for sample in log.samples or []}
+    # keyed as `scores` is: a reduced score's sample_id may be None (then no metadata)
+    metadata: dict[str | int | None, dict[str, Any]] = {sample.id: sample.metadata for sample in log.samples or []}
     reduced = next((r.samples for r in log.reductions or [] if r.scorer == "detection_scorer"), None)
     scores = ({s.sample_id: s.value for s in reduced} if reduced is not None else
               {sample.id: sample.scores["detection_scorer"].value for sample in log.samples or []
@@ -226,7 +229,7 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
 
     published = _preferred([run for run in detection if _FAKES not in (run.identity or {})], settings)
     fresh = _preferred([run for run in detection if _FAKES in (run.identity or {})],
-                       lambda run: (settings(run), run.identity[_FAKES]))
+                       lambda run: (settings(run), (run.identity or {})[_FAKES]))
     chosen = [(published[settings(new.run)], new) for new in fresh.values() if settings(new.run) in published]
     pairs = [(old.run, new.run) for old, new in chosen]
     if not pairs:
@@ -253,7 +256,7 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
                      ("fresh_unparsed", _unparsed_cell(cache[new.log], category, new.log)))
             cells = {key: cell for key, cell in found if cell}
             if cells:
-                table.rows.append(Row(new.display_name, {**dict(settings(new)[1]), _FAKES: new.identity[_FAKES],
+                table.rows.append(Row(new.display_name, {**dict(settings(new)[1]), _FAKES: (new.identity or {})[_FAKES],
                                                   "category": PAPER_CATEGORY_NAMES.get(category, category)}, cells))
         table.notes.append(f"{new.display_name}: published {old.log}, fresh {new.log}")
     choices = {id(choice): (choice, header) for pair in chosen for choice, header in zip(pair, (_PUBLISHED, _FRESH))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
@@ -116,7 +117,7 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
     check_judge_prompt(judge_prompt)
     authentic, provenance = authentic_dataset()
     items = authentic
-    metadata: dict[str, object] = {"meaning": meaning}
+    metadata: dict[str, Any] = {"meaning": meaning}  # the log's settings: `benchmark_task`'s **settings
     if meaning == "human":
         if paraphrases is not None:
             raise FigevalError("-T paraphrases applies to meaning=paraphrased only; add -T meaning=paraphrased, or "
@@ -131,7 +132,8 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
         kept, dropped = load_verified_paraphrases(Path(paraphrases), {item.row for item in items})
         samples = generation_samples(items, kept)
         metadata.update(paraphrases=paraphrases, paraphrases_dropped=dropped)
-        print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped", file=sys.stderr)
+        print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped",
+              file=sys.stderr)
     else:
         raise FigevalError(f"meaning must be one of {list(MEANINGS)}, not {meaning!r}.")
     return benchmark_task(

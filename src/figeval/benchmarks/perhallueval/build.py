@@ -29,7 +29,8 @@ from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, response_cache
 from figeval.benchmarks.perhallueval.build_selection import CATEGORY_SHEET, SELECTED_FILE, check_strata, select
 from figeval.benchmarks.perhallueval.dataset import LABEL_COLUMN
 from figeval.benchmarks.perhallueval.sources import PN_SUMMARY, PQUAD
-from figeval.benchmarks.perhallueval.prompts import EVALUATION_PROMPT, GENERATION_PROMPT_VERSION, GENERATION_INSTRUCTION, generation_prompt
+from figeval.benchmarks.perhallueval.prompts import (EVALUATION_PROMPT, GENERATION_PROMPT_VERSION,
+                                                     GENERATION_INSTRUCTION, generation_prompt)
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.data.stored import sha256_of
 from figeval.building import check_build_outputs, model_files, open_model, read_build_record, refuse_other_settings
@@ -136,8 +137,8 @@ def default_sources(task: str) -> list[Path]:
     return list(require(PQUAD if task == "qa" else PN_SUMMARY).values())
 
 
-def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence[str | Model], verifier: str | Model, out: Path,
-          seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None,
+def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence[str | Model], verifier: str | Model,
+          out: Path, seed: int, report: Report, enforce_length: bool = False, categories: Path | None = None,
           stratify: str = "category") -> Path:
     """Steps 1-4: select, generate, verify, keep. Returns the sheet for human validation (DIR/kept.csv).
 
@@ -194,7 +195,8 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     in_build = [key for key, c in candidates.items() if c["item"] in items]
     empty = [key for key in in_build if not candidates[key]["text"]]
     too_far = [key for key in in_build if candidates[key]["text"] and not candidates[key]["length_ok"]]
-    usable = [key for key in in_build if candidates[key]["text"] and (candidates[key]["length_ok"] or not enforce_length)]
+    usable = [key for key in in_build
+              if candidates[key]["text"] and (candidates[key]["length_ok"] or not enforce_length)]
     report(f"{len(too_far)} candidates break the length rule (more than {LENGTH_TOLERANCE} words from the correct "
            f"text): {'dropped (--enforce-length)' if enforce_length else 'kept, as the paper only instructs it'}; "
            f"{len(empty)} empty candidates dropped")
@@ -205,7 +207,8 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
         item = items[candidate["item"]]
         # Section 3.5: the verifier is asked exactly what evaluated models are asked
         prompt = EVALUATION_PROMPT[task].format(context=item.context, question=item.question, answer=candidate["text"])
-        output = await verifier_model.generate(prompt, config=VERIFIER_CONFIG, cache=response_cache(str(verifier_model)))
+        output = await verifier_model.generate(prompt, config=VERIFIER_CONFIG,
+                                               cache=response_cache(str(verifier_model)))
         result = believability(next_token_top_logprobs(output))
         return {"p_yes": result.p_yes, "p_no": result.p_no, "score": result.score, "has_answer": result.has_answer}
 
@@ -224,7 +227,8 @@ def build(task: str, source: Path | Sequence[Path], n: int, generators: Sequence
     unranked = len(items) - len(best) - len(lost_to_length)
     report(f"step 4: {len(best)} items kept; {unranked} excluded (no candidate with a Y/N token from the verifier); "
            f"{len(lost_to_length)} lost to the length rule; {len(ties)} ties broken by a seeded draw")
-    record = {**settings, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length, "length_violations": sorted(too_far),
+    record = {**settings, "generation_prompt_version": GENERATION_PROMPT_VERSION, "enforce_length": enforce_length,
+              "length_violations": sorted(too_far),
               "lost_to_length": sorted(lost_to_length), "ties": {item: {"tied": tied, "chosen": best[item][1]}
                                                                for item, tied in sorted(ties.items())}}
     write_text(out / RECORD_FILE, json.dumps(record, ensure_ascii=False, indent=1))

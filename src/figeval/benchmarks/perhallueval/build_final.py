@@ -129,7 +129,8 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     try:
         report(f"Gwet's AC1, hallucination labels: {gwet_ac1(hallucination, ['hallucinated', 'factual']):.3f}")
         if task == "qa":
-            report(f"Fleiss' kappa, persian_specific: {fleiss_kappa([[rows[i][1] for rows in per_sheet] for i in ordered]):.3f}")
+            kappa = fleiss_kappa([[rows[i][1] for rows in per_sheet] for i in ordered])
+            report(f"Fleiss' kappa, persian_specific: {kappa:.3f}")
     except UndefinedStatistic as error:
         report(f"agreement: n/a ({error})")
     final = out / FINAL_FILE

@@ -71,12 +71,14 @@ def select(task: str, sources: Sequence[Path], n: int, seed: int, out: Path, rep
     if path.is_file():
         return _stored_selection(path, task, n)
     category_map = load_category_map(categories) if categories else None
-    items, seen = [], {}
+    items: list[SourceItem] = []
+    seen: dict[str, str] = {}
     for source in sources:
         found = load_pquad(source, category_map, need_categories=False) if task == "qa" else load_pn_summary(source)
         for item in found:
             if item.id in seen:
-                raise DataError(f"{source.name}: item id {item.id!r} is also in {seen[item.id]}; give each source once.")
+                raise DataError(f"{source.name}: item id {item.id!r} is also in {seen[item.id]}; "
+                                "give each source once.")
             seen[item.id] = source.name
         items += found
     report(f"step 1: {len(items)} source items from {', '.join(source.name for source in sources)}")

@@ -16,7 +16,8 @@ import click
               help="PQuAD JSON or PN-Summary CSV/TSV, repeatable (default: the stored PQuAD splits / all three "
                    "PN-Summary splits).")
 @click.option("--n", "count", type=int, required=True, help="How many items to select.")
-@click.option("--generator", "generators", multiple=True, required=True, help="provider/model (repeat; the paper used 3).")
+@click.option("--generator", "generators", multiple=True, required=True,
+              help="provider/model (repeat; the paper used 3).")
 @click.option("--verifier", required=True, help="provider/model that returns top logprobs.")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Build folder (resumed if present).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Selection and verifier tie-breaks follow it.")
@@ -39,8 +40,8 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
     if count < 1:  # before the default sources are fetched
         raise FigevalError(f"--n must be 1 or more, not {count}.")
     check_strata(kind, stratify, categories)  # before the default sources are fetched, too
-    sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed, report=click.echo,
-                      enforce_length=enforce_length, categories=categories, stratify=stratify)
+    sheet = run_build(kind, list(sources) or default_sources(kind), count, generators, verifier, out, seed,
+                      report=click.echo, enforce_length=enforce_length, categories=categories, stratify=stratify)
     click.echo(f"next: three annotators fill 'hallucination_label' (hallucinated/factual)"
                f"{' and persian_specific (1/0)' if kind == 'qa' else ''} in copies of {sheet}, then "
                f"`figeval build perhallueval-final --task {kind} --out {shlex.quote(str(out))} SHEET1 SHEET2 SHEET3`")

@@ -35,11 +35,13 @@ _KEYWORD = r"(?:criterion|criteria|question|معیار|سوال|سؤال)"
 # optionally the criterion restated up to a colon (within the sentence: "Criterion 1: yes. Criterion 2: no" is
 # two items), then the answer.
 _ITEM = re.compile(
-    rf"(?:^|(?<=\s))(?:{_KEYWORD}[ \t]*(?P<k>[12])[ \t]*(?:\([^()\n]{{0,80}}\))?[ \t]*[-.):–]?|(?P<n>[12])[ \t]*[-.):–])"
+    rf"(?:^|(?<=\s))(?:{_KEYWORD}[ \t]*(?P<k>[12])[ \t]*(?:\([^()\n]{{0,80}}\))?[ \t]*[-.):–]?"
+    r"|(?P<n>[12])[ \t]*[-.):–])"
     rf"[ \t]*(?:[^\n:.;!?؟]{{0,120}}:[ \t]*)?(?:(?P<mark>[{''.join(_MARKS)}])\ufe0f?[ \t]*)?"
     rf"(?:(?P<word>{_WORDS}(?![\w/]))|(?P<truth>true|false)(?=[ \t]*[.!]?[ \t]*(?:\n|$)))?")
 _ITEM_LINE = re.compile(rf"^\s*(?:{_KEYWORD}\s*)?[12]\s*[-.):–(].*$", re.MULTILINE)
-# A later explicit revision (of the items, or of any answer) ("Wait", "Correction:", «اصلاح»): the items after it replace those before.
+# A later explicit revision (of the items, or of any answer) ("Wait", "Correction:", «اصلاح»): the items after it
+# replace those before.
 REVISION = re.compile(r"\b(?:wait|actually|correction|corrected|i made a mistake|on second thought|on re-?reading|"
                       r"let me reconsider)\b|(?:^|\s)(?:اصلاح|تصحیح|در واقع)(?:\s|:|$)|\b(?:düzeltme|aslında)\b")
 
@@ -59,10 +61,10 @@ def _answers(body: str) -> list[tuple[int, bool, int, int]]:
         word, mark, truth = match.group("word"), match.group("mark"), match.group("truth")
         by_word = _TRUTH[truth] if truth else None if word is None else word in _YES_WORDS
         by_mark = None if mark is None else _MARKS[mark]
-        if by_word is None and by_mark is None or None not in (by_word, by_mark) and by_word != by_mark:
+        yes = by_mark if by_word is None else by_word  # None only when neither says
+        if yes is None or None not in (by_word, by_mark) and by_word != by_mark:
             continue
-        found.append((int(match.group("k") or match.group("n")), by_mark if by_word is None else by_word,
-                      match.start(), match.end()))
+        found.append((int(match.group("k") or match.group("n")), yes, match.start(), match.end()))
     return found
 
 

@@ -115,7 +115,7 @@ def refuse_annotation_sheet(path: Path, task: str) -> None:
 
 
 # QA items split by the annotators' persian_specific flag (Figures 3-5); None when the file has no flag.
-SUBSETS = {True: "persian_specific", False: "generic"}
+SUBSETS: dict[bool | None, str] = {True: "persian_specific", False: "generic"}
 
 
 def item_samples(items: list[BenchmarkItem], task: str) -> list[Sample]:

@@ -126,7 +126,8 @@ def family_notes(models: Iterable[str], named: Mapping[str, str]) -> list[str]:
     for model in models:
         if family_of(model, named) is None:
             notes.append(f"{model} is none of the paper's thirteen models: it has a row of its own. Name its family "
-                         f"with `figeval report --family {shlex.quote(model + '=FAMILY')}` (the paper's: {', '.join(FAMILIES)}).")
+                         f"with `figeval report --family {shlex.quote(model + '=FAMILY')}` "
+                         f"(the paper's: {', '.join(FAMILIES)}).")
     if unused := sorted(set(named) - set(models)):
         notes.append(f"--family names {', '.join(unused)}, which no run here has: a model is named as the report "
                      f"shows it (e.g. {models[0] if models else 'openai/gpt-4.1'}).")

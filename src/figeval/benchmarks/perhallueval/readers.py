@@ -67,8 +67,8 @@ CUES = [
     *cue(NO, rf"{_PRIVATIVE}\s+(?:{_FA_IS}\s+)?(?:نیست|نیس|نمی باشد|نبود)"),
     *cue(YES, rf"\b(?:no|not any|without)\s+(?:[\w-]+\s+){{0,2}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
               rf"(?:information|details?|claims?|facts?|content|data){_CLAUSE}",
-         rf"\b(?:doesn't|does not|do not|don't)\s+contain\s+(?:any\s+)?(?:false|incorrect|wrong|fabricated|hallucinated|"
-         rf"distorted|extra|unsupported){_CLAUSE}",
+         r"\b(?:doesn't|does not|do not|don't)\s+contain\s+(?:any\s+)?"
+         rf"(?:false|incorrect|wrong|fabricated|hallucinated|distorted|extra|unsupported){_CLAUSE}",
          rf"{_FA_BAD}(?:ی)?[،,]?\s+(?:(?!است|هست)\S+\s+){{0,6}}?{_FA_HAS_NOT}",
          # «چیز اضافه‌ای هم نداره» (nothing extra, colloquial): extra content is what the prompt's criterion 2 asks
          rf"(?:اضافی|اضافه)(?:\s?ای|ی)?\s+(?:(?!است|هست)[^\s.,،؛;]+\s+){{0,3}}?{_FA_HAS_NOT}",
@@ -78,7 +78,8 @@ CUES = [
     *cue(NO, rf"(?:\bnot|n't|never)\s+(?:\w+\s+){{0,2}}?{_GOOD}\b{_CLAUSE}", rf"{_FA_GOOD}\s+(?:نیست|نمی باشد|نبود)",
          # a negative prefix, bound or written apart ("نادرست", "نا درست", "غیر دقیق", "غیرواقعی")
          rf"(?:^|\s)(?:نا|غیر)\s?{_FA_GOOD}", r"(?:^|\s)بی\s?(?:اساس|پایه)", r"صحت\s+ندارد",
-         rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}", r"boxed\{\s*(?:n|no)\s*\}",
+         rf"\b(?:partially|partly|mostly|largely|only partly)\s+(?:\w+\s+)?{_GOOD}\b{_CLAUSE}",
+         r"boxed\{\s*(?:n|no)\s*\}",
          rf"{_FA_CONFORMS}\s+(?:\S+\s+)?(?:ندارد|نداره)", r"اوکی\s*(?:نیست|نیس)"),
     *yes_no_sentence_cues(YES, NO),
     # yes/no opening a sentence is weak: the summarization prompt asks two questions, and "Yes, the summary
@@ -92,7 +93,8 @@ CUES = [
          r"(?:^|\s)n[»\"']?\s*$", weak=True),
     *cue(NO, rf"\b(?:contains?|includes?|adds?|has|introduces?)\s+(?:\w+\s+){{0,3}}?{_BAD_ADJECTIVE}{_LISTED}\s+"
              r"(?:information|details?|claims?|facts?|content|data)\b"),
-    *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)", r"(?:اطلاعات|چیز|مطلب)\s+(?:نادرست|اضافی|اضافه|غلط)\w*(?:\s?ای)?\s+(?:\S+\s+){0,2}?(?:وجود\s+)?(?:دارد|داره)"),
+    *cue(NO, rf"\b{_BAD}", _FA_BAD, rf"حاوی\s+(?:\S+\s+){{0,2}}?(?:{_FA_BAD}|اضافی)",
+         r"(?:اطلاعات|چیز|مطلب)\s+(?:نادرست|اضافی|اضافه|غلط)\w*(?:\s?ای)?\s+(?:\S+\s+){0,2}?(?:وجود\s+)?(?:دارد|داره)"),
     *cue(YES, rf"\b{_GOOD}\b", rf"{_FA_GOOD}\s*{_FA_IS}?", rf"{_FA_CONFORMS}\s+(?:\S+\s+)?(?:دارد|داره)",
          r"(?:^|\s)اوکی(?:ه|\s+است)?(?=\s|$|[.,،؛!])"),  # «اوکیه» (it's OK, colloquial)
     *MARKER_CUES,  # scores and probabilities (`scales`)

@@ -35,7 +35,8 @@ _SCORE_WORD = r"(?:امتیاز|نمره|score|rating|puan|skor|bal)(?!\w)"
 _PROBABILITY_WORD = r"(?:احتمال|probability|likelihood|chance|olasılık|ehtimal)(?!\w)"
 _NAME = r"(?P<name>(?:\s+[^\W\d_]+){0,4}?)\s*"  # up to four words naming what is scored ("of the answer being correct")
 # the scale's name after the score word (Persian: «امتیاز وفاداری») or before it (English: "faithfulness score")
-_SCORE = re.compile(rf"(?:\b(?P<before>[^\W\d_]+)\s+)?\b{_SCORE_WORD}{_NAME}[:=]?\s*(?P<x>\d+(?:\.\d+)?)\s*(?:/|از|out of|of|üzerinden)\s*"
+_SCORE = re.compile(rf"(?:\b(?P<before>[^\W\d_]+)\s+)?\b{_SCORE_WORD}{_NAME}"
+                    r"[:=]?\s*(?P<x>\d+(?:\.\d+)?)\s*(?:/|از|out of|of|üzerinden)\s*"
                     rf"(?P<y>\d+)(?![\d.]\d)")
 _PROBABILITY = re.compile(rf"\b{_PROBABILITY_WORD}{_NAME}[:=]?\s*(?:(?:is|است|=)\s*)?(?:[%٪]\s*)?"
                           rf"(?P<p>\d+(?:\.\d+)?)\s*(?:[%٪]|درصد|percent)")

@@ -79,7 +79,8 @@ def load_pquad(path: Path, categories: dict[str, str] | None = None, need_catego
             message counts them and says how to supply categories).
     """
     data = _pquad_articles(path)
-    items, uncategorized = [], []
+    items: list[SourceItem] = []
+    uncategorized: list[tuple[int, str]] = []
     for number, article in enumerate(data, start=1):
         title = str(article.get("title", ""))
         mapped = (categories or {}).get(title_key(title))
@@ -187,7 +188,8 @@ def stratified_sample(items: Sequence[T], category: Callable[[T], str], n: int, 
     return chosen
 
 
-def share_table(source: Sequence[T], sample: Sequence[T], category: Callable[[T], str]) -> list[tuple[str, float, float]]:
+def share_table(source: Sequence[T], sample: Sequence[T],
+                category: Callable[[T], str]) -> list[tuple[str, float, float]]:
     """(category, share in source, share in sample) for every category of the source."""
     in_source, in_sample = Counter(map(category, source)), Counter(map(category, sample))
     return [(c, in_source[c] / len(source), in_sample[c] / len(sample)) for c in sorted(in_source)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import product
+from typing import cast
 
 from inspect_ai.log import read_eval_log
 
@@ -77,7 +78,8 @@ FIGURE_4 = _recalls("summarization", "Figure 4")
 FIGURE_5 = TableSpec(
     "perhallueval/figure-5", PAPER, "Figure 5", "QA Hamming score, Persian-specific vs generic items",
     "fraction",
-    (Column("persian_specific", "Persian-specific", "perhallueval_qa", "hamming_score/persian_specific", better="higher"),
+    (Column("persian_specific", "Persian-specific", "perhallueval_qa", "hamming_score/persian_specific",
+            better="higher"),
      Column("generic", "Generic", "perhallueval_qa", "hamming_score/generic", better="higher"),
      Column("persian_specific_share", "Persian-specific share", "perhallueval_qa", "persian_specific_share", ours=True),
      unparsed_column("unparsed", "Unparsed (all QA items)", "perhallueval_qa")),
@@ -127,7 +129,8 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
             column = spec.columns[index]
             best = max(sorted(candidates, key=lambda run: run.display_name),
                        key=lambda run: run.metrics[column.metric])  # max keeps the first of equals: by name
-            row.cells[column.key] = replace(metric_cell(best, column.metric), label=best.display_name)
+            # every candidate has the column's metric (`filled`): its cell is never None
+            row.cells[column.key] = replace(cast(Cell, metric_cell(best, column.metric)), label=best.display_name)
             chosen.append((best, column.header))
         table.rows.append(row)
     table.identity_keys = shown_settings(table.rows, [names[key] for key in file_keys])
@@ -184,7 +187,8 @@ def generator_shares(spec: TableSpec, runs: Sequence[RunSummary]) -> Table:
 def _table_4(spec: TableSpec, runs: Sequence[RunSummary], context: TableContext) -> Table:
     named = dict(context.families)
     # --family takes a model as the report names it or as its log records it
-    named |= {run.model: named[run.display_name] for run in runs if run.display_name in named and run.model not in named}
+    named |= {run.model: named[run.display_name] for run in runs
+              if run.display_name in named and run.model not in named}
     # a model none of the paper's families has is a row of its own, named as the report names the model
     table = best_per_family(spec, runs, lambda run: family_label(run.model, named, run.display_name), FAMILIES)
     table.notes += family_notes([run.model for run in runs if run.task in spec.tasks], named)
@@ -207,7 +211,8 @@ TABLE_4 = TableSpec(
 # samples of the newest run of each task).
 TABLE_1 = TableSpec(
     "perhallueval/table-1", PAPER, "Table 1", "Source-model share of selected hallucinations", "percent",
-    tuple(Column(f"{kind}/share", f"{'QA' if kind == 'qa' else 'TS'} Share (%)", task, "") for kind, task in _TASK.items()),
+    tuple(Column(f"{kind}/share", f"{'QA' if kind == 'qa' else 'TS'} Share (%)", task, "")
+          for kind, task in _TASK.items()),
     (), build=lambda spec, runs, context: [table] if (table := generator_shares(spec, runs)).rows else [],
 )
 

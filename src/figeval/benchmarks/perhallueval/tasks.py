@@ -50,7 +50,8 @@ def _perhallueval_task(kind: str, data: str | None, mode: AnswerMode, unparsed: 
 
 # QA and summarization each read a file of their own: their `data` are never one setting.
 @identified_task(files=("data",), own=("data",))
-def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
+def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto",
+                    unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the answer to the Persian question faithful (Y) or hallucinated (N)? Each item is asked with its correct
     and its hallucinated answer.
 
@@ -65,7 +66,8 @@ def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto
 
 
 @identified_task(files=("data",), own=("data",))
-def perhallueval_summarization(data: str | None = None, answer_mode: AnswerModeName = "auto", unparsed: UnparsedPolicy = AS_WRONG) -> Task:
+def perhallueval_summarization(data: str | None = None, answer_mode: AnswerModeName = "auto",
+                               unparsed: UnparsedPolicy = AS_WRONG) -> Task:
     """Is the summary faithful to the Persian news article (Y) or hallucinated (N)?
 
     Args:

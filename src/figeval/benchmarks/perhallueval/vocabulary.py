@@ -90,10 +90,11 @@ def scope_cues(fa_good: str, fa_bad: str) -> list[Cue]:
 
 
 def agreement_cues() -> list[Cue]:
-    """Likert answers (`parsing.AGREEMENT_BY_LANGUAGE`): neither-nor is a hedge (its first «نه» is not "no"); "disagree that" a clause
-    negates the clause's label ("I strongly disagree that the summary is accurate": N; "... is inaccurate": Y); "I
-    agree" / «کاملاً موافقم» / "Strongly disagree" standing alone answer the prompt's question (Y / N). "agree that"
-    is not a cue: the clause it governs states its own label ("I agree that it is wrong": N)."""
+    """Likert answers (`parsing.AGREEMENT_BY_LANGUAGE`): neither-nor is a hedge (its first «نه» is not "no");
+    "disagree that" a clause negates the clause's label ("I strongly disagree that the summary is accurate": N; "...
+    is inaccurate": Y); "I agree" / «کاملاً موافقم» / "Strongly disagree" standing alone answer the prompt's
+    question (Y / N). "agree that" is not a cue: the clause it governs states its own label ("I agree that it is
+    wrong": N)."""
     agree, disagree = agreement_pattern(YesNo.YES), agreement_pattern(YesNo.NO)
     good = r"(?:correct|accurate|faithful|true|right|valid|consistent|supported|factual)"
     bad = r"(?:incorrect|inaccurate|unfaithful|wrong|false|invalid|inconsistent|unsupported|hallucinat\w*|fabricat\w*)"
@@ -109,7 +110,8 @@ def agreement_cues() -> list[Cue]:
 
 def plain_cues() -> list[Cue]:
     """The plain words of `VERDICT_WORDS` (read after the negated forms)."""
-    return [*(item for good, bad, _, _ in _TURKIC.values() for item in [*cue(NO, rf"\b{bad}"), *cue(YES, rf"\b{good}")]),
+    return [*(item for good, bad, _, _ in _TURKIC.values()
+              for item in [*cue(NO, rf"\b{bad}"), *cue(YES, rf"\b{good}")]),
             *cue(NO, rf"(?:^|\s){_AR_BAD}")]
 
 
@@ -123,9 +125,11 @@ _MENTIONS = re.compile(
     r"|\b\w+\s+(?:m[ıi]|mu|mü)\s+(?:yoksa\s+)?\w+\s+(?:m[ıi]|mu|mü)\b"
     # "the correct answer is X" / «پاسخ درست «X» است» / "doğru cevap X": "correct" names the right answer to the
     # question, another entity than the verdict on the answer shown (which the reader does not see)
-    r"|\bthe\s+(?:correct|right|true|accurate)\s+answer\s+(?:to\s+(?:the|this)\s+question\s+)?(?:is|would be|should be)\b"
+    r"|\bthe\s+(?:correct|right|true|accurate)\s+answer\s+(?:to\s+(?:the|this)\s+question\s+)?"
+    r"(?:is|would be|should be)\b"
     r"|(?:^|\s)(?:پاسخ|جواب)\s+(?:درست|صحیح)(?:\s+(?:این\s+)?(?:سوال|سؤال))?"
-    r"(?=\s+(?!(?:و|یا|است|هست|نیست|بود|نبود|می|نمی|به|را|بوده|باشد|نباشد)(?:\s|$))(?:«[^»\n]*»|\S+)\s+(?:است|می باشد)\b)"
+    r"(?=\s+(?!(?:و|یا|است|هست|نیست|بود|نبود|می|نمی|به|را|بوده|باشد|نباشد)(?:\s|$))"
+    r"(?:«[^»\n]*»|\S+)\s+(?:است|می باشد)\b)"
     r"|\bdoğru\s+(?:cevap|yan[ıi]t)(?=\s*:|\s+\w)"  # "Doğru cevap Kanberra" (not "Doğru cevap.": a verdict)
     # "the correct summary would be: ...", «خلاصهٔ درست باید چنین باشد»: an attributive label word offering a
     # replacement; it may or may not differ from the summary shown, which the reader does not see (as above)

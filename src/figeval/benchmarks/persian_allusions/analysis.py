@@ -235,7 +235,8 @@ def allusion_tables(logs: list[EvalLog], names: Mapping[str, str] | None = None)
                 row, settings = _row(open_.model, [mc, open_], dataset=open_.dataset, judge_mode=open_.mode)
                 row.cells = _cells({"mc": _cell(mc, "accuracy"), "open": _cell(open_, "accuracy"),
                                     "gap": Cell(mc.run.metrics["accuracy"] - open_.run.metrics["accuracy"]),
-                                    "mc_unparsed": _cell(mc, UNPARSED_RATE), "open_unparsed": _cell(open_, UNPARSED_RATE),
+                                    "mc_unparsed": _cell(mc, UNPARSED_RATE),
+                                    "open_unparsed": _cell(open_, UNPARSED_RATE),
                                     "open_judge_unreadable": _cell(open_, JUDGE_UNPARSED_RATE)})
                 rows.append((row, settings))
                 _noted(gap, [mc, open_])

@@ -17,7 +17,8 @@ from figeval.errors import FigevalError
 @click.option("--model", "-m", required=True, help="provider/model that writes the passages.")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The review sheet (resumed if present).")
 @click.option("--allusions", type=click.Path(path_type=Path), default=None,
-              help="CSV with columns allusion, description (default: the 75 allusions of the paper's LLM-Generated set).")
+              help="CSV with columns allusion, description "
+                   "(default: the 75 allusions of the paper's LLM-Generated set).")
 @click.option("--per-allusion", type=int, default=1, show_default=True,
               help="Passages per allusion, 1-10: a pool to keep or drop from (the paper generated a larger pool and "
                    "kept 75).")

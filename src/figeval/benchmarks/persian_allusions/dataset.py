@@ -8,6 +8,7 @@ layout is refused with the columns found and expected.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Literal, get_args
 
 import random
@@ -98,7 +99,7 @@ class Allusion:
     """The first theme of the first couplet it appears in: what its distractors are drawn by."""
 
 
-def _columns(file: str, persian: set[str], optional: set[str] = frozenset()) -> tuple[Column, ...]:
+def _columns(file: str, persian: set[str], optional: Collection[str] = frozenset()) -> tuple[Column, ...]:
     return tuple(
         Column(column, required=field not in optional, persian=field in persian)
         for (owner, field), column in UPSTREAM_COLUMN.items()
@@ -131,8 +132,8 @@ def load_poems(path: Path) -> list[AllusionText]:
                 f"{cells['themes']!r}; themes are among {list(THEMES)} or their Persian labels "
                 f"{list(PERSIAN_THEMES)}, separated by commas."
             )
-        # "mystical, Mystical" or "مذهبی, religious" names one theme once
-        themes = tuple(dict.fromkeys(theme_of(label) for label in labels))
+        # "mystical, Mystical" or "مذهبی, religious" names one theme once (every label is a theme: checked above)
+        themes = tuple(dict.fromkeys(theme for theme in map(theme_of, labels) if theme is not None))
         poems.append(AllusionText(f"perspoems-{row.number:03d}", cells["text"], cells["allusion"],
                                   cells["description"], themes, cells["poet"]))
     return poems
@@ -233,8 +234,8 @@ def mc_samples(items: list[AllusionText], allusions: dict[str, Allusion], prompt
 
 
 def open_samples(items: list[AllusionText], prompt_lang: str) -> list[Sample]:
-    return [Sample(id=sample_id(item, "open"), input=OPEN_PROMPT[prompt_lang].format(text=item.text), target=item.allusion,
-                   metadata=_metadata(item, meaning=item.text)) for item in items]
+    return [Sample(id=sample_id(item, "open"), input=OPEN_PROMPT[prompt_lang].format(text=item.text),
+                   target=item.allusion, metadata=_metadata(item, meaning=item.text)) for item in items]
 
 
 def knowledge_samples(allusions: dict[str, Allusion], prompt_lang: str) -> list[Sample]:

@@ -46,13 +46,15 @@ NONE_STATED = {
     "en": (r"\bno (?!other |further |second |additional )(?:\w+ )?allusions?\b(?! to\b)|"
            r"\b(?:does not|doesn't|did not|didn't) (?:contain|have|find|include) (?:any |an )?(?:\w+ )?"
            r"(?:allusion|reference)s?\b|\bnot (?:\w+ )?familiar with\b|\bcould(?: not|n't) find"
-           r" any information\b|\bdo(?: not|n't) (?:know|recognize) (?:this|the|that) (?:allusion|story|tale|reference)|\bdoes(?: not|n't) "
+           r" any information\b|\bdo(?: not|n't) (?:know|recognize) (?:this|the|that) (?:allusion|story|tale|reference)"
+           r"|\bdoes(?: not|n't) "
            r"refer to any (?:\w+ )?(?:story|event|work)|^none\W*$"
            # a bound negative prefix said of oneself: "unfamiliar to me", "I'm unfamiliar with it" (not "not
            # unfamiliar": the double negative affirms)
            r"|(?<!not )(?<!n't )\bunfamiliar to me\b|\bi(?: am|'m) unfamiliar with\b"
            # a label:value pair in a list or a table row ("Allusion present: No", "| Allusion found | None |")
-           r"|\ballusions?(?: (?:present|found|detected|exists?))?\s*[:|=\-–—]\s*(?:no|none|false|absent|❌|✗|✖)(?!\w)"),
+           r"|\ballusions?(?: (?:present|found|detected|exists?))?\s*[:|=\-–—]\s*"
+           r"(?:no|none|false|absent|❌|✗|✖)(?!\w)"),
     "fa": r"تلمیحی (?:ندارد|نیست|وجود ندارد|در کار نیست)|آشنا نیستم|نمی ?شناسم"
           # «نا‌آشنا» (the prefix bound, ZWNJ read as a space) said of oneself: «برایم نا‌آشناست», «ناآشنا هستم»
           r"|(?:برایم|برای من|به من) نا ?آشنا(?:ست| است| هست)(?! نیست)|(?:^|\s)نا ?آشنا(?:م| هستم)(?! نیست)"
@@ -84,7 +86,8 @@ _CONCESSION = re.compile(r"(?:\balthough\b|\beven though\b|با آنکه|اگر�
 # The answer says there is one, or that it knows it.
 AFFIRMED = {
     "en": r"\ballud(?:es|ing) to\b|\brefers? to\b|\breference to\b|\bthere is an allusion\b|\bcontains (?:an|a|two|"
-          r"\w+) (?:\w+ )?allusions?\b|\bi(?: am|'m) (?!not )(?:\w+ )?familiar with\b|\bi (?:do )?know (?:this|the) allusion",
+          r"\w+) (?:\w+ )?allusions?\b|\bi(?: am|'m) (?!not )(?:\w+ )?familiar with\b"
+          r"|\bi (?:do )?know (?:this|the) allusion",
     "fa": r"اشاره (?:دارد|می ?کند)|تلمیح دارد|آشنا هستم|می ?شناسم",
     "fa-Latn": r"\beshare dare\b",
     "tr": r"\btelmihte bulun\w*|\btelmih\w* var\b",

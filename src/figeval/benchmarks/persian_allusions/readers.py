@@ -10,14 +10,15 @@ names (in Latin letters after a final marker: "Javab: Yunes va mahi"), per-optio
 lines; a tie is no choice), a Roman numeral in capitals after a final marker ("Answer: III"), an option named by
 its place ("the last option", «گزینه آخر», «گزینهٔ مندرج در ردیف چهارم»), the one option left when one sentence
 rules out all the others by number and the answer says it is the one remaining ("By elimination, ..."), "none of
-the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian or Arabic-Indic digits. Not read as a choice: numbers that name no option (a verse, a year, a step), an option
-inside a hedge, an embedded question, a possibility, a question or the prompt's rule restated, an option a
-negation governs ("certainly not option 3", «... پاسخ این پرسش نیست»). Two options with no final choice are
-unread; a prose answer and a JSON one that disagree with nothing revising between, or two keys of the JSON object that
-name different options ({"selected_option": 3, "answer": 4}), are two answers (`Undecided`); a later explicit
-revision ("Wait", "Actually", a sentence opening on "Hmm, no —" / «نه،») replaces the earlier answer. Nothing after an end-of-turn token is the answer
-(`markup.own_turn`, in the one normalisation before every reader). In logprob mode no text is read: the option numbers' next-token probabilities decide
-(`scorer.OPTION_WORDS`).
+the above" / "هیچ‌کدام" / "no allusion" as 0; numbers in Persian or Arabic-Indic digits. Not read as a choice:
+numbers that name no option (a verse, a year, a step), an option inside a hedge, an embedded question, a
+possibility, a question or the prompt's rule restated, an option a negation governs ("certainly not option 3",
+«... پاسخ این پرسش نیست»). Two options with no final choice are unread; a prose answer and a JSON one that disagree
+with nothing revising between, or two keys of the JSON object that name different options ({"selected_option": 3,
+"answer": 4}), are two answers (`Undecided`); a later explicit revision ("Wait", "Actually", a sentence opening on
+"Hmm, no —" / «نه،») replaces the earlier answer. Nothing after an end-of-turn token is the answer
+(`markup.own_turn`, in the one normalisation before every reader). In logprob mode no text is read: the option
+numbers' next-token probabilities decide (`scorer.OPTION_WORDS`).
 
 Knowledge and open-ended (Tables 6, 8): `judged_readers` (layer 1 the JSON list the prompt asks for, layer 2 the
 prose as written for the judge; "" for "not familiar" / "no allusion", read by rule; None for what a person cannot

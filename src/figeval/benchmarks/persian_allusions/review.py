@@ -51,7 +51,8 @@ def load_kept_passages(path: Path, allusions: dict[str, Allusion]) -> list[Allus
             row with no text or about an allusion the knowledge list lacks, an edited id, two rows of one id, or
             nothing kept.
     """
-    kept, first_row = [], {}
+    kept: list[AllusionText] = []
+    first_row: dict[str, int] = {}
     for row in read_table(path, SHEET_COLUMNS):
         if not review_answer(path, row, "keep", "not reviewed yet: the row is dropped"):
             continue

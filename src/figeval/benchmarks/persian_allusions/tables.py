@@ -5,8 +5,8 @@ Table 3's knowledge and open-ended numbers are people's: "An expert manually cla
 "All outputs were manually validated" (Section 3.3). A run's row is its judge's ("labelled by: judge"); with
 `figeval report --human LABELS` (from `figeval annotate export` -> `annotate import`) the people's labels of the same
 answers are a row beside it (the `correct` share is the open-ended column, `complete` the knowledge column), and
-Table 4 is how far the judge agrees with them. The open-ended columns are the judge with the ground truth (Table 4's setting);
-the columns without it are figeval's addition. Multiple choice is read by rule: no judge.
+Table 4 is how far the judge agrees with them. The open-ended columns are the judge with the ground truth (Table 4's
+setting); the columns without it are figeval's addition. Multiple choice is read by rule: no judge.
 """
 
 from __future__ import annotations

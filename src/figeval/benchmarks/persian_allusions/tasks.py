@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
@@ -66,7 +67,7 @@ def _allusion_data(prompt_lang: str, generated: str | None = None, dataset: str 
 
 
 def _task(name: str, samples: list, scorer: Scorer, policies: dict[str, tuple[str, str]],
-          provenance: dict[str, object], solver: Solver | list[Solver] | None = None, **settings: object) -> Task:
+          provenance: dict[str, object], solver: Solver | list[Solver] | None = None, **settings: Any) -> Task:
     return benchmark_task(
         benchmark=f"Persian allusions: {name}",
         dataset=MemoryDataset(samples, name=f"{DATASET_NAME}-{name}"),
@@ -109,8 +110,8 @@ def allusion_knowledge(prompt_lang: PromptLanguage = "en", judge: str | None = N
 
 # The generated texts are one set for both recognition tasks: the same file is the same setting in either.
 @identified_task(files=("generated",))
-def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", seed: int = 0, generated: str | None = None,
-                answer_mode: AnswerModeName = "auto") -> Task:
+def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", seed: int = 0,
+                generated: str | None = None, answer_mode: AnswerModeName = "auto") -> Task:
     """Which of five allusions does the text refer to (or none)? (Table 7)
 
     Args:
@@ -133,8 +134,8 @@ def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage 
 
 @identified_task(files=("generated",))
 def allusion_open(
-    dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", judge_mode: JudgeMode = "gt", judge: str | None = None,
-    generated: str | None = None,
+    dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage = "en", judge_mode: JudgeMode = "gt",
+    judge: str | None = None, generated: str | None = None,
 ) -> Task:
     """Name the allusion in the text, open-ended (Table 8); a judge labels the answer correct or incorrect.
 

@@ -75,7 +75,8 @@ def named_figures(title: str) -> frozenset[str]:
     words = normalize_persian(_PARENTHESIS.sub(" ", title)).replace("\u200c", " ").split()
     while len(words) > 1 and words[0] in _TITLE_PREFIXES:
         words = words[1:]
-    parts, current = [], []
+    parts: list[str] = []
+    current: list[str] = []
     for word in [*words, "و"]:
         if word == "و":
             parts.append(expression_key(" ".join(current)))

@@ -22,7 +22,8 @@ BENCHMARK = Benchmark(
               ProtocolRun("tr_idiom_entailment", fills="Table 2 and the frequency finding, entailment")),
     dataset=SOURCE,
     # Answers the parser could not read, labelled by hand (the paper's protocol, Section 4).
-    annotated={"tr_idiom_detection": annotation_spec("detection"), "tr_idiom_entailment": annotation_spec("entailment")},
+    annotated={"tr_idiom_detection": annotation_spec("detection"),
+               "tr_idiom_entailment": annotation_spec("entailment")},
     tables=TABLES,
     headlines=HEADLINES,
     figures=FIGURES,

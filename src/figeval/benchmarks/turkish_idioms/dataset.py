@@ -151,7 +151,8 @@ def detection_samples(idioms: list[Idiom], prompt_lang: str, balanced: bool = Fa
             without_literal += 1
             if balanced:
                 continue
-        for variant, sentence, target in (("figurative", idiom.figurative, Label.YES), ("literal", idiom.literal, Label.NO)):
+        for variant, sentence, target in (("figurative", idiom.figurative, Label.YES),
+                                          ("literal", idiom.literal, Label.NO)):
             if sentence:
                 samples.append(_sample(idiom, variant, template.format(sentence=sentence), target, sentence, bands))
     return samples, without_literal
@@ -163,7 +164,8 @@ def entailment_samples(idioms: list[Idiom], prompt_lang: str, bands: str = "seen
     template = ENTAILMENT_PROMPT[prompt_lang]
     samples = []
     for idiom in idioms:
-        for variant, hypothesis, target in (("paraphrase", idiom.paraphrase, Label.ENTAILMENT), ("similar", idiom.similar, Label.CONTRADICTION)):
+        for variant, hypothesis, target in (("paraphrase", idiom.paraphrase, Label.ENTAILMENT),
+                                            ("similar", idiom.similar, Label.CONTRADICTION)):
             prompt = template.format(premise=idiom.figurative, hypothesis=hypothesis)
             samples.append(_sample(idiom, variant, prompt, target, f"{idiom.figurative}\n=> {hypothesis}", bands))
     return samples

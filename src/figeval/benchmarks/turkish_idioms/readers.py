@@ -128,7 +128,8 @@ NO_LABEL_CUES = cue(
 
 # "can be used figuratively to mean ..." describes the idiom, not its use in this sentence.
 _GENERAL = r"(?<!can be )(?<!could be )(?<!may be )(?<!often )(?<!usually )(?<!typically )(?<!commonly )(?<!generally )"
-_FIGURATIVE = r"(?:figuratively|idiomatically|metaphorically|in (?:a|its) (?:figurative|idiomatic|metaphorical) (?:sense|meaning|way))"
+_FIGURATIVE = (r"(?:figuratively|idiomatically|metaphorically|"
+               r"in (?:a|its) (?:figurative|idiomatic|metaphorical) (?:sense|meaning|way))")
 _LITERAL = r"(?:literally|in (?:a|its) literal (?:sense|meaning|way))"
 # The use named alone as the sentence's verdict, an adverb or a lean before it ("Obviously figurative: ...",
 # "Literal.", "Mecazi."), by language; negated ("Not figurative.") it is the other. A noun after it ("Figurative
@@ -215,7 +216,8 @@ _ENTAIL = "(?:" + "|".join(_ENTAIL_WORDS.values()) + ")"
 _CONTRADICT = "(?:" + "|".join(_CONTRADICT_WORDS.values()) + ")"
 # (Turkish "yok"/"değil" and their Azerbaijani forms "yox(dur)"/"deyil": "ziddiyyət yoxdur", no contradiction.)
 _NOT_LABEL = (r"\s+(?:is not|isn't|is wrong|is incorrect|does not (?:hold|apply)|doesn't (?:hold|apply)|"
-              r"yok(?:tur)?|değil(?:dir)?|degil(?:dir)?|yox(?:dur)?|deyil(?:dir)?|bulunmuyor|söz konusu değil(?:dir)?)\b")
+              r"yok(?:tur)?|değil(?:dir)?|degil(?:dir)?|yox(?:dur)?|deyil(?:dir)?|bulunmuyor|"
+              r"söz konusu değil(?:dir)?)\b")
 # Persian negation: «هیچ/عدم/بدون» before the label word, or «ندارد/نیست/نمی‌...» closing its clause
 # («تناقضی وجود ندارد», «مستلزم آن نیست»).
 _FA_NOT_BEFORE = r"(?:هیچ|عدم|بدون)\s+"
@@ -228,16 +230,18 @@ ENTAILMENT_CUES = [
     *cue(CONTRADICTION, rf"{_CONTRADICT}\s*[:=]\s*{_AFFIRM}{_END}", rf"{_ENTAIL}\s*[:=]\s*{_DENY}{_END}"),
     # a probability on a label (see `_percent`)
     *cue(HEDGE, rf"{_ENTAIL}\s*[:=]\s*{_percent(_HALF)}", rf"{_CONTRADICT}\s*[:=]\s*{_percent(_HALF)}"),
-    *cue(ENTAILMENT, rf"{_ENTAIL}\s*[:=]\s*{_percent(_OVER_HALF)}", rf"{_CONTRADICT}\s*[:=]\s*{_percent(_UNDER_HALF)}"),
-    *cue(CONTRADICTION, rf"{_CONTRADICT}\s*[:=]\s*{_percent(_OVER_HALF)}", rf"{_ENTAIL}\s*[:=]\s*{_percent(_UNDER_HALF)}"),
+    *cue(ENTAILMENT, rf"{_ENTAIL}\s*[:=]\s*{_percent(_OVER_HALF)}",
+         rf"{_CONTRADICT}\s*[:=]\s*{_percent(_UNDER_HALF)}"),
+    *cue(CONTRADICTION, rf"{_CONTRADICT}\s*[:=]\s*{_percent(_OVER_HALF)}",
+         rf"{_ENTAIL}\s*[:=]\s*{_percent(_UNDER_HALF)}"),
     # negated labels first: in a two-label task the negation of one is the other
     *cue(CONTRADICTION, rf"(?:\bnot|n't|never|no)\s+(?:\w+\s+){{0,2}}?{_ENTAIL}{_CLAUSE}", rf"{_ENTAIL}{_NOT_LABEL}",
          r"gerektirm(?:iyor|ez|emektedir)\b", rf"{_FA_NOT_BEFORE}{_ENTAIL}", rf"{_ENTAIL}{_FA_NOT_AFTER}",
          # the formal Turkish verb "istilzam et-" negated in the verb (-mez, -miyor): does not entail
          rf"\bistilzam\s+et{_TR_NEG}"),
-    *cue(ENTAILMENT, rf"(?:\bnot|n't|never|no)\s+(?:\w+\s+){{0,2}}?{_CONTRADICT}{_CLAUSE}", rf"{_CONTRADICT}{_NOT_LABEL}",
-         r"çelişm(?:iyor|ez|emektedir)\b", r"\bfollows\s+from\b", rf"{_FA_NOT_BEFORE}{_CONTRADICT}",
-         rf"{_CONTRADICT}{_FA_NOT_AFTER}",
+    *cue(ENTAILMENT, rf"(?:\bnot|n't|never|no)\s+(?:\w+\s+){{0,2}}?{_CONTRADICT}{_CLAUSE}",
+         rf"{_CONTRADICT}{_NOT_LABEL}", r"çelişm(?:iyor|ez|emektedir)\b", r"\bfollows\s+from\b",
+         rf"{_FA_NOT_BEFORE}{_CONTRADICT}", rf"{_CONTRADICT}{_FA_NOT_AFTER}",
          # "tenakuz teşkil etmez" (does not constitute a contradiction): negated in the verb
          rf"\b{_CONTRADICT}\s+(?:teşkil\s+)?et{_TR_NEG}"),
     # logic's consequence signs: "P ⊨ H" (or ⊢) the premise entails the hypothesis; "P ⊭ H" it does not, and

@@ -90,7 +90,8 @@ def _manual_labels(path: str | None, task_name: str) -> dict[tuple[str, str], tu
     return {(h.model, h.sample_id): (h.label.value, h.answer_sha256) for h in labels if h.label is not None}
 
 
-def _hand_labelled(outcome: Outcome, manual: tuple[str, str | None] | None, completion: str, path: str | None) -> Outcome:
+def _hand_labelled(outcome: Outcome, manual: tuple[str, str | None] | None, completion: str,
+                   path: str | None) -> Outcome:
     """The unparsed `outcome` as people labelled it, when they labelled this very answer. A label made for
     another answer (another run of the model, whose answer the cache did not keep) is not applied: the answer
     stays unparsed, counted as its policy counts it, and its explanation says why."""

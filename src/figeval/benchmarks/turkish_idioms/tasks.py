@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
@@ -30,7 +31,7 @@ IDIOM_DESIGN = Design(unit="item", asked_as="variant", strata=("frequency_band",
 
 def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
                 prompt_lang: str, yes_no_entailment: bool = False, balanced: bool = True,
-                **settings: object) -> Task:
+                **settings: Any) -> Task:
     with_frequency = any(sample.metadata["frequency_band"] is not None for sample in samples)
     classes = Counter(sample.target for sample in samples)
     return benchmark_task(
@@ -55,8 +56,8 @@ def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str |
 
 # Each task's hand labels are of its own answers: the two tasks' files are never one setting.
 @identified_task(files=("manual_labels",), own=("manual_labels",))
-def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
-                       balanced: bool = False, frequency_bands: str = "seen") -> Task:
+def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto",
+                       manual_labels: str | None = None, balanced: bool = False, frequency_bands: str = "seen") -> Task:
     """Does the Turkish sentence contain an idiom used figuratively? (figurative sentence: yes; literal: no)
 
     Args:
@@ -82,8 +83,9 @@ def tr_idiom_detection(prompt_lang: PromptLanguage = "en", answer_mode: AnswerMo
 
 
 @identified_task(files=("manual_labels",), own=("manual_labels",))
-def tr_idiom_entailment(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto", manual_labels: str | None = None,
-                        frequency_bands: str = "seen", yes_no_entailment: bool = False) -> Task:
+def tr_idiom_entailment(prompt_lang: PromptLanguage = "en", answer_mode: AnswerModeName = "auto",
+                        manual_labels: str | None = None, frequency_bands: str = "seen",
+                        yes_no_entailment: bool = False) -> Task:
     """Does the idiomatic sentence entail this one? (its literal paraphrase: entailment; the similar sentence:
     contradiction)
 
