@@ -135,7 +135,8 @@ def human_rates(group: str, humans: Sequence[HumanLabel], scheme: LabelScheme) -
     """The label rates of a group of answers from their resolved human labels (the paper's Tables 3 and 5 are
     human-labelled); answers left unresolved are counted apart, never in a rate."""
     resolved = [h.label for h in humans if h.label is not None]
-    rates = {label.value: sum(r is label for r in resolved) / len(resolved) for label in scheme.labels} if resolved else {}
+    rates = ({label.value: sum(r is label for r in resolved) / len(resolved) for label in scheme.labels}
+             if resolved else {})
     return LabelRates(group, len(resolved), rates, len(humans) - len(resolved))
 
 
@@ -151,5 +152,6 @@ def run_rates(log: EvalLog, humans: Sequence[HumanLabel], scheme: LabelScheme) -
             included, label = counted_label(outcome, policy)
             if included:
                 counted.append(label)
-    rates = {label.value: sum(c == label.value for c in counted) / len(counted) for label in scheme.labels} if counted else {}
+    rates = ({label.value: sum(c == label.value for c in counted) / len(counted) for label in scheme.labels}
+             if counted else {})
     return LabelRates(log.eval.model, len(counted), rates)

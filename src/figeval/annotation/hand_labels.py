@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.log import EvalLog, EvalSample, edit_score, recompute_metrics, write_eval_log
-from inspect_ai.scorer import ScoreEdit
+from inspect_ai.model import ChatMessage
+from inspect_ai.scorer import Score, ScoreEdit
 
 from figeval.annotation.answers import answer_digest, normalized_answer, shown_answer, task_name
 from figeval.annotation.labels import ANSWER_COLUMN
@@ -54,6 +55,11 @@ def _to_label(outcome: Outcome) -> bool:
     return outcome.is_unparsed or outcome.read_by is ReadBy.EXTRACTOR
 
 
+def _task_labels(score: Score) -> list[str]:
+    """The task's labels a score lists: `outcome_of`, called on the score first, refused one without them."""
+    return (score.metadata or {})["labels"]
+
+
 def unread_answers(log: EvalLog) -> list[UnreadAnswer]:
     """The answers of a run that no reader read (unparsed and truncated), and those only the extractor model
     read (shown without its label), one per sample id (with several epochs, one row stands for every such epoch
@@ -65,15 +71,15 @@ def unread_answers(log: EvalLog) -> list[UnreadAnswer]:
             if _to_label(outcome) and str(sample.id) not in found:
                 found[str(sample.id)] = UnreadAnswer(
                     task=task_name(log), model=log.eval.model, sample_id=str(sample.id),
-                    labels=tuple(score.metadata["labels"]), input=_input_text(sample.input),
+                    labels=tuple(_task_labels(score)), input=_input_text(sample.input),
                     output=sample.output.completion, read="unread" if outcome.is_unparsed else "extractor")
     return list(found.values())
 
 
-def _input_text(value: object) -> str:
+def _input_text(value: str | list[ChatMessage]) -> str:
     if isinstance(value, str):
         return value
-    return "\n".join(getattr(message, "text", str(message)) for message in value)  # type: ignore[union-attr]
+    return "\n".join(getattr(message, "text", str(message)) for message in value)
 
 
 def write_unread_sheet(answers: list[UnreadAnswer], path: Path) -> None:
@@ -109,7 +115,8 @@ def read_hand_labels(path: Path) -> HandLabels:
     except FileNotFoundError:
         raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
     except IsADirectoryError:
-        raise DataError(f"{path}: a folder, not a sheet; give the sheet file `figeval annotate unread` wrote.") from None
+        raise DataError(
+            f"{path}: a folder, not a sheet; give the sheet file `figeval annotate unread` wrote.") from None
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror}); give a readable sheet.") from None
     except UnicodeDecodeError:
@@ -177,19 +184,22 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
         if sample_id not in epochs:
             raise DataError(f"{sheet}: sample {sample_id} is not in {log.location}; give the sheet of this run.")
         for sample in epochs[sample_id]:
-            score = sample.scores[name]
+            score = (sample.scores or {}).get(name)
+            if score is None:
+                continue  # an epoch without a score (it failed) has no answer to label
             outcome = outcome_of(score)
             if not _to_label(outcome):
                 continue  # this epoch was read
-            allowed = {value.lower(): value for value in score.metadata["labels"]}
+            allowed = {value.lower(): value for value in _task_labels(score)}
             if label.lower() not in allowed:
                 raise DataError(f"{sheet}: sample {sample_id}: label {label!r} is not one of {list(allowed.values())}; "
                                 "write the label the model's answer gives.")
-            if outcome.read_by is ReadBy.EXTRACTOR:
+            if outcome.read_by is ReadBy.EXTRACTOR and outcome.label is not None:  # the extractor names a label
                 pairs.append((outcome.label, allowed[label.lower()]))
-            new = to_score(outcome.by_hand(allowed[label.lower()]), score.metadata["labels"])
+            new = to_score(outcome.by_hand(allowed[label.lower()]), _task_labels(score))
+            # `to_score` always writes metadata (the task's labels and who decided)
             edit_score(log, sample.id, name, ScoreEdit(value=new.value, answer=new.answer,
-                                                       explanation=new.explanation, metadata=new.metadata),
+                                                       explanation=new.explanation, metadata=new.metadata or {}),
                        recompute_metrics=False, epoch=sample.epoch)
             applied += 1
     if not applied and mine:

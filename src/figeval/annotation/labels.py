@@ -16,7 +16,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.annotation.answers import answer_digest, shown_answer, task_name
-from figeval.annotation.sheets import Labels, checked_key, parse_label
+from figeval.annotation.sheets import Labels, SheetLabels, checked_key, parse_label
 from figeval.annotation.spec import SpecOf
 from figeval.errors import DataError
 from figeval.output import atomic_open
@@ -81,9 +81,9 @@ def combine(sheets: Sequence[tuple[str, str, Labels]]) -> list[HumanLabel]:
     for name, _, labels in sheets[1:2]:
         if set(labels) != keys:
             missing = sorted(keys - set(labels)) or sorted(set(labels) - keys)
-            lacking = name if keys - set(labels) else first_name
+            lacking_name = name if keys - set(labels) else first_name
             raise DataError(
-                f"{lacking} has no row for {len(missing)} answer(s) the other sheets have "
+                f"{lacking_name} has no row for {len(missing)} answer(s) the other sheets have "
                 f"(first: sample '{missing[0][1]}' of {missing[0][0]}); every annotator labels the same rows."
             )
     if len(sheets) == 3:
@@ -111,8 +111,9 @@ def _labelled_answer(sheets: Sequence[tuple[str, str, Labels]], key: tuple[str, 
     Raises:
         DataError: two sheets showed different answers: their annotators labelled different answers.
     """
-    shown = [(getattr(labels, "path", name), labels.answers[key]) for name, _, labels in sheets
-             if key in getattr(labels, "answers", {})]
+    # only a sheet read from a file (`SheetLabels`) knows the answers it showed
+    shown = [(labels.path, labels.answers[key]) for _, _, labels in sheets
+             if isinstance(labels, SheetLabels) and key in labels.answers]
     for source, answer in shown[1:]:
         if answer_digest(answer) != answer_digest(shown[0][1]):
             raise DataError(f"{shown[0][0]} and {source} show different answers for sample '{key[1]}' of {key[0]}: "
@@ -148,7 +149,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         reader = csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines())
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: cannot be read as UTF-8 ({error}).") from None
-    fields = reader.fieldnames or []
+    fields = list(reader.fieldnames or [])
     if fields[: len(LABELS_COLUMNS)] != LABELS_COLUMNS:
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")
     with_answers = fields[len(LABELS_COLUMNS): len(LABELS_COLUMNS) + 1] == [ANSWER_COLUMN]
@@ -157,7 +158,8 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(map(from_row, reader), start=2):  # the spreadsheet's row: the header is row 1
         if None in row or None in row.values():
-            raise DataError(f"{path.name}: row {number} does not have one cell per column; re-run `figeval annotate import`.")
+            raise DataError(f"{path.name}: row {number} does not have one cell per column; re-run "
+                            "`figeval annotate import`.")
         if not row["task"].strip():
             raise DataError(f"{path.name}: row {number} names no task; re-run `figeval annotate import`.")
         scheme = spec_of(row["task"]).scheme
@@ -171,7 +173,8 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         try:
             resolution = Resolution(row["resolution"])
         except ValueError:
-            raise DataError(f"{path.name}: row {number} has resolution {row['resolution']!r}; re-run `figeval annotate import`.") from None
+            raise DataError(f"{path.name}: row {number} has resolution {row['resolution']!r}; re-run "
+                            "`figeval annotate import`.") from None
         digest = row[ANSWER_COLUMN].strip() if with_answers else ""
         labels.append(HumanLabel(row["task"], row["model"], row["sample_id"], label, resolution, given, digest or None))
     return labels, annotators

@@ -133,7 +133,7 @@ Labels = dict[tuple[str, str], Enum]
 """One annotator's labels by (generator model, sample id)."""
 
 
-class SheetLabels(dict):
+class SheetLabels(Labels):
     """One annotator's labels (a `Labels`), with the sheet they came from and the answer it showed for each
     (its `output` cells, as exported): `combine` checks that every annotator labelled the same answers."""
 
@@ -150,7 +150,7 @@ def _task_of(path: Path, tasks: set[str], spec_of: SpecOf) -> tuple[str, Annotat
     return task, spec_of(task)
 
 
-def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]]:
+def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, SheetLabels]]:
     """A sheet's task and labels per annotator: a CSV sheet is one annotator (named "" here: the caller names
     it); a Label Studio export has one per person who annotated (`completed_by`), every one of them kept."""
     if path.suffix.lower() == ".json":
@@ -220,7 +220,7 @@ def _annotator_of(annotation: dict, position: int) -> str:
     return str(person) if person not in (None, "") else f"annotator {position}"
 
 
-def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labels]]:
+def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, SheetLabels]]:
     try:
         tasks = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is accepted
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -231,7 +231,7 @@ def _read_label_studio(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, Labe
         task, spec = _task_of(path, {t.get("data", {}).get("task", "") for t in tasks}, spec_of)
     except AttributeError:
         raise DataError(f"{path}: a task's 'data' is not an object; export the project as JSON again.") from None
-    by_annotator: dict[str, Labels] = {}
+    by_annotator: dict[str, SheetLabels] = {}
     for number, item in enumerate(tasks, start=1):
         try:
             data = item.get("data", {})

@@ -88,8 +88,8 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     for position, sheet in enumerate(sheets):
         task, by_annotator = read_annotators(sheet, annotation_spec)
         base = annotators[position] if annotators else sheet.stem
-        for person, labels in by_annotator.items():
-            named.append((f"{base}/{person}" if person else base, task, labels))
+        for person, their_labels in by_annotator.items():
+            named.append((f"{base}/{person}" if person else base, task, their_labels))
     names = [name for name, _, _ in named]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -101,7 +101,8 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     click.echo(f"{len(labels)} answers: " + ", ".join(f"{counts[r]} {r.value}" for r in Resolution if counts[r]))
     for label in labels:
         if label.resolution is Resolution.UNRESOLVED:
-            click.echo(f"  unresolved: {label.sample_id} ({label.model}): " + " vs ".join(a.value for a in label.annotators if a))
+            click.echo(f"  unresolved: {label.sample_id} ({label.model}): "
+                       + " vs ".join(a.value for a in label.annotators if a))
     click.echo(f"labels written to {out}")
 
 
@@ -172,7 +173,13 @@ def annotate_unread(log: Path, out: Path) -> None:
 def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
     write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
-    from figeval.annotation.hand_labels import apply_hand_labels, check_new_log, read_hand_labels, unread_answers, write_log
+    from figeval.annotation.hand_labels import (
+        apply_hand_labels,
+        check_new_log,
+        read_hand_labels,
+        unread_answers,
+        write_log,
+    )
     from figeval.reporting.runs import summarize
     from figeval.reporting.summary import format_table
 
@@ -202,5 +209,6 @@ def _one_log(log: Path) -> list:
     from figeval.reporting.logs import read_logs
 
     if not log.is_file():
-        raise FigevalError(f"{log}: give one .eval log file (a run), not {'a folder' if log.is_dir() else 'a missing path'}.")
+        raise FigevalError(f"{log}: give one .eval log file (a run), not "
+                           f"{'a folder' if log.is_dir() else 'a missing path'}.")
     return read_logs([log])

@@ -66,7 +66,8 @@ def _register_readers() -> None:
 
 @data.command("fetch")
 @click.argument("name")
-@click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
+@click.option("--replace", is_flag=True,
+              help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
 def data_fetch(name: str, replace: bool) -> None:
     """Download NAME from its pinned source, read it with its benchmark's reader, verify sha256, store it.
 
@@ -82,7 +83,8 @@ def data_fetch(name: str, replace: bool) -> None:
 @data.command("import")
 @click.argument("name")
 @click.argument("folder", metavar="FOLDER", type=click.Path(path_type=Path))
-@click.option("--replace", is_flag=True, help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
+@click.option("--replace", is_flag=True,
+              help="Trust new versions of unpinned files (their recorded sha256 is replaced).")
 def data_import(name: str, folder: Path, replace: bool) -> None:
     """Copy NAME's files from a local FOLDER (offline machines), read and verified like a fetch.
 

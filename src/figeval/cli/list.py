@@ -116,7 +116,7 @@ def task_infos(names: Collection[str] = ()) -> list[TaskInfo]:
         if benchmark.dataset is not None and dataset not in data_states:
             states = {status.state for status in file_statuses(benchmark.dataset)}
             others = sorted(state.value for state in states - {FileState.OK, FileState.MISSING})
-            data_states[dataset] = ("present" if states == {FileState.OK} else
+            data_states[benchmark.dataset.name] = ("present" if states == {FileState.OK} else
                                     "missing" if FileState.MISSING in states else others[0])
         state = data_states[dataset] if dataset is not None else "user file"
         for task in benchmark.tasks:

@@ -23,7 +23,8 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--out", type=click.Path(path_type=Path), help="Write DIR/report.<ext> instead of printing.")
-@click.option("--figures", type=click.Path(path_type=Path), help="Also draw the papers' figures (300 dpi PNG, SVG and PDF) in DIR.")
+@click.option("--figures", type=click.Path(path_type=Path),
+              help="Also draw the papers' figures (300 dpi PNG, SVG and PDF) in DIR.")
 @click.option("--paper/--no-paper", default=None,
               help="The papers' published numbers as reference rows (default: on for html and markdown).")
 @click.option("--leaderboard", is_flag=True, help="One row per model, one headline column per task.")

@@ -301,7 +301,8 @@ def run_paper(ctx: click.Context, paper: str, args: dict[str, Any], params: dict
         for skip in skipped:
             click.echo(skip.line())
         return
-    prepared, ids, role_models = [], [], {}
+    prepared, ids = [], []
+    role_models: dict[str, dict[str, Any]] = {}
     for run in runs:
         task_params = dict(params)  # each run's own --limit subset
         task, _ = prepared_task(run.task, run.args, task_params, model, run_name, run.roles)

@@ -71,7 +71,7 @@ class RecordingJudge(Model):
         super().__init__(mock.api, mock.config)
         self.prompts: list[list[ChatMessage]] = []
 
-    async def generate(self, input: Any, *args: Any, **kwargs: Any) -> ModelOutput:  # type: ignore[override]
+    async def generate(self, input: Any, *args: Any, **kwargs: Any) -> ModelOutput:
         self.prompts.append(list(input))
         return ModelOutput.from_content(str(self), "")
 

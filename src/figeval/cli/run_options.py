@@ -114,7 +114,8 @@ def read_config_file(option: str, path: str) -> dict[str, Any]:
     try:
         config = json.loads(text) if text.strip().startswith("{") else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
-        where = getattr(error, "problem_mark", None) or getattr(error, "lineno", None)
+        # a YAML error's mark (its `line` counted from 0) or a JSON error's line number
+        where: Any = getattr(error, "problem_mark", None) or getattr(error, "lineno", None)
         line = f" at line {where.line + 1}" if hasattr(where, "line") else f" at line {where}" if where else ""
         raise FigevalError(f"{option} {path}: not valid YAML or JSON{line}; {fix}.") from None
     if not isinstance(config, dict):
@@ -176,7 +177,8 @@ def check_sample_ids(task: Any, task_name: str, sample_id: str | None) -> None:
     ids = [sample.id for sample in task.dataset]
     for given in parse_sample_id(sample_id) or []:
         selected = resolve_task_sample_ids(task.name, given, [task.name, task_name])
-        if selected == [] or not any(sample_id_filter(selected).matches(id) for id in ids):
+        # never None: `given` is an id (None stands for no --sample-id)
+        if selected is None or selected == [] or not any(sample_id_filter(selected).matches(id) for id in ids):
             example = f"; ids look like {ids[0]}" if ids else ""
             raise FigevalError(f"no sample '{given}' in {task_name}{example}")
 

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -155,7 +155,8 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     return runs, skipped
 
 
-def paper_decoding(decoding: Decoding | None, params: dict[str, Any], given: set[str]) -> tuple[dict[str, Any], list[str]]:
+def paper_decoding(decoding: Decoding | None, params: dict[str, Any],
+                   given: set[str]) -> tuple[dict[str, Any], list[str]]:
     """The paper's decoding for its runs: each setting it states that the user did not give (as options to apply), and
     one line for each the user gave another value of (theirs is kept, and the runs' logs record it; their rows in
     the tables say the setting beside the paper's)."""
@@ -207,9 +208,10 @@ def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]
     """The samples `--limit` selected for one run, each as `TASK:ID`: an eval set takes one `--sample-id` for
     all its tasks, and Inspect reads a selector with a task's name as that task's only."""
     from figeval.cli.run_plan import planned_samples
-    from figeval.subset import sample_id_text
+    from figeval.subset import SampleId, sample_id_text
 
-    ids = [sample.id for sample in planned_samples(task, task_name, params)[0]]
+    # every figeval dataset gives each sample its id (Inspect numbers only the samples of a run it starts)
+    ids = cast(list[SampleId], [sample.id for sample in planned_samples(task, task_name, params)[0]])
     sample_id_text(ids, [task.name, task_name])  # refuses an id Inspect would read as a pattern
     return [f"{task.name}:{id}" for id in ids]
 
@@ -258,8 +260,8 @@ def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipp
                f"logged in {folder}")
     for run in runs:
         click.echo(f"  {run.describe()}")
-    for run in skipped:
-        click.echo(f"  {run.line()}")
+    for skip in skipped:
+        click.echo(f"  {skip.line()}")
 
 
 def run_set(params: dict[str, Any], tasks: Sequence[Any]) -> bool:

@@ -118,8 +118,8 @@ def planned_samples(task: Task, task_name: str, params: dict[str, Any]) -> tuple
 
 def sample_state(sample: Sample, model: str) -> TaskState:
     """The state Inspect starts a sample with (its `sample_messages`: a text input is one user message)."""
-    messages = ([ChatMessageUser(content=sample.input, source="input")] if isinstance(sample.input, str)
-                else deepcopy(sample.input))
+    messages: list[ChatMessage] = ([ChatMessageUser(content=sample.input, source="input")]
+                                   if isinstance(sample.input, str) else deepcopy(sample.input))
     return TaskState(model=ModelName(model), sample_id=sample.id or 0, epoch=1, input=sample.input,
                      target=Target(sample.target), choices=sample.choices, messages=messages,
                      metadata=dict(sample.metadata or {}))

@@ -31,7 +31,8 @@ from figeval.stats import FEW_ITEMS, AgreementRow, Interval, bootstrap_trusted
 
 def _columns(unit: str) -> list[ColumnHead]:
     # a paper printing agreement as a fraction calls it "EM" (exact match); in percent, "Agr."
-    agreement = ColumnHead("em", "EM", "higher") if unit == "fraction" else ColumnHead("agreement", "Agreement(%)", "higher")
+    agreement = (ColumnHead("em", "EM", "higher") if unit == "fraction"
+                 else ColumnHead("agreement", "Agreement(%)", "higher"))
     return [agreement, ColumnHead("kappa", "Cohen's kappa", "higher", unit="fraction")]
 
 
@@ -68,7 +69,8 @@ def label_groups(humans: Sequence[HumanLabel], labelled: Sequence[tuple[RunSumma
     found: dict[tuple, tuple[list[HumanLabel], list[tuple[RunSummary, EvalLog]]]] = {}
     claimed: set[tuple[str, str]] = set()
     for run, log in labelled:
-        keys = tuple(sorted({key for sample in log.samples or [] if (key := (log.eval.model, str(sample.id))) in by_key}))
+        keys = tuple(sorted({key for sample in log.samples or []
+                             if (key := (log.eval.model, str(sample.id))) in by_key}))
         if keys:
             claimed |= set(keys)
             found.setdefault((log.eval.model, keys), ([by_key[key] for key in keys], []))[1].append((run, log))
@@ -227,5 +229,6 @@ def _annotator_table(task: str, groups: Sequence[LabelGroup], annotators: Sequen
         people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: n/a ({fleiss})")
     elif fleiss is not None:
         everything = {(h.model, h.sample_id) for group in groups for h in group.labels}
-        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: {kappa_text(fleiss, len(everything))}")
+        people.notes.append(f"Fleiss' kappa over all {len(annotators)} annotators: "
+                            f"{kappa_text(fleiss, len(everything))}")
     return people

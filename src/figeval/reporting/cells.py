@@ -10,8 +10,8 @@ Numbers are rounded once, when a format writes them (tables keep the metrics' va
 the column's unit (the paper's for the column), to the column's decimals (as many as the paper's most precise
 number in the column, at least one for percent and three for fractions), half up, from the value's 12
 significant digits (so 0.1425 shows as 14.3 though 0.1425 * 100 is 14.249999999999998 in floating point); a
-paper's number as it prints it. CSV and JSON keep more (`figeval.reporting.data_formats`). Where a printed name, header or value may break across lines is here too
-(LaTeX tables and figures wrap them).
+paper's number as it prints it. CSV and JSON keep more (`figeval.reporting.data_formats`). Where a printed name,
+header or value may break across lines is here too (LaTeX tables and figures wrap them).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def cell_text(table: Table, cell: Cell | None, unit: str | None = None, decimals
         text = cell.value
     else:
         text = number(cell.value, unit, decimals)
-        if shows_interval(table, cell):
+        if shows_interval(table, cell) and cell.low is not None and cell.high is not None:  # it has both ends
             text += f" [{number(cell.low, unit, decimals)}, {number(cell.high, unit, decimals)}]"
         if cell.n is not None and (table.cell_n or (cell.samples is not None and cell.n != cell.samples)):
             text += f" (n={cell.n})"

@@ -95,7 +95,7 @@ class ScoreCache:
 def run_scores(path: str) -> RunScores:
     """A log's per-sample scores (its figeval scorer's), items and metrics."""
     log = read_eval_log(path)
-    [scorer] = log.eval.scorers or [None]  # figeval tasks have one scorer
+    [scorer] = log.eval.scorers or (None,)  # figeval tasks have one scorer
     design = Design.from_metadata(log.eval.metadata)
     scores, items = {}, {}
     for sample in log.samples or []:
@@ -218,7 +218,8 @@ def comparisons(runs: Sequence[RunSummary], headlines: Sequence[Column], baselin
     """Each headline's paired differences among runs of one task and settings: every model against `baseline`
     (a display name), or, without one, every pair. Returns the comparisons and notes on those not computed."""
     cache = cache or ScoreCache()
-    found, notes = [], []
+    found: list[Comparison] = []
+    notes: list[str] = []
     for group in groups(runs):
         for column in [c for c in headlines if c.task == group[0].task]:
             members = comparable(group, column)
@@ -229,7 +230,10 @@ def comparisons(runs: Sequence[RunSummary], headlines: Sequence[Column], baselin
                 pairs = [(second, first) for i, first in enumerate(members) for second in members[i + 1:]]
             for model, base_run in pairs:
                 result = compare(column.task, column.metric, model, base_run, cache)
-                (found if isinstance(result, Comparison) else notes).append(result)
+                if isinstance(result, Comparison):
+                    found.append(result)
+                else:
+                    notes.append(result)
     return found, notes
 
 
@@ -243,10 +247,11 @@ def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table
                   intervals=True)
     for comparison in found:
         paired = comparison.difference
+        low, high = (paired.low, paired.high) if comparison.decided else (None, None)
         cells = {
             "task": Cell(comparison.task), "metric": Cell(comparison.metric), "baseline": Cell(comparison.baseline),
-            "difference": Cell(paired.difference, *((paired.low, paired.high) if comparison.decided else (None, None)),
-                               n=paired.items, label="*" if comparison.significant else ""),
+            "difference": Cell(paired.difference, low, high, n=paired.items,
+                               label="*" if comparison.significant else ""),
             "se": Cell(comparison.standard_error),
             "p": Cell(p_text(comparison.mcnemar_p)),
             "items": Cell(float(paired.items)),
@@ -291,7 +296,7 @@ def mark_ties(table: Table, runs: Sequence[RunSummary], columns: Sequence[Column
             here, there = row.cells.get(column.key), above.cells.get(column.key)
             run = by_log.get(here.log or "") if here is not None else None
             base = by_log.get(there.log or "") if there is not None else None
-            if run is None or base is None or run.identity != base.identity:
+            if here is None or run is None or base is None or run.identity != base.identity:
                 continue
             result = compare(column.task, column.metric, run, base, cache)
             if isinstance(result, Comparison) and result.decided and not result.significant:

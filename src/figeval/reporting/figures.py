@@ -24,12 +24,16 @@ from functools import cache
 from itertools import product
 from io import BytesIO, StringIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from figeval.benchmark import Benchmark, FigureSpec
 from figeval.output import write_bytes
 from figeval.reporting.cells import wrapped_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Row, Table
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn (`_pyplot`), not with the report
+    from matplotlib.figure import Figure as MatplotlibFigure
 
 # PNG for slides and the web, SVG for the HTML report and editing, PDF for LaTeX (vector, fonts embedded).
 FIGURE_FORMATS = ("png", "svg", "pdf")
@@ -51,8 +55,7 @@ class Figure:
     caption: str
     """What the figure shows (the paper's caption where it has one), shown under it in the HTML report and kept
     in each file's metadata; never drawn in the figure, where a paper's own caption goes."""
-    figure: object
-    """A matplotlib Figure."""
+    figure: MatplotlibFigure
 
 
 @cache
@@ -194,15 +197,16 @@ def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | Non
         color = f"C{s % 10}"
         handles.append(Patch(facecolor=color))
         for g, cell in enumerate(cells):
-            if cell is None or cell.value is None:
-                continue
+            if cell is None or not isinstance(cell.value, (int, float)):
+                continue  # no bar: no cell, a cell without a value (or a text cell, which no figure draws)
             x = g - 0.4 + width * (s + 0.5)
             bar = ax.bar(x, cell.value * scale, width, color=color)[0]
             bar.set_gid(f"bar-{gid}-{s}-{g}")
             if cell.value == 0:
                 _zero_mark(ax, x, width, color, f"{gid}-{s}-{g}")
             if errors and cell.low is not None and cell.high is not None:
-                ax.errorbar(x, cell.value * scale, yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
+                ax.errorbar(x, cell.value * scale,
+                            yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
                             fmt="none", ecolor="black", capsize=2, linewidth=0.8)
     ax.set_xlim(-0.5, len(groups) - 0.5)  # every group's room, its missing bars' too: a group sits on its tick
     _group_labels(ax, groups)
@@ -271,7 +275,7 @@ def _precision_recall(table: Table, spec: FigureSpec) -> Figure:
             p, q, f = (row.cells.get(f"{prefix}/{m}") for m in ("precision", "recall", "f1"))
             if p is None or q is None:
                 continue
-            size = 40 + 300 * (f.value if f is not None else 0)
+            size = 40 + 300 * (f.value if f is not None and isinstance(f.value, (int, float)) else 0)
             point = ax.scatter([q.value], [p.value], s=size, marker=marker, color=f"C{r % 10}", alpha=0.7)
             point.set_gid(f"point-{r}-{t}")
     ax.set_xlim(0, 1.02)
@@ -306,8 +310,10 @@ def figure_files(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
 
 def _metadata(found: Figure, extension: str) -> dict[str, str | None]:
     """The caption as each format's title field, and no creation date (the same figure gives the same SVG)."""
-    return {"png": {"Title": found.caption}, "svg": {"Title": found.caption, "Date": None},
-            "pdf": {"Title": found.caption, "CreationDate": None}}[extension]
+    by_format: dict[str, dict[str, str | None]] = {
+        "png": {"Title": found.caption}, "svg": {"Title": found.caption, "Date": None},
+        "pdf": {"Title": found.caption, "CreationDate": None}}
+    return by_format[extension]
 
 
 def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:

@@ -74,7 +74,8 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent,
         headers = read_log_headers(infos)
     except Exception:  # Inspect raises zip, JSON and validation errors alike for a file that is not a log
         headers = [_header_or_refuse(info.name) for info in infos]
-    done, other = [], []
+    done: list[RunSummary] = []
+    other: list[RunSummary] = []
     found = [(info, log) for info, log in zip(infos, headers) if keep is None or keep(log)]
     for info, log in _one_per_run(found, lambda pair: pair[1], lambda pair: pair[0].name, note):
         refuse_scores_before_outcomes(log, info)

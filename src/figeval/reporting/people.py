@@ -1,6 +1,7 @@
 """A paper's human-labelled tables from people's labels: where a paper's column is people's labels of a task's
-answers (`Column.human_label`, declared by each benchmark's tables), `figeval report --human LABELS` puts under each of the user's rows (its judge's labels) a row of the
-people's labels of the very answers that row's runs gave, in the paper's layout, each row saying who labelled it
+answers (`Column.human_label`, declared by each benchmark's tables), `figeval report --human LABELS` puts under
+each of the user's rows (its judge's labels) a row of the people's labels of the very answers that row's runs
+gave, in the paper's layout, each row saying who labelled it
 (`LABELLED_BY`). A people's cell is the share of the answers people resolved that they gave the column's label,
 over those answers (its n), with the Wilson interval; unresolved answers are left out and counted in a note.
 Without labels for a table, its note says its rows are the judge's where the paper's are people's."""

@@ -25,7 +25,8 @@ def text_table(table: Table) -> str:
     fixed = fixed_columns(table)
     lines = [title_line(table)]
     for row in rows:
-        lines.append("  ".join(cell.ljust(w) if i < fixed else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+        lines.append("  ".join(cell.ljust(w) if i < fixed else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     return "\n".join(lines + _notes(table))
 def run_lines(report: Report) -> list[str]:
     """Which log each run came from, the subset runs apart (those used, for want of a complete run, and those a

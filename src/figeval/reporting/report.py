@@ -86,11 +86,12 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
         tables = []
         people = read_people(human, benchmarks)
         for benchmark in benchmarks:
-            tables += benchmark_tables(benchmark, runs, present, TableContext(paper, benchmark.numbers(), families or {}),
-                                       people)
+            tables += benchmark_tables(benchmark, runs, present,
+                                       TableContext(paper, benchmark.numbers(), families or {}), people)
         for labels in human:
             tables += agreement_tables(labels, runs, benchmarks, paper)
-        shown = [line for benchmark in benchmarks if present & set(benchmark.task_names()) for line in benchmark.numbers()]
+        shown = [line for benchmark in benchmarks if present & set(benchmark.task_names())
+                 for line in benchmark.numbers()]
         if paper and (table := text_numbers(shown)) is not None:
             tables.append(table)
         found, not_compared = comparisons(runs, headlines, baseline, scores)

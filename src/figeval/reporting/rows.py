@@ -4,11 +4,11 @@ A table's columns each read one task's runs, some only those with a setting (`Co
 runs of a model sit in one row when they fill different columns and agree on every setting both record: a setting
 only one of them has (detection's `balanced`, which entailment has not) does not split a row, a setting a column
 picks (`where`) is the column's, not the row's, and a task's own setting (its prompt version, a data file each
-task reads for itself: `RunSummary.own`) is never compared with another task's. The rows are the largest such groups (the maximal cliques
-of the graph of runs that may share a row; Bron and Kerbosch 1973, with Tomita's pivot): a run compatible with two
-rows fills both, and a run that agrees with no other has a row of its own. Two groups with the same settings are one
-row, whose cells then have more than one candidate run: the preferred one is used (`preference`) and the table
-says so.
+task reads for itself: `RunSummary.own`) is never compared with another task's. The rows are the largest such
+groups (the maximal cliques of the graph of runs that may share a row; Bron and Kerbosch 1973, with Tomita's
+pivot): a run compatible with two rows fills both, and a run that agrees with no other has a row of its own. Two
+groups with the same settings are one row, whose cells then have more than one candidate run: the preferred one
+is used (`preference`) and the table says so.
 """
 
 from __future__ import annotations

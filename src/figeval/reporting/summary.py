@@ -45,9 +45,9 @@ def unread_warning(run: RunSummary) -> str | None:
                 + (f" (mean label mass {mass:.3f}: the model barely answers with a label)" if mass is not None else "")
                 + "; ask a model that answers in words with -T answer_mode=generate.")
     log = run.log.removeprefix("file://")
-    unread = shlex.join(["figeval", "annotate", "unread", log, "--out", "unread.csv"])
+    write = shlex.join(["figeval", "annotate", "unread", log, "--out", "unread.csv"])
     apply = shlex.join(["figeval", "annotate", "apply", log, "unread.csv", "--out", "labelled.eval"])
-    return f"{said} Read them by hand: `{unread}`, fill 'label', then `{apply}`."
+    return f"{said} Read them by hand: `{write}`, fill 'label', then `{apply}`."
 
 
 def format_table(run: RunSummary) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 from inspect_ai.log import read_eval_log
 
@@ -311,7 +311,15 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
     return table
 
 
-def preferred(candidates: Sequence[T], run_of: Callable[[T], RunSummary] = lambda run: run) -> T:
+@overload
+def preferred(candidates: Sequence[RunSummary]) -> RunSummary: ...
+
+
+@overload
+def preferred(candidates: Sequence[T], run_of: Callable[[T], RunSummary]) -> T: ...
+
+
+def preferred(candidates: Sequence[Any], run_of: Callable[[Any], RunSummary] = lambda run: run) -> Any:
     """The candidate whose run is preferred (`preference`: a complete run over any subset, then the newest); of
     runs equal by both, the last given (as `newest_runs` keeps the last of runs sorted by time)."""
     return sorted(candidates, key=lambda candidate: preference(run_of(candidate)))[-1]
