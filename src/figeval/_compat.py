@@ -4,6 +4,7 @@ import logging
 import re
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from typing import cast
 
 
 def preload_inspect_modules() -> None:
@@ -32,7 +33,7 @@ def run_inspect_eval_command(params: dict) -> None:
     in_own_context(lambda: _inspect_eval_command(**params, json_output=False))
 
 
-def in_own_context(call):  # type: ignore[no-untyped-def]
+def in_own_context(call):
     """`call()` run in a copy of the current context. Inspect 0.3.285 sets the active model in its caller's context
     while it resolves tasks and never resets it, so after an eval in this process a task built later (a second
     command, a Python user's next task) would be taken for one built inside an eval: a judged task without a judge
@@ -82,7 +83,7 @@ def brief_figeval_errors() -> None:
     if getattr(inspect_traceback, "figeval_brief", False):
         return
 
-    def brief(exc_type, exc_value, exc_traceback, highlight_code: bool = True):  # type: ignore[no-untyped-def]
+    def brief(exc_type, exc_value, exc_traceback, highlight_code: bool = True):
         if isinstance(exc_value, FigevalError):
             return Text(f"error: {exc_value}")
         return inspect_traceback(exc_type, exc_value, exc_traceback, highlight_code)
@@ -113,7 +114,7 @@ def quiet_inspect_results() -> None:
 
     from inspect_ai._display.core.results import tasks_results
 
-    def unsuccessful_results(tasks):  # type: ignore[no-untyped-def]
+    def unsuccessful_results(tasks):
         return tasks_results(unsuccessful(tasks))
 
     unsuccessful_results.figeval_quiet = True  # type: ignore[attr-defined]
@@ -123,7 +124,7 @@ def quiet_inspect_results() -> None:
             continue
         if module.tasks_results is not tasks_results:
             raise ImportError(f"{name}.tasks_results is not Inspect's own: figeval's quiet display needs updating")
-        module.tasks_results = unsuccessful_results
+        setattr(module, "tasks_results", unsuccessful_results)  # mypy lets a module's undeclared names be read, not set
 
 
 def quiet_hook_banner() -> None:
@@ -210,8 +211,11 @@ def fail_unretryable_errors_once() -> None:
 
     from inspect_ai._eval.task.run import SampleAttempt
 
-    budget = SampleAttempt.retries_remaining
-    if getattr(budget.fget, "figeval_unretryable", False):
+    # read from its class, a property is the property object (mypy takes it for its getter function)
+    inspect_reading = cast(property, SampleAttempt.retries_remaining).fget
+    if inspect_reading is None:
+        raise ImportError("SampleAttempt.retries_remaining has no getter: figeval's retry patch needs updating")
+    if getattr(inspect_reading, "figeval_unretryable", False):
         return
 
     def retries_remaining(attempt: SampleAttempt) -> int:
@@ -220,7 +224,7 @@ def fail_unretryable_errors_once() -> None:
         if _is_unretryable(sys.exc_info()[1]):
             object.__setattr__(attempt, "_figeval_final", True)  # the reading after the except block
             return 0
-        return budget.fget(attempt)  # type: ignore[misc]
+        return inspect_reading(attempt)
 
     patched = property(retries_remaining)
     patched.fget.figeval_unretryable = True  # type: ignore[union-attr]
@@ -243,7 +247,7 @@ def prerequisite_line(message: str, requirements: list[str] | None = None) -> st
             requirements = requires("figeval") or []
         except PackageNotFoundError:
             requirements = []
-    extra_of = {}
+    extra_of: dict[str, str] = {}
     for requirement in requirements:
         found = re.match(r"\s*([A-Za-z0-9_.-]+).*;\s*extra\s*==\s*['\"]([^'\"]+)['\"]", requirement)
         if found:
@@ -259,7 +263,7 @@ def prerequisite_line(message: str, requirements: list[str] | None = None) -> st
     return re.sub(r"pip install ((?:[A-Za-z0-9_.-]+ ?)+)$", figeval_extra, line)
 
 
-def active_model():  # type: ignore[no-untyped-def]
+def active_model():
     """The model of the running sample, or None outside one: Inspect 0.3.285 keeps it in a private context variable
     (`inspect_ai.model._model.active_model`) and exports no public accessor. Used to tell a role's model (a judge,
     an extractor) from the model under test."""
@@ -276,14 +280,14 @@ def model_api_names() -> set[str]:
     return {registry_unqualified_name(info) for info in registry_find(lambda info: info.type == "modelapi")}
 
 
-def registered_scorer(name: str):  # type: ignore[no-untyped-def]
+def registered_scorer(name: str):
     """The scorer factory Inspect registered under `name` ("figeval/<scorer>"); private registry, as above."""
     from inspect_ai._util.registry import registry_lookup
 
     return registry_lookup("scorer", name)
 
 
-def running_sample():  # type: ignore[no-untyped-def]
+def running_sample():
     """The running sample's `ActiveSample`, or None outside one (private to Inspect 0.3.285)."""
     from inspect_ai.log._samples import sample_active
 
@@ -311,7 +315,7 @@ def load_dotenv_as_inspect_does() -> None:
     init_dotenv()
 
 
-def metric_from_definition(name: str, options: dict | None):  # type: ignore[no-untyped-def]
+def metric_from_definition(name: str, options: dict | None):
     """A metric made again from its definition in a log (`log.eval.scorers[i].metrics`: its registry name and
     options, nested metrics included), as `inspect score` remakes them; private to Inspect 0.3.285."""
     from inspect_ai.scorer._metric import metric_create

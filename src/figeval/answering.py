@@ -56,8 +56,9 @@ class AnswerMode(str, Enum):
     AUTO = "auto"
     """Decided by the model, from its name alone (so every route and every re-scoring decides alike): `logprob`
     for providers that declare `answers_by_logprob` (`figeval.providers`: `gguf/`, run in process, whose default
-    is a base model that continues text instead of answering); `generate` for every other provider. A base model behind an API (vLLM, llama.cpp
-    server) needs `answer_mode=logprob`, an instruction-tuned GGUF file `answer_mode=generate`."""
+    is a base model that continues text instead of answering); `generate` for every other provider. A base model
+    behind an API (vLLM, llama.cpp server) needs `answer_mode=logprob`, an instruction-tuned GGUF file
+    `answer_mode=generate`."""
 
 
 # The answer modes as a task parameter's choices (`-T answer_mode=...`), in AnswerMode's order.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 # Marks that change nothing a person reads: zero-width space, LTR/RLM marks, bidi embeddings and isolates, BOM (the
 # zero-width non-joiner is Persian spelling, kept).
@@ -87,23 +88,27 @@ def _table_row(match: re.Match[str]) -> str:
 
 def unwrapped(text: str) -> tuple[str, list[str]]:
     """The answer as every reader reads it, and what was done to it (for the outcome's explanation): invisible
-    marks removed, Cyrillic or Greek look-alikes in a Latin word made Latin, full-width letters made plain, a turn invented after the end-of-turn token cut, chat-template
-    tokens removed, HTML/XML tags unwrapped to their text, a markdown table's cells read with their column's header
-    ("Final: ✔") or a two-cell row as "cell: cell", code fences unwrapped, a lone check mark or cross read as
-    yes / no. Reasoning blocks stay for `strip_reasoning`; nothing else is changed."""
+    marks removed, Cyrillic or Greek look-alikes in a Latin word made Latin, full-width letters made plain, a turn
+    invented after the end-of-turn token cut, chat-template tokens removed, HTML/XML tags unwrapped to their text,
+    a markdown table's cells read with their column's header ("Final: ✔") or a two-cell row as "cell: cell", code
+    fences unwrapped, a lone check mark or cross read as yes / no. Reasoning blocks stay for `strip_reasoning`;
+    nothing else is changed."""
     done = []
-    for name, change in (
+    # typed, so that each lambda's `t` is a str (untyped, the check mark step's `dict.get` reads as `str | None`)
+    steps: tuple[tuple[str, Callable[[str], str]], ...] = (
         ("invisible marks", lambda t: _INVISIBLE.sub("", t)),
         ("look-alike letters", _lookalikes_folded),
         ("full-width letters", lambda t: _FULL_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), t)),
         ("an invented next turn", own_turn),
         ("template tokens", lambda t: _TEMPLATE_TOKEN.sub(" ", t)),
         ("markup", lambda t: _TAG.sub("", _LINE_BREAK_TAG.sub("\n", t))),
-        ("a table", lambda t: _TABLE_ROW.sub(_table_row, _TABLE_SEPARATOR.sub("", _HEADED_TABLE.sub(_headed_table, t)))),
+        ("a table",
+         lambda t: _TABLE_ROW.sub(_table_row, _TABLE_SEPARATOR.sub("", _HEADED_TABLE.sub(_headed_table, t)))),
         ("a code fence", lambda t: _ANY_FENCE.sub(lambda m: m.group(1), t)),
         ("a check mark", lambda t: _EMOJI_VERDICT.get(t.strip(" .!\n"), t)),
         ("keycap digits", lambda t: _KEYCAP.sub(r"\1.", t)),
-    ):
+    )
+    for name, change in steps:
         changed = change(text)
         if changed != text:
             done.append(name)

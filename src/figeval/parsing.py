@@ -43,7 +43,8 @@ YES_NO_WORDS: dict[YesNo, frozenset[str]] = {
 # (`AGREEMENT_NEUTRAL`). Each benchmark decides where they answer (alone, or governing a clause).
 AGREEMENT_BY_LANGUAGE: dict[str, dict[YesNo, frozenset[str]]] = {
     "en": {YesNo.YES: frozenset({"agree", "i agree"}), YesNo.NO: frozenset({"disagree", "i disagree"})},
-    "fa": {YesNo.YES: frozenset({"موافقم", "موافق هستم"}), YesNo.NO: frozenset({"مخالفم", "مخالف هستم", "موافق نیستم"})},
+    "fa": {YesNo.YES: frozenset({"موافقم", "موافق هستم"}),
+           YesNo.NO: frozenset({"مخالفم", "مخالف هستم", "موافق نیستم"})},
     "tr": {YesNo.YES: frozenset({"katılıyorum"}), YesNo.NO: frozenset({"katılmıyorum"})},
     "az": {YesNo.YES: frozenset({"razıyam"}), YesNo.NO: frozenset({"razı deyiləm"})},
 }
@@ -88,7 +89,8 @@ _UNCLOSED_THINK = re.compile(r"<(think|thinking|reasoning)>.*\Z", re.DOTALL | re
 _ORPHAN_THINK_END = re.compile(r"\A.*</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
 _CODE_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
-_ANSWER_KEYS = ("answer", "verdict", "label", "response", "final_answer", "result", "output", "conclusion", "نتیجه", "پاسخ")
+_ANSWER_KEYS = ("answer", "verdict", "label", "response", "final_answer", "result", "output", "conclusion",
+                "نتیجه", "پاسخ")
 _MARKDOWN = re.compile(r"[*`#]|__|^\s*>+", re.MULTILINE)  # emphasis, code, headings, block quotes
 _WORD = re.compile(r"[^\W_]+|/", re.UNICODE)
 
@@ -197,7 +199,8 @@ def first_or_last_label(text: str, labels: Mapping[str, frozenset[str]], negatio
         if "/" in (before, after) or (negation and before in _NEGATIONS):
             continue
         following = [tokens[i] for i in word_positions if i > position][:2]
-        if len(following) == 2 and following[0] in _CONNECTIVES and any(word_in(following[1], v) for v in labels.values()):
+        if (len(following) == 2 and following[0] in _CONNECTIVES
+                and any(word_in(following[1], v) for v in labels.values())):
             continue  # "Yes and no", "entailment or contradiction": both offered, none chosen
         if len(named) == 1:
             return named[0]

@@ -47,7 +47,8 @@ def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
     shares_a, shares_b = Counter(a), Counter(b)
     expected = sum(shares_a[label] * shares_b[label] for label in shares_a) / (n * n)
     if expected == 1.0:
-        raise UndefinedStatistic("Cohen's kappa is undefined when both raters use a single category; use percent agreement")
+        raise UndefinedStatistic(
+            "Cohen's kappa is undefined when both raters use a single category; use percent agreement")
     return (observed - expected) / (1.0 - expected)
 
 

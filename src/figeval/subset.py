@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.dataset import Sample
 
@@ -122,7 +122,9 @@ def units_of(samples: Sequence[Sample], design: Design) -> list[Unit]:
                                "subset design does not fit its samples: report it as a bug.")
         ways = tuple(_value(member.metadata or {}, design.asked_as) for member in members) if design.asked_as else ()
         groups = frozenset(group for member in members for group in _groups(member.metadata or {}, design.strata))
-        units.append(Unit(key, tuple(member.id for member in members), ways, strata.pop(), groups))  # type: ignore[arg-type]
+        # no id is None: every sample's was checked above, before grouping
+        ids = cast(tuple[SampleId, ...], tuple(member.id for member in members))
+        units.append(Unit(key, ids, ways, strata.pop(), groups))
     return units
 
 
@@ -259,7 +261,7 @@ def limit_subset(task_name: str, samples: Sequence[Sample], design: Design, limi
     wanted = {id for unit in shape.units if unit.key in chosen for id in unit.ids}
     ids = tuple(sample.id for sample in samples if sample.id in wanted)
     rule = _rule(count, total, items, design, shape, dict(zip(by_stratum, counts)))
-    return Subset(rule, ids)  # type: ignore[arg-type]
+    return Subset(rule, ids)
 
 
 def _stratum_of(unit: Unit, shape: _Shape) -> tuple[str, ...]:

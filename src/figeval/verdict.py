@@ -96,8 +96,10 @@ _MARKDOWN = re.compile(r"[*`#_]+|^\s*>+", re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<=[.!?؟;؛])\s+|\n+|(?<=[.!?؟])(?=[«\"“A-Z])")
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|overall|in conclusion|in summary|to conclude|final(?:ly)?|my answer|the answer)\b"
-    r"|\banswer\s*:|^(?:but|actually)\b|^wait\b|\bcorrect(?:ion|ed)\b|\bi made a mistake\b|\bon (?:second thought|reflection)\b"
-    r"|\blet me reconsider\b|(?:^|\s)(?:اصلاح|تصحیح|در واقع)(?:\s|:|$)|\b(?:düzeltme|aslında)\b|(?:^|\s)(?:بنابراین|پس|در نتیجه|در مجموع|نتیجه|خلاصه اینکه|پاسخ نهایی|جواب نهایی|پاسخ)(?:\s|:|$)"
+    r"|\banswer\s*:|^(?:but|actually)\b|^wait\b|\bcorrect(?:ion|ed)\b|\bi made a mistake\b"
+    r"|\bon (?:second thought|reflection)\b"
+    r"|\blet me reconsider\b|(?:^|\s)(?:اصلاح|تصحیح|در واقع)(?:\s|:|$)|\b(?:düzeltme|aslında)\b"
+    r"|(?:^|\s)(?:بنابراین|پس|در نتیجه|در مجموع|نتیجه|خلاصه اینکه|پاسخ نهایی|جواب نهایی|پاسخ)(?:\s|:|$)"
     r"|^(?:اما|ولی|با این حال)(?:\s|،)"
     r"|\b(?:sonuç olarak|yani|dolayısıyla|kısacası|bu yüzden|bu nedenle|bu sebeple|cevap|yanıt)\b",
 )

@@ -39,8 +39,8 @@ from figeval.output import write_text
 
 Report = Callable[[str], None]
 # A dataset's own reader, run on the staged files (name -> path): a file that the benchmark cannot read is never
-# stored nor its hash trusted.
-DataCheck = Callable[[dict[str, Path]], None]
+# stored nor its hash trusted. What it returns (the rows it read) is not used.
+DataCheck = Callable[[dict[str, Path]], object]
 
 
 def quiet(_: str) -> None:

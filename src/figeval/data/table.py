@@ -196,11 +196,11 @@ def read_table(
         seen: dict[str, list[int]] = defaultdict(list)
         for row in rows:
             seen[key(row.cells[unique])].append(row.number)
-        repeated = [numbers for numbers in seen.values() if len(numbers) > 1]
-        if repeated:
-            described = "; ".join(f"rows {_rows_phrase(numbers)}" for numbers in repeated[:3])
+        duplicates = [numbers for numbers in seen.values() if len(numbers) > 1]
+        if duplicates:
+            described = "; ".join(f"rows {_rows_phrase(numbers)}" for numbers in duplicates[:3])
             raise DataError(
-                f"{name}: {len(repeated)} expression(s) in column '{unique}' appear more than once ({described}); "
+                f"{name}: {len(duplicates)} expression(s) in column '{unique}' appear more than once ({described}); "
                 "remove the duplicates so that no item is counted twice."
             )
     return rows
@@ -208,13 +208,17 @@ def read_table(
 
 def _check_lengths(name: str, rows: Sequence[Row], columns: Sequence[Column]) -> None:
     """No cell longer than its column's `max_chars`; the first too long is named with its row."""
-    for column in (c for c in columns if c.max_chars is not None):
-        long = [row for row in rows if len(row.cells[column.name]) > column.max_chars]
+    for column in columns:
+        limit = column.max_chars
+        if limit is None:
+            continue
+        long = [row for row in rows if len(row.cells[column.name]) > limit]
         if long:
             first = long[0]
             raise DataError(
-                f"{name}: row {first.number}, column '{column.name}' holds {len(first.cells[column.name]):,} characters "
-                f"({_preview(first.cells[column.name])}), more than the {column.max_chars:,} its cells can hold: the "
+                f"{name}: row {first.number}, column '{column.name}' holds "
+                f"{len(first.cells[column.name]):,} characters "
+                f"({_preview(first.cells[column.name])}), more than the {limit:,} its cells can hold: the "
                 "row is damaged or this is not the dataset's file; use an intact copy of the published file."
             )
 
@@ -222,10 +226,10 @@ def _check_lengths(name: str, rows: Sequence[Row], columns: Sequence[Column]) ->
 def _check_scripts(name: str, rows: Sequence[Row], columns: Sequence[Column]) -> None:
     """Every cell of a text column passes `script_damage`; the first damaged column (Persian ones first: a
     Persian file's damage is what its user needs to hear of) is named with its rows."""
-    texts = sorted((c for c in columns if c.script is not None), key=lambda c: c.script is not Script.PERSIAN)
-    for column in texts:
+    texts = sorted(((c, c.script) for c in columns if c.script is not None), key=lambda cs: cs[1] is not Script.PERSIAN)
+    for column, script in texts:
         filled = [row for row in rows if row.cells[column.name]]
-        damage = {row.number: script_damage(row.cells[column.name], column.script) for row in filled}
+        damage = {row.number: script_damage(row.cells[column.name], script) for row in filled}
         damaged = [row for row in filled if damage[row.number]]
         if not damaged:
             continue

@@ -99,7 +99,8 @@ def load_replay_file(path: Path) -> dict[str, ReplayRecord]:
             raise FigevalError(f"{where}: stop_reason must be one of {list(STOP_REASONS)}, not {stop_reason!r}.")
         reasoning = row.get("reasoning")
         if reasoning is not None and not isinstance(reasoning, str):
-            raise FigevalError(f"{where}: reasoning must be a string (the model's thinking), not {type(reasoning).__name__}.")
+            raise FigevalError(
+                f"{where}: reasoning must be a string (the model's thinking), not {type(reasoning).__name__}.")
         records[sample_id] = ReplayRecord(row["output"], top_logprobs, stop_reason, reasoning)
         first_line[sample_id] = number
     if not records:

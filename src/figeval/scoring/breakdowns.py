@@ -69,6 +69,7 @@ def total_over_groups(inner: Metric, key: str, groups: list[str]) -> Metric:
     def compute(scores: list[SampleScore]) -> float | None:
         found = apply_metric(per_group, scores) if scores else {}
         values = [found.get(group) for group in groups]
-        return None if any(v is None for v in values) else sum(values)
+        defined = [v for v in values if v is not None]
+        return sum(defined) if len(defined) == len(values) else None
 
     return compute  # type: ignore[return-value]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Generic
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model, get_model
 
 from figeval._compat import PrerequisiteError
 from figeval.answering import DETERMINISTIC, response_cache
@@ -102,7 +102,7 @@ def require_judge(judge: str | None) -> None:
 
 async def ask_judge(model: Model, system: str, prompt: str, scheme: LabelScheme[Label]) -> JudgeVerdict[Label]:
     """Ask the judge; if its answer cannot be read, ask once more with a reminder of the format."""
-    messages = [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
+    messages: list[ChatMessage] = [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
     raw: list[str] = []
     for _attempt in range(2):
         output = await model.generate(messages, config=DETERMINISTIC, cache=response_cache(str(model)))

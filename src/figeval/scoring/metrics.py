@@ -24,15 +24,15 @@ log. Per-group breakdowns are in `breakdowns`; what every task reports about how
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Score, metric, stderr
 
 from figeval.errors import FigevalError
 from figeval.scoring.outcome import Outcome, outcome_of
 
-AS_WRONG = "as_wrong"
-EXCLUDED = "excluded"
+AS_WRONG: Final = "as_wrong"
+EXCLUDED: Final = "excluded"
 _AS_LABEL = "as_label:"
 TARGET = "target"
 """`rate(of=TARGET)`: the share of answers that are the expected label (accuracy)."""
@@ -194,7 +194,8 @@ def policy_metrics(policies: Mapping[str, tuple[str, str]], where: dict[str, Any
     """One named `rate` per entry of a task's declaration {metric name: (of, unparsed policy)}, each with its
     standard error (`<name>/stderr`) and its denominator (`<name>/n`)."""
     return [metric for name, (of, policy) in policies.items()
-            for metric in (named(rate(of, policy, where), name), named(rate_stderr(of, policy, where), f"{name}/stderr"),
+            for metric in (named(rate(of, policy, where), name),
+                           named(rate_stderr(of, policy, where), f"{name}/stderr"),
                            named(rate_n(of, policy, where), denominator_name(name)))]
 
 

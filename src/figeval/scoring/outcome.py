@@ -155,7 +155,8 @@ def to_score(outcome: Outcome, labels: Sequence[str]) -> Score:
         metadata[_RULE] = outcome.rule
     if outcome.target is not None:
         metadata[_TARGET] = outcome.target
-    reason = {Status.UNPARSED: UNPARSED_REASON, Status.TRUNCATED: TRUNCATED_REASON, Status.JUDGE_UNPARSED: JUDGE_UNPARSED_REASON}.get(outcome.status)
+    reason = {Status.UNPARSED: UNPARSED_REASON, Status.TRUNCATED: TRUNCATED_REASON,
+              Status.JUDGE_UNPARSED: JUDGE_UNPARSED_REASON}.get(outcome.status)
     return Score(value=value, answer=outcome.answer, explanation=outcome.explanation or None, reason=reason,
                  metadata=metadata)
 
@@ -175,7 +176,7 @@ def outcome_of(score: Score) -> Outcome:
             than figeval's `outcome_mode` (values between 0 and 1 hold no single label).
     """
     value, metadata = score.value, score.metadata or {}
-    if not is_outcome(score):
+    if not is_outcome(score) or not isinstance(value, dict):  # (is_outcome checks the dict: this tells mypy)
         # the log's readers (figeval.reporting.logs) refuse such a log first, naming it and the command that
         # re-scores it; this is for a score reached another way
         raise FigevalError(f"a score not written by a figeval scorer of this release (no outcome metadata "

@@ -16,7 +16,7 @@ The mass on all the labels' words together is kept (`label_mass`): a small one s
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from inspect_ai.model import ModelOutput
 
@@ -142,7 +142,7 @@ def read_answer(
     words: Mapping[str, frozenset[str]],
     target: str | None = None,
     prefixes: bool = False,
-    mass: Callable[[Iterable[tuple[str, float]]], dict[str, float]] | None = None,
+    mass: Callable[[TopLogprobs], dict[str, float]] | None = None,
 ) -> Outcome:
     """The outcome of a closed-label answer.
 

@@ -80,7 +80,8 @@ def binding_mismatches() -> list[str]:
     if list(inspect.signature(_internals.LlamaContext).parameters) != ["model", "params", "verbose"]:
         problems.append(f"llama_cpp._internals.LlamaContext{inspect.signature(_internals.LlamaContext)} is not "
                         "(*, model, params, verbose)")
-    context_fields = dict(llama_cpp.llama_context_params._fields_)
+    # a ctypes field is (name, type), or (name, type, bits) for a bit field
+    context_fields = {field[0]: field[1] for field in llama_cpp.llama_context_params._fields_}
     for name, ctype in CONTEXT_FIELDS.items():
         if context_fields.get(name) != ctype:
             problems.append(f"llama_context_params.{name} is {context_fields.get(name)}, not {ctype}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import numpy as np
 
@@ -84,7 +84,7 @@ class Request:
     sampled: list[int] = field(default_factory=list)  # what the model produced, end-of-generation token included
     first_logprobs: np.ndarray | None = None
     text: str = ""
-    finish: str = "max_tokens"
+    finish: Literal["stop", "max_tokens"] = "max_tokens"  # two of Inspect's stop reasons
 
 
 R = TypeVar("R", bound=Request)

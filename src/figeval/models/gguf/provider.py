@@ -11,7 +11,7 @@ import atexit
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 from inspect_ai.model import (
@@ -47,6 +47,21 @@ class _Call(Request):
     top_logprobs: int = 1
     started: float = 0.0
     future: asyncio.Future[ModelOutput] | None = None
+
+    def caller(self) -> asyncio.Future[ModelOutput]:
+        """The future its caller awaits: `generate` sets it before it queues the call."""
+        if self.future is None:
+            raise FigevalError("gguf: a request was queued without its caller; report it as a bug.")
+        return self.future
+
+
+class _Settings(TypedDict):
+    """The model args, n_ctx resolved."""
+
+    n_ctx: int
+    n_parallel: int
+    n_threads: int | None
+    chat_template: bool | None
 
 
 def context_fix(model_name: str, role: str | None) -> str:
@@ -90,7 +105,8 @@ class GGUFModelAPI(ModelAPI):
         # Inspect's response cache keys on base_url: make it name the weights, so that a replaced file at the
         # same path (or a new package version behind the alias) never serves cached answers of the old one.
         self.base_url = base_url or weights_identity(model_name)
-        self._settings = {"n_ctx": n_ctx, "n_parallel": n_parallel, "n_threads": n_threads, "chat_template": chat_template}
+        self._settings: _Settings = {"n_ctx": n_ctx, "n_parallel": n_parallel, "n_threads": n_threads,
+                                     "chat_template": chat_template}
         fail_unretryable_errors_once()  # a prompt too long for the context is as long on every retry
         self._lock = threading.Lock()
         self._llm: Any = None
@@ -162,7 +178,7 @@ class GGUFModelAPI(ModelAPI):
         with self._lock:
             self._ensure_loaded()
         tokens, template_stops = self._prompt_tokens(messages)
-        share = self._engine.share
+        share = self._loaded_engine().share
         # Unset: what the sequence's share of the context leaves (a reasoning model's think block needs room)
         max_tokens = config.max_tokens or max(1, share - len(tokens))
         if len(tokens) + max_tokens > share:
@@ -184,6 +200,12 @@ class GGUFModelAPI(ModelAPI):
             started=started,
         )
 
+    def _loaded_engine(self) -> Engine[_Call]:
+        """The engine `_ensure_loaded` opened (None before it, and after `close`)."""
+        if self._engine is None:
+            raise FigevalError("gguf: the model is not loaded (or was closed); report it as a bug.")
+        return self._engine
+
     def _role(self) -> str | None:
         """The model role this provider serves in the running sample (a judge's `grader`), or None for the model
         under test (or outside a sample)."""
@@ -202,6 +224,8 @@ class GGUFModelAPI(ModelAPI):
         return "judge"  # a model the scorer made itself (-T judge=gguf/...): -M does not reach it either
 
     def _output(self, call: _Call) -> ModelOutput:
+        if self._vocabulary is None:  # loaded with the engine that finished `call`
+            raise FigevalError("gguf: the model is not loaded; report it as a bug.")
         text = self._vocabulary.text
         choice_logprobs = None
         if call.first_logprobs is not None:
@@ -244,7 +268,7 @@ class GGUFModelAPI(ModelAPI):
         if loop is not self._loop:
             # A new event loop (each asyncio.run): what the old one left unanswered has no caller any more.
             self._loop, self._waiting, self._runner = loop, [], None
-            self._engine.drop_active()
+            self._loaded_engine().drop_active()
         call.future = loop.create_future()
         self._waiting.append(call)
         if self._runner is None or self._runner.done():
@@ -254,7 +278,7 @@ class GGUFModelAPI(ModelAPI):
     def _step(self, admitted: list[_Call], dropped: list[_Call]) -> list[tuple[_Call, ModelOutput | Exception]]:
         """One engine step, and the output (or error) of each call it finished."""
         answered: list[tuple[_Call, ModelOutput | Exception]] = []
-        for call, error in self._engine.step(admitted, dropped):
+        for call, error in self._loaded_engine().step(admitted, dropped):
             try:
                 answered.append((call, error if error is not None else self._output(call)))
             except Exception as output_error:
@@ -263,22 +287,22 @@ class GGUFModelAPI(ModelAPI):
 
     async def _serve(self) -> None:
         """Feeds waiting requests to the engine and answers them, until none is left."""
-        engine = self._engine
+        engine = self._loaded_engine()
         while self._waiting or engine.active:
             if not engine.active and len(self._waiting) < engine.n_parallel:
                 await asyncio.sleep(BATCH_WAIT_S)  # let the requests that arrive together join one batch
-            self._waiting = [call for call in self._waiting if not call.future.done()]
+            self._waiting = [call for call in self._waiting if not call.caller().done()]
             admitted = engine.admit(self._waiting)
             self._waiting = [call for call in self._waiting if call not in admitted]
-            dropped = [call for call in engine.active if call.future.done()]  # cancelled callers
+            dropped = [call for call in engine.active if call.caller().done()]  # cancelled callers
             # In a worker thread: Inspect's own work (scoring, logging, the next prompts) goes on meanwhile.
             answered = await asyncio.to_thread(self._step, admitted, dropped)
             for call, result in answered:
-                if call.future.done():
+                if call.caller().done():
                     continue
                 if isinstance(result, Exception):
-                    call.future.set_exception(
+                    call.caller().set_exception(
                         result if isinstance(result, FigevalError) else FigevalError(f"gguf: {result}")
                     )
                 else:
-                    call.future.set_result(result)
+                    call.caller().set_result(result)
