@@ -12,16 +12,11 @@ csv.field_size_limit(1 << 30)
 
 
 def __getattr__(name: str) -> object:
-    # Only what this module does not define arrives here: the version and the tasks.
+    # Only what this module does not define arrives here: the version (`figeval.version`) and the tasks.
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from figeval.version import __version__
 
-        try:
-            found = version("figeval")
-        except PackageNotFoundError:  # running from a source tree that was not installed
-            found = "0+unknown"
-        globals()["__version__"] = found  # read once
-        return found
+        return __version__
     # Dunders and submodules are not tasks: `from figeval import cli` asks for `figeval.cli` here first, and must
     # go on to import the submodule rather than load every task.
     from importlib.util import find_spec

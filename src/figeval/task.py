@@ -25,7 +25,7 @@ from inspect_ai.dataset import Dataset
 from inspect_ai.scorer import Metric, Scorer
 from inspect_ai.solver import Solver
 
-from figeval import __version__
+from figeval.version import __version__
 from figeval.answering import DETERMINISTIC, AnswerMode
 from figeval.data.stored import sha256_of
 from figeval.scoring.reducer import outcome_mode

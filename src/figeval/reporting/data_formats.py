@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 
-from figeval import __version__
+from figeval.version import __version__
 from figeval.reporting.cells import unit_of
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Table
@@ -35,10 +35,11 @@ def render_csv(report: Report) -> str:
                 cell = row.cells.get(column.key)
                 if cell is None:
                     continue
-                numeric, unit = not isinstance(cell.value, str), unit_of(table, column)
+                unit = unit_of(table, column)
                 writer.writerow([table.key, table.source, row.label, row.reference,
                                  ";".join(f"{k}={v}" for k, v in row.identity.items()), column.key, column.header,
-                                 unit, printed(cell.value, unit, cell.decimals) if numeric else cell.value,
+                                 unit, cell.value if isinstance(cell.value, str) else printed(cell.value, unit,
+                                                                                             cell.decimals),
                                  _blank(printed(cell.low, unit, cell.decimals)),
                                  _blank(printed(cell.high, unit, cell.decimals)),
                                  _blank(cell.n), cell.label, cell.log or ""])

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from figeval import __version__
+from figeval.version import __version__
 from figeval.reporting.cells import MISSING, grid, table_notes, title_line
 from figeval.reporting.render import run_lines
 from figeval.reporting.report import Report
@@ -53,12 +53,14 @@ def render_html(report: Report, found_figures: Sequence[Figure]) -> str:
     """The page: every table, then each figure inline as SVG, then the runs used."""
     from figeval.reporting.figures import svg_text
 
-    drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}<figcaption>{escape(f.caption)}</figcaption></figure>'
+    drawn = "".join(f'<figure id="{escape(f.name)}">{svg_text(f.figure)}'
+                    f'<figcaption>{escape(f.caption)}</figcaption></figure>'
                     for f in found_figures)
     runs = "".join(f"<li>{escape(line.strip())}</li>" for line in run_lines(report))
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>figeval report</title>'
             f"<style>{STYLE}</style></head><body><h1>figeval report</h1>"
             f"<p>figeval {escape(__version__)}. ↑/↓: higher/lower is better; *: figeval's column, not the paper's; "
-            f"[a, b]: 95% interval; (n=k): the cell's own count where it differs from the row's samples; (paper), in italics: the paper's published number; {MISSING}: no run.</p>"
+            "[a, b]: 95% interval; (n=k): the cell's own count where it differs from the row's samples; "
+            f"(paper), in italics: the paper's published number; {MISSING}: no run.</p>"
             + "".join(html_table(table) for table in report.tables) + drawn
             + f'<h2>Runs</h2><ul class="notes">{runs}</ul></body></html>\n')
