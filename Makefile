@@ -29,6 +29,9 @@ run: setup
 	@if [ -n "$(DATA_FROM)" ]; then $(BIN)/figeval data import ffe-hallu "$(DATA_FROM)"; fi
 	$(BIN)/figeval run ffe_detection
 
-# The tests run on every core (pytest-xdist), at most 4 processes: each imports Inspect and may load a model.
+# Lint and type-check first (settings in pyproject.toml), then the tests on every core (pytest-xdist), at most 4
+# processes: each imports Inspect and may load a model.
 test: setup
+	$(BIN)/ruff check src tests perf
+	$(BIN)/mypy
 	$(BIN)/pytest -n auto --maxprocesses 4
