@@ -77,10 +77,11 @@ def test_every_task_default_is_one_of_its_choices():
 
 
 def test_each_benchmark_s_paper_numbers_are_its_own():
-    # 150 FFE-HALLU, 12 Turkish idioms, 88 Persian allusions and 142 PerHalluEval lines, as entered
-    counts = {benchmark.name: len(benchmark.numbers()) for benchmark in BENCHMARKS}
-    assert counts == {"ffe-hallu": 150, "turkish-idioms": 12, "persian-allusions": 88, "perhallueval": 142}
     for benchmark in BENCHMARKS:
+        # every line its file holds, as entered (counted here as text lines, not through the csv reader)
+        if benchmark.paper_numbers:
+            lines = benchmark.paper_numbers.read_text(encoding="utf-8").splitlines()[1:]
+            assert len(benchmark.numbers()) == sum(bool(line.strip()) for line in lines) > 0, benchmark.name
         sources = {spec.source for spec in benchmark.tables}
         sources |= {table for printed in benchmark.agreement.values()
                     for table in (printed.judge_table, printed.annotator_table) if table}

@@ -1,46 +1,36 @@
-"""All ten tasks' readers on the corpus of real answer shapes (tests/real_answers): at least 95% of the answers
+"""Every task's readers on the corpus of real answer shapes (tests/real_answers): at least 95% of the answers
 read by the paper's rule or figeval's reader, none read otherwise than a person reads it (each benchmark's
 test_real_answers checks its tasks one by one, with their metrics)."""
 
 from collections import Counter
+from importlib import import_module
 
-from figeval.benchmarks.ffe_hallu.scorer import detection_scorer, ffe_judged_scorer
-from figeval.benchmarks.perhallueval.scorer import perhallueval_scorer
-from figeval.benchmarks.persian_allusions.scorer import knowledge_scorer, mc_scorer, open_scorer
-from figeval.benchmarks.turkish_idioms.scorer import idiom_scorer
-from figeval.scoring.reading_metrics import read_layer
+from figeval._registry import BENCHMARKS
 from figeval.scoring.outcome import ReadBy, outcome_of
-from tests.real_answers.corpus import load, score_all, scripted_judge
+from figeval.scoring.reading_metrics import read_layer
+from tests.real_answers.corpus import CORPUS, CorpusTask, load
 
-JUDGE = scripted_judge(lambda answer: "0")
-PERHALLUEVAL_TARGET = {"correct": "Y", "hallucinated": "N"}
+
+def _registered() -> dict[str, CorpusTask]:
+    """Every benchmark's corpus tasks, as its tests register them (`tests/<package>/corpus_tasks.py`)."""
+    found: dict[str, CorpusTask] = {}
+    for benchmark in BENCHMARKS:
+        package = benchmark.tasks[0].__module__.split(".")[2]  # figeval.benchmarks.<package>.tasks
+        found |= import_module(f"tests.{package}.corpus_tasks").CORPUS_TASKS
+    return found
+
+
+CORPUS_TASKS = _registered()
+TASKS = list(CORPUS_TASKS)
 
 
 def scored(task: str, extractor=None):
-    entries = load(task)
-    if task == "ffe_detection":
-        return score_all(detection_scorer("generate"), entries,
-                         target=lambda e: e.metadata["kind"], extractor=extractor)
-    if task.startswith("ffe_"):
-        return score_all(ffe_judged_scorer(task.removeprefix("ffe_"), [], JUDGE), entries,
-                         metadata=lambda e: {"references": [], "english": "", "meaning": "", **e.metadata})
-    if task.startswith("tr_idiom_"):
-        kind = task.removeprefix("tr_idiom_")
-        return [s for lang in ("en", "tr") for s in score_all(
-            idiom_scorer(kind, "generate", None, lang), [e for e in entries if e.metadata["prompt_lang"] == lang],
-            target=lambda e: e.metadata["target"], extractor=extractor)]
-    if task == "allusion_mc":
-        return score_all(mc_scorer(), entries, target=lambda e: e.metadata["target"], extractor=extractor)
-    if task.startswith("allusion_"):
-        scorer = knowledge_scorer(JUDGE) if task == "allusion_knowledge" else open_scorer("gt", JUDGE)
-        return score_all(scorer, entries, metadata=lambda e: {"allusion": "", "description": "", "text": "",
-                                                              **e.metadata})
-    return score_all(perhallueval_scorer("generate"), entries,
-                     target=lambda e: PERHALLUEVAL_TARGET[e.metadata["version"]], extractor=extractor)
+    return CORPUS_TASKS[task].score(load(task), extractor)
 
 
-TASKS = ["ffe_detection", "ffe_generation", "ffe_translation", "tr_idiom_detection", "tr_idiom_entailment",
-         "allusion_knowledge", "allusion_mc", "allusion_open", "perhallueval_qa", "perhallueval_summarization"]
+def test_every_task_of_every_benchmark_has_its_corpus_and_every_corpus_file_its_task():
+    tasks = {task.__name__ for benchmark in BENCHMARKS for task in benchmark.tasks}
+    assert set(TASKS) == tasks == {path.stem for path in CORPUS.glob("*.yaml")}
 
 
 def test_the_corpus_covers_every_task_with_400_answers_and_95_percent_of_the_readable_are_read():
@@ -56,16 +46,12 @@ def test_the_corpus_covers_every_task_with_400_answers_and_95_percent_of_the_rea
     assert read / total >= 0.95, layers
 
 
-CLOSED_LABEL_TASKS = ["ffe_detection", "tr_idiom_detection", "tr_idiom_entailment", "allusion_mc", "perhallueval_qa",
-                      "perhallueval_summarization"]
-
-
 def test_a_replayed_extractor_reads_the_rest_as_the_person_does():
     # the extractor (a model role) is asked only about the unread answers; replayed, it answers with the person's
     # reading (null where the person cannot tell): every answer then has the person's reading, so every metric
     # equals the one derived from the person's readings (each benchmark's test_real_answers derives them)
     asked = expected = 0
-    for task in CLOSED_LABEL_TASKS:
+    for task in (task for task in TASKS if CORPUS_TASKS[task].closed_label):
         entries = {e.id: e for e in load(task)}
         # asked about: the answers no rule reads though a person does
         expected += sum(outcome_of(s.score).is_unparsed and entries[s.sample_id].person is not None

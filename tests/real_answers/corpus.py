@@ -38,6 +38,19 @@ class Entry:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class CorpusTask:
+    """How one task's corpus answers are scored, as its benchmark's tests register it (`tests/<benchmark>/
+    corpus_tasks.py`, a `CORPUS_TASKS` dict keyed by task name): the shared corpus tests read the registrations
+    and never name a task."""
+
+    score: Callable[[Sequence[Entry], Callable[[Entry], str | None] | None], list[SampleScore]]
+    """The entries' scores by the task's own scorer (with an extractor model answering as the function says, or
+    None)."""
+    closed_label: bool
+    """The answer is one of the task's labels (an extractor can be asked); else an open answer for a judge."""
+
+
 def load(task: str) -> list[Entry]:
     """The corpus entries of a task, checked for the fields every entry has."""
     rows = yaml.safe_load((CORPUS / f"{task}.yaml").read_text(encoding="utf-8"))
