@@ -150,11 +150,13 @@ ROUND_2 = [
     ("Is it real? I think so.", FAKE, REAL),  # a yes sentence to "real?" -> real (the framing's yes would be fake)
     ("Real or fake? Yes.", FAKE, None),  # ADV: a yes to an either-or chooses neither -> unread
     ("پاسخ منفی است.", REAL, FAKE),  # "the answer is negative" under real-q -> fake
-    # a probability given to a label: >= 0.7 that label, <= 0.3 the other, between no lean
+    # a probability given to a label: over one half that label, under one half the other, one half no lean
     ("P(real) ≈ 0.1 — the attested idiom is «از دماغ فیل افتادن».", REAL, FAKE),  # 10% real -> fake
     ("P(fake) = 0.85", REAL, FAKE),  # 85% fake -> fake
     ("Probability of being real: 90%", FAKE, REAL),  # 90% real -> real
     ("P(real) = 0.5", FAKE, None),  # ADV: no lean -> unread
+    ("P(real) ≈ 0.6", FAKE, REAL),  # 60% real: a lean, read as a forced choice -> real
+    ("Probability of being fake: 40%", REAL, REAL),  # 40% fake leans away from fake -> real
     # a sentence that refers back to another expression the model proposed is about that one
     ("Did you mean «نابرده رنج گنج میسر نمی‌شود»? That is a real and very well-known proverb.", REAL, None),
     ("You may be thinking of «گربه را دم حجله کشتن». That is a well-known proverb.", FAKE, None),

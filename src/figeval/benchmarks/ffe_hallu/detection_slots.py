@@ -5,8 +5,9 @@ the detection cues read them (`readers.detection_readers`), as a person reads th
   The key's name is not an assertion ("fake": false says real); its value is read as the pair.
 - A yes/no answering a question the model asked itself ("Fake? No. Real? Yes.", «آیا ... واقعی است یا نه؟ پاسخ
   مثبت است»): it answers that question, not the prompt's framing.
-- A probability given to a label ("P(real) ≈ 0.1"): a lean of 0.7 or more is that label, of 0.3 or less the other,
-  anything between states no lean (a hedge).
+- A probability given to a label ("P(real) ≈ 0.1"): over one half leans to that label, under one half to the
+  other, one half states no lean (a hedge): a lean is read as a forced choice is, as every benchmark reads a
+  stated probability.
 - A proposal of another expression ("Did you mean «…»?") makes the next sentence that refers back to it ("That is
   a real proverb") a statement about the proposal, not about the expression asked: it states nothing.
 - A hedge reached as a conclusion ("I'm not aware of it, so I can't say ...") governs its whole sentence: what
@@ -111,9 +112,9 @@ def _probability_marker(match: re.Match[str], value: re.Match[str]) -> str:
     label = FAKE if word in ("fake", "fabricated") else REAL
     number = value.group("number")
     p = float(number.rstrip("% ")) / 100 if "%" in number else float(number)
-    if p >= 0.7:
+    if p > 0.5:
         return MARKER[label]
-    if p <= 0.3:
+    if p < 0.5:
         return MARKER[FAKE if label == REAL else REAL]
     return MARKER[None]
 
