@@ -123,7 +123,7 @@ def env(stub: AnsweringStub, tmp_path: Path) -> dict:
 
 def test_perhallueval_killed_while_verifying(stub: AnsweringStub, env: dict, tmp_path: Path):
     out = tmp_path / "build"
-    args = ["build", "perhallueval", "--task", "qa", "--source", str(pquad_file(tmp_path / "pquad.json")),
+    args = ["build", "perhallueval-candidates", "--task", "qa", "--source", str(pquad_file(tmp_path / "pquad.json")),
             "--n", "6", "--generator", "openai-api/stub/gen", "--verifier", "openai-api/stub/ver", "--out", str(out)]
     verified = out / "verified.jsonl"
     # 6 items: 6 generator calls (step 2), then 6 verifier calls (step 3); 8 answers = step 2 and 2 of step 3
@@ -147,7 +147,7 @@ def test_perhallueval_killed_while_verifying(stub: AnsweringStub, env: dict, tmp
 def test_fakes_killed_while_writing_candidates(ffe_hallu_imported: Path, stub: AnsweringStub, env: dict,
                                                tmp_path: Path):
     out = tmp_path / "fakes"
-    args = ["build", "fakes", "--out", str(out), "--per-category", "2", "--model", "openai-api/stub/writer",
+    args = ["build", "ffe-hallu-fakes", "--out", str(out), "--per-category", "2", "--model", "openai-api/stub/writer",
             "--checker", "openai-api/stub/checker"]
     candidates = out / "candidates.jsonl"
 
@@ -177,7 +177,7 @@ def test_fakes_killed_while_writing_candidates(ffe_hallu_imported: Path, stub: A
 
 def test_paraphrases_killed_mid_sheet(ffe_hallu_imported: Path, stub: AnsweringStub, env: dict, tmp_path: Path):
     sheet = tmp_path / "paraphrases.csv"
-    args = ["build", "paraphrases", "--model", "openai-api/stub/m", "--out", str(sheet)]
+    args = ["build", "ffe-hallu-paraphrases", "--model", "openai-api/stub/m", "--out", str(sheet)]
 
     def rows_on_disk() -> int:
         return sheet.read_text(encoding="utf-8-sig").count("\n") - 1 if sheet.is_file() else 0
@@ -198,7 +198,7 @@ def test_allusive_texts_killed_mid_sheet(stub: AnsweringStub, env: dict, tmp_pat
     listed.write_text("allusion,description\nسلیمان (انگشتری),دیو انگشتری سلیمان را ربود\n"
                       "سلیمان (مور),مور با سلیمان سخن گفت\nیوسف,زیبایی یوسف\n", encoding="utf-8")
     sheet = tmp_path / "pool.csv"
-    args = ["build", "allusive-texts", "--model", "openai-api/stub/m", "--out", str(sheet), "--allusions",
+    args = ["build", "persian-allusions-texts", "--model", "openai-api/stub/m", "--out", str(sheet), "--allusions",
             str(listed), "--per-allusion", "2"]
 
     def rows_on_disk() -> int:

@@ -133,7 +133,11 @@ class Benchmark:
     """Each task's headline metric: the leaderboard's columns."""
     figures: tuple[FigureSpec, ...] = ()
     builders: tuple[Any, ...] = ()
-    """Click commands under `figeval build` that make fresh benchmark data."""
+    """Click commands that make fresh benchmark data, each named by what it builds: `figeval build
+    <benchmark>-<name>` ("ffe-hallu-fakes"), so that a name says whose data it builds."""
+    former_builder_names: Mapping[str, str] = field(default_factory=dict)
+    """{a builder's former name under `figeval build`: its name now}: the former still works, with a line saying
+    the new one."""
     choices: Mapping[str, Collection[str]] = field(default_factory=dict)
     """Valid words of task arguments that take a list of them (`frequency_bands=low,high`), which a `Literal`
     annotation cannot say; single-word choices are the parameters' `Literal` annotations."""

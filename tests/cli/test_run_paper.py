@@ -34,7 +34,7 @@ def test_without_files_or_judge_only_the_detection_runs_and_the_rest_say_what_en
         "skipped ffe_generation (meaning=human), Table 3, dictionary meanings: give --judge MODEL, the judge of its "
         "answers",
         "skipped ffe_generation (meaning=paraphrased), Table 3, paraphrased meanings: give -T paraphrases=PATH, the "
-        "sheet `figeval build paraphrases` writes, its verified column filled",
+        "sheet `figeval build ffe-hallu-paraphrases` writes, its verified column filled",
         "skipped ffe_translation, Table 5: give -T pairs=PATH, a CSV of English idioms and their Persian equivalents "
         "(upstream's is damaged)",
     ]
@@ -171,7 +171,7 @@ def write_jsonl(path: Path, outputs: dict[str, str]) -> Path:
 
 
 def paraphrase_sheet(path: Path) -> Path:
-    """`figeval build paraphrases`' sheet with rows 1-3 verified by a person and row 4 not yet (dropped)."""
+    """`figeval build ffe-hallu-paraphrases`' sheet with rows 1-3 verified by a person and row 4 not yet (dropped)."""
     from figeval.benchmarks.ffe_hallu.dataset import authentic_dataset
 
     items = {item.row: item for item in authentic_dataset()[0]}

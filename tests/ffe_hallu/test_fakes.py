@@ -156,11 +156,12 @@ def test_fake_prompts_quote_the_paper():
 
 
 @pytest.mark.parametrize(("args", "fragments"), [
-    (("build", "fakes", "--out", "{tmp}/b", "--per-category", "0"), ("--per-category must be at least 1",)),
-    (("build", "fakes", "--out", "{tmp}/b", "--authentic-extra", "{tmp}/missing.csv"),
+    (("build", "ffe-hallu-fakes", "--out", "{tmp}/b", "--per-category", "0"), ("--per-category must be at least 1",)),
+    (("build", "ffe-hallu-fakes", "--out", "{tmp}/b", "--authentic-extra", "{tmp}/missing.csv"),
      ("missing.csv", "cannot be read")),
-    (("build", "fakes-final", "--out", "{tmp}/nothing"), ("no build folder at", "figeval build fakes")),
-    (("build", "fakes-final", "--out", "{tmp}", "{tmp}/missing.csv"), ("missing.csv", "cannot be read")),
+    (("build", "ffe-hallu-fakes-final", "--out", "{tmp}/nothing"),
+     ("no build folder at", "figeval build ffe-hallu-fakes")),
+    (("build", "ffe-hallu-fakes-final", "--out", "{tmp}", "{tmp}/missing.csv"), ("missing.csv", "cannot be read")),
     (("run", "ffe_detection", "-T", "fakes={tmp}/missing.csv", "-T", "controls=false"),
      ("missing.csv", "cannot be read")),
 ])

@@ -156,7 +156,7 @@ def test_fakes_refuses_before_writing_anything(args, fragments, ffe_hallu_import
         out.mkdir()
         (out / "review.csv").write_text("farsi_idiom\nبه بار اوردن\n", encoding="utf-8")
     given = [arg.replace("{out}", str(out)) for arg in args]
-    assert_one_line_error(figeval("build", "fakes", "--out", str(out), "--model", "mockllm/model",
+    assert_one_line_error(figeval("build", "ffe-hallu-fakes", "--out", str(out), "--model", "mockllm/model",
                                   "--per-category", "1", *given, cwd=tmp_path), *fragments)
     # nothing written: no folder made, or the given file alone in it
     written = sorted(path.name for path in out.iterdir()) if out.exists() else []

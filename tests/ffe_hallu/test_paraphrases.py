@@ -95,14 +95,14 @@ def test_a_bad_row_number_in_a_resumed_sheet_is_one_line(ffe_hallu_imported: Pat
                                     "اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
     # rows 1-200 are the evaluated authentic FFEs (Section 3.1's 200)
-    assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
+    assert_one_line_error(figeval("build", "ffe-hallu-paraphrases", "--model", "mockllm/model", "--out", "p.csv",
                                   cwd=tmp_path),
                           "p.csv: row 2, column 'row' is 'abc', not the number of an evaluated authentic FFE (1-200)",
                           "restore the number the build wrote, or remove the row")
     (tmp_path / "p.csv").write_text("row,farsi_idiom,Meaning,paraphrase,verified\n201,به بار "
                                     "اوردن,به ثمر رسیدن,بازنویسی,\n",
                                     encoding="utf-8")
-    assert_one_line_error(figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "p.csv",
+    assert_one_line_error(figeval("build", "ffe-hallu-paraphrases", "--model", "mockllm/model", "--out", "p.csv",
                                   cwd=tmp_path), "row 1, column 'row' is '201'")
 
 
@@ -188,7 +188,7 @@ def test_the_printed_next_command_quotes_the_sheet_for_the_shell(ffe_hallu_impor
 
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=ScriptedParaphraser(), **args)):
-        result = figeval("build", "paraphrases", "--model", "mockllm/model", "--out", "my sheet.csv",
+        result = figeval("build", "ffe-hallu-paraphrases", "--model", "mockllm/model", "--out", "my sheet.csv",
                          cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # shlex.quote of "paraphrases=my sheet.csv": one shell word when pasted back

@@ -196,7 +196,7 @@ def contamination(published: Run, fresh: Run, slug: str | None) -> dict[str, Exp
 # --- files a researcher gives ------------------------------------------------------------------------------------
 
 def paraphrase_sheet(world: World, rows: int) -> Path:
-    """`figeval build paraphrases`' sheet with its first `rows` rows verified by a person."""
+    """`figeval build ffe-hallu-paraphrases`' sheet with its first `rows` rows verified by a person."""
     from figeval.benchmarks.ffe_hallu.dataset import authentic_dataset
 
     items = {item.row: item for item in authentic_dataset()[0]}

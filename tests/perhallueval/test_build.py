@@ -168,10 +168,11 @@ def test_build_resume_validate_and_evaluate(tmp_path: Path):
 # --- What a user gives the build is never lost, overwritten or silently trusted (issue 24) ---------------------
 
 def phe(tmp_path: Path, *args: str):
-    """`figeval build perhallueval --task qa` in this process, models that are never reached (refused first)."""
+    """`figeval build perhallueval-candidates --task qa` in this process, models that are never reached (refused
+    first)."""
     from tests.command import figeval
 
-    return figeval("build", "perhallueval", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
+    return figeval("build", "perhallueval-candidates", "--task", "qa", "--n", "3", "--generator", "mockllm/a",
                    "--verifier", "mockllm/v", *args, cwd=tmp_path)
 
 
@@ -277,7 +278,7 @@ def test_a_build_given_what_it_cannot_use_is_refused_before_writing(args, fragme
     options = {"--generator": "mockllm/a", "--verifier": "mockllm/v", "--out": str(tmp_path / "build"),
                "--source": str(pquad_file(tmp_path / "pquad.json")), "--n": "3"}
     options[args[0]] = args[1].replace("{tmp}", str(tmp_path))
-    result = figeval("build", "perhallueval", "--task", "qa",
+    result = figeval("build", "perhallueval-candidates", "--task", "qa",
                      *[part for pair in options.items() for part in pair], cwd=tmp_path)
     assert_one_line_error(result, *fragments)
     assert not (tmp_path / "build").exists() and (tmp_path / "file.txt").read_text(encoding="utf-8") == "notes\n"
@@ -303,8 +304,9 @@ def test_a_stratification_that_does_not_fit_the_task_is_refused_before_any_data_
     from tests.command import assert_one_line_error, figeval
 
     # no --source: the stored PN-Summary files would be fetched first, and their download failure named instead
-    result = figeval("build", "perhallueval", "--task", "summarization", "--n", "5", "--generator", "mockllm/a",
-                     "--verifier", "mockllm/v", "--out", str(tmp_path / "build"), "--stratify", "article")
+    result = figeval("build", "perhallueval-candidates", "--task", "summarization", "--n", "5",
+                     "--generator", "mockllm/a", "--verifier", "mockllm/v", "--out", str(tmp_path / "build"),
+                     "--stratify", "article")
     assert_one_line_error(result, "--stratify article applies to --task qa; summarization is sampled by article "
                                   "length (Section 3.1): leave it out.")
     assert "download" not in result.stdout + result.stderr and not (tmp_path / "build").exists()

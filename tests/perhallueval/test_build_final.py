@@ -94,8 +94,8 @@ def test_final_without_kept_csv_says_to_build_first(built: Path, tmp_path: Path)
     result = figeval("build", "perhallueval-final", "--task", "qa", "--out", str(built),
                      *map(str, sheets), cwd=tmp_path)
     # the folder's name has a space: the command is printed with it quoted, ready to paste
-    assert_one_line_error(result, f"{built / 'kept.csv'} does not exist", "run `figeval build perhallueval --task qa "
-                          f"--out '{built}' ...` first")
+    assert_one_line_error(result, f"{built / 'kept.csv'} does not exist",
+                          f"run `figeval build perhallueval-candidates --task qa --out '{built}' ...` first")
 
 
 def test_final_refuses_an_out_that_is_a_file(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""`figeval build allusive-texts` never writes over what it reads or through a link, refuses a model it cannot
+"""`figeval build persian-allusions-texts` never writes over what it reads or through a link, refuses a model it cannot
 open before writing anything, and resumes a sheet a kill left ending in half a row."""
 
 from pathlib import Path
@@ -16,11 +16,11 @@ LIST = f"allusion,description\n{RING.title},{RING.description}\n{ANT.title},{ANT
 
 
 def command(tmp_path: Path, *args: str, writer: Writer | None = None):
-    """`figeval build allusive-texts --allusions allusions.csv ARGS` in this process, the model scripted."""
+    """`figeval build persian-allusions-texts --allusions allusions.csv ARGS` in this process, the model scripted."""
     (tmp_path / "allusions.csv").write_text(LIST, encoding="utf-8")
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer or Writer(), **args)):
-        return figeval("build", "allusive-texts", "--allusions", "allusions.csv", *args, cwd=tmp_path)
+        return figeval("build", "persian-allusions-texts", "--allusions", "allusions.csv", *args, cwd=tmp_path)
 
 
 def test_the_command_writes_the_sheet(tmp_path: Path):

@@ -136,7 +136,7 @@ def test_pool_mistakes_are_one_line(tmp_path: Path):
 
 
 def build_command(tmp_path: Path, writer: Writer):
-    """`figeval build allusive-texts` of the ring and the ant, 2 passages each, `writer` answering."""
+    """`figeval build persian-allusions-texts` of the ring and the ant, 2 passages each, `writer` answering."""
     from tests.command import figeval
 
     listed = tmp_path / "allusions.csv"
@@ -144,7 +144,7 @@ def build_command(tmp_path: Path, writer: Writer):
                       encoding="utf-8")
     with mock.patch("figeval.building.get_model",
                     lambda name, **args: get_model(name, custom_outputs=writer, **args)):
-        return figeval("build", "allusive-texts", "--model", "mockllm/model", "--out", "pool.csv",
+        return figeval("build", "persian-allusions-texts", "--model", "mockllm/model", "--out", "pool.csv",
                        "--allusions", str(listed), "--per-allusion", "2", cwd=tmp_path)
 
 

@@ -10,37 +10,41 @@ from __future__ import annotations
 
 import click
 
-from figeval.errors import FigevalError
 
 
 def builders() -> dict[str, click.Command]:
-    """Every registered benchmark's builder commands, by their name under `figeval build`.
-
-    Raises:
-        FigevalError: two benchmarks declare commands of the same name (one would hide the other).
-    """
+    """Every registered benchmark's builder commands, by their name under `figeval build`: the benchmark's name and
+    what the command builds ("ffe-hallu-fakes")."""
     from figeval._registry import BENCHMARKS
 
-    found: dict[str, tuple[str, click.Command]] = {}
-    for benchmark in BENCHMARKS:
-        for command in benchmark.builders:
-            if command.name in found and found[command.name][1] is not command:
-                raise FigevalError(f"benchmarks {found[command.name][0]} and {benchmark.name} both declare "
-                                   f"`figeval build {command.name}`; rename one of the commands.")
-            found[command.name] = (benchmark.name, command)
-    return {name: command for name, (_, command) in found.items()}
+    return {f"{benchmark.name}-{command.name}": command for benchmark in BENCHMARKS for command in benchmark.builders}
+
+
+def former_names() -> dict[str, str]:
+    """{a builder's former name: its name now}, as the benchmarks declare them."""
+    from figeval._registry import BENCHMARKS
+
+    return {former: f"{benchmark.name}-{name}" for benchmark in BENCHMARKS
+            for former, name in benchmark.former_builder_names.items()}
 
 
 class BuildersGroup(click.Group):
-    """A group whose commands are the registered benchmarks' builders (`builders`), besides any added to it."""
+    """A group whose commands are the registered benchmarks' builders (`builders`), besides any added to it; a
+    former name still runs its command, after a line naming the new one."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *builders()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return super().get_command(ctx, cmd_name) or builders().get(cmd_name)
+        found = super().get_command(ctx, cmd_name) or builders().get(cmd_name)
+        if found is None and cmd_name in former_names():
+            now = former_names()[cmd_name]
+            click.echo(f"figeval: `figeval build {cmd_name}` is now `figeval build {now}`; the former name will "
+                       "be removed in a later release.", err=True)
+            found = builders()[now]
+        return found
 
 
 @click.group(cls=BuildersGroup)
 def build() -> None:
-    """Build fresh benchmark data with a model."""
+    """Build fresh benchmark data with a model (`figeval build <benchmark>-<what>`)."""

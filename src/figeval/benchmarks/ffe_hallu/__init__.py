@@ -25,7 +25,8 @@ BENCHMARK = Benchmark(
         ProtocolRun("ffe_detection", fills="Table 4, Figure 1"),
         ProtocolRun("ffe_generation", {"meaning": "human"}, fills="Table 3, dictionary meanings"),
         ProtocolRun("ffe_generation", {"meaning": "paraphrased"},
-                    needs={"paraphrases": "the sheet `figeval build paraphrases` writes, its verified column filled"},
+                    needs={"paraphrases": "the sheet `figeval build ffe-hallu-paraphrases` writes, its verified "
+                                          "column filled"},
                     fills="Table 3, paraphrased meanings"),
         ProtocolRun("ffe_translation",
                     needs={"pairs": "a CSV of English idioms and their Persian equivalents (upstream's is damaged)"},
@@ -44,6 +45,7 @@ BENCHMARK = Benchmark(
     headlines=HEADLINES,
     figures=FIGURES,
     builders=BUILDERS,
+    former_builder_names={"paraphrases": "paraphrases", "fakes": "fakes", "fakes-final": "fakes-final"},
     paper_numbers=_HERE / "paper_numbers.csv",
     paper_notes=_HERE / "paper_notes.csv",
 )

@@ -52,7 +52,7 @@ def build_fakes_command(out: Path, per_category: int, model: str | None, seed: i
     for category, (passed, made) in summary.per_category.items():
         click.echo(f"  {category:<36} {passed}/{made} pass every check")
     click.echo(f"next: fill 'keep' (yes/no) in {summary.sheet}, then "
-               f"`figeval build fakes-final --out {shlex.quote(str(out))}`")
+               f"`figeval build ffe-hallu-fakes-final --out {shlex.quote(str(out))}`")
 
 
 @click.command("fakes-final")
@@ -69,7 +69,7 @@ def build_fakes_final(out: Path, keep_passing: bool, sheet: Path | None) -> None
 
     refuse_non_folder(out)
     if not out.is_dir():
-        raise FigevalError(f"no build folder at {out}; give the --out of `figeval build fakes`.")
+        raise FigevalError(f"no build folder at {out}; give the --out of `figeval build ffe-hallu-fakes`.")
     final, counts = finalize_fakes(sheet or out / SHEET_FILE, out / FINAL_FILE, keep_passing, report=click.echo)
     click.echo(f"{sum(counts.values())} fakes kept ({', '.join(f'{c}: {n}' for c, n in counts.items())}): {final}")
     click.echo(f"evaluate with: figeval run ffe_detection -T {shlex.quote(f'fakes={final}')}")

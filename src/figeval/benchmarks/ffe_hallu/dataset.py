@@ -163,8 +163,9 @@ def load_detection_data(controls: bool, fakes_file: Path | None = None) -> Detec
 
     Args:
         controls: also the authentic FFEs (always the benchmark's own).
-        fakes_file: a fake set of the user's in the layout of `Fake FFEs.csv` (e.g. `figeval build fakes-final`)
-            instead of the published one; the log records its path and sha256 and that the set is custom.
+        fakes_file: a fake set of the user's in the layout of `Fake FFEs.csv` (e.g. `figeval build
+            ffe-hallu-fakes-final`) instead of the published one; the log records its path and sha256 and that
+            the set is custom.
     """
     source = SOURCE
     if fakes_file is None:
@@ -215,7 +216,7 @@ MEANINGS = get_args(Meaning)
 
 
 def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tuple[dict[int, str], int]:
-    """Paraphrased meanings by authentic row, from a sheet written by `figeval build paraphrases` and
+    """Paraphrased meanings by authentic row, from a sheet written by `figeval build ffe-hallu-paraphrases` and
     checked by a person; rows whose `verified` cell is no or empty (not verified yet) are dropped. Returns
     (paraphrases, dropped).
 
@@ -237,8 +238,8 @@ def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tu
         if number not in authentic_rows:
             raise DataError(
                 f"{path.name}: row {row.number}, column 'row' is {cell!r}, not a row number of the authentic "
-                f"FFEs ({min(authentic_rows)}-{max(authentic_rows)}); restore the value `figeval build paraphrases` "
-                "wrote."
+                f"FFEs ({min(authentic_rows)}-{max(authentic_rows)}); restore the value "
+                "`figeval build ffe-hallu-paraphrases` wrote."
             )
         if number in first_seen:
             raise DataError(

@@ -223,7 +223,7 @@ PARAPHRASE_PROMPT = (
 )
 
 
-# --- Building fresh fakes for Task 2 (paper Section 3.4, Appendix B 2.1; `figeval build fakes`) ---------------
+# --- Building fresh fakes for Task 2 (paper Section 3.4, Appendix B 2.1; `figeval build ffe-hallu-fakes`) ---------
 # The paper does not print the prompts it gave GPT-4o, and it built the first two categories by hand. What it
 # prints is each category's description (Section 3.4 (1)-(4), Appendix B 2.1 1-4) and the two examples of
 # Appendix B: those are quoted below as printed. Everything else (the framing, the "Idiom:" / "Fake idiom:"

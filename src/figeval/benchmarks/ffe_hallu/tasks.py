@@ -69,9 +69,9 @@ def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", f
             probabilities of Yes and No; for base models such as the embedded gguf/gemma-3-270m) or `auto`
             (logprob for gguf/ models, generate otherwise).
         fakes: a fake set of your own instead of the published 200 (a CSV in the layout of `Fake FFEs.csv`:
-            Fake Idiom, Source Idiom, Category; `figeval build fakes` + `fakes-final` write one). The metrics are
-            the same; the log records the file's sha256 and `fake_set: custom`, and `figeval report` sets the
-            run beside the published set's (the contamination check).
+            Fake Idiom, Source Idiom, Category; `figeval build ffe-hallu-fakes` + `ffe-hallu-fakes-final` write
+            one). The metrics are the same; the log records the file's sha256 and `fake_set: custom`, and
+            `figeval report` sets the run beside the published set's (the contamination check).
     """
     mode = answer_mode_of(answer_mode)
     data = load_detection_data(controls, Path(fakes) if fakes else None)
@@ -102,7 +102,7 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
 
     Args:
         meaning: `human` (the dictionary meaning in the file) or `paraphrased` (verified paraphrases).
-        paraphrases: with `meaning=paraphrased`, the sheet from `figeval build paraphrases`, its `verified`
+        paraphrases: with `meaning=paraphrased`, the sheet from `figeval build ffe-hallu-paraphrases`, its `verified`
             column filled by a person; unverified rows are dropped and counted.
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
         judge_prompt: `paper` (Appendix D 4.1 as printed: "literal only" is label 2) or `human` (literal output
@@ -126,8 +126,8 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
     elif meaning == "paraphrased":
         if paraphrases is None:
             raise FigevalError(
-                "meaning=paraphrased needs -T paraphrases=PATH: the sheet `figeval build paraphrases` writes, "
-                "with its 'verified' column filled."
+                "meaning=paraphrased needs -T paraphrases=PATH: the sheet `figeval build ffe-hallu-paraphrases` "
+                "writes, with its 'verified' column filled."
             )
         kept, dropped = load_verified_paraphrases(Path(paraphrases), {item.row for item in items})
         samples = generation_samples(items, kept)

@@ -18,8 +18,8 @@ BENCHMARK = Benchmark(
     tasks=(perhallueval_qa, perhallueval_summarization),
     # Section 3.5: both tasks on the final data (Table 2; Tables 1 and 4 and Figures 3-5 and 8 read the same runs)
     protocol=tuple(
-        ProtocolRun(f"perhallueval_{kind}", needs={"data": f"the final file `figeval build perhallueval --task {kind}` "
-                                                           "writes, or a published PerHalluEval file"},
+        ProtocolRun(f"perhallueval_{kind}", needs={"data": "the final file `figeval build perhallueval-candidates "
+                                                           f"--task {kind}` writes, or a published PerHalluEval file"},
                     fills=f"Table 2, {name}")
         for kind, name in (("qa", "QA"), ("summarization", "summarization"))),
     # Appendix A: "temperature = 0.0, top-p = 1.0, and max_tokens = 512" for every model, "unless precluded by
@@ -31,6 +31,7 @@ BENCHMARK = Benchmark(
     headlines=HEADLINES,
     figures=FIGURES,
     builders=BUILDERS,
+    former_builder_names={"perhallueval": "candidates"},
     paper_numbers=_HERE / "paper_numbers.csv",
     paper_notes=_HERE / "paper_notes.csv",
 )

@@ -58,8 +58,8 @@ def read_kept(out: Path, task: str) -> dict[str, Row]:
     path = out / KEPT_FILE
     if not path.is_file():
         raise FigevalError(f"{path} does not exist: the sheets are checked against the build's kept.csv; run "
-                           f"`figeval build perhallueval --task {task} --out {shlex.quote(str(out))} ...` first, or "
-                           "give the --out folder of that build.")
+                           f"`figeval build perhallueval-candidates --task {task} --out {shlex.quote(str(out))} ...` "
+                           "first, or give the --out folder of that build.")
     rows = read_table(path, SHEET_COLUMNS, unique="id", key=str.strip)
     for row in rows:
         check_item(path, row, task)
@@ -100,7 +100,7 @@ def finalize(task: str, sheets: Sequence[Path], out: Path, report: Report) -> Pa
     cells from the build's own DIR/kept.csv (each sheet is checked to be a copy of it, labels aside)."""
     if len(sheets) != 3:
         raise FigevalError(f"give the three annotators' sheets, not {len(sheets)}.")
-    folder = "the build folder (the --out of `figeval build perhallueval`)"
+    folder = "the build folder (the --out of `figeval build perhallueval-candidates`)"
     if out.exists() and not out.is_dir():
         raise FigevalError(f"--out {out} is a file; give {folder}.")
     if not out.is_dir():

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 
-@click.command("perhallueval")
+@click.command("candidates")
 @click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
 @click.option("--source", "sources", type=click.Path(path_type=Path), multiple=True,
               help="PQuAD JSON or PN-Summary CSV/TSV, repeatable (default: the stored PQuAD splits / all three "
@@ -47,7 +47,7 @@ def build_perhallueval(kind: str, sources: tuple[Path, ...], count: int, generat
                f"`figeval build perhallueval-final --task {kind} --out {shlex.quote(str(out))} SHEET1 SHEET2 SHEET3`")
 
 
-@click.command("perhallueval-final")
+@click.command("final")
 @click.option("--task", "kind", type=click.Choice(["qa", "summarization"]), required=True)
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The build folder.")
 @click.argument("sheets", nargs=-1, required=True, type=click.Path(path_type=Path))

@@ -1,4 +1,4 @@
-"""PerHalluEval data: the final benchmark file (built by `figeval build perhallueval`, or published) and the
+"""PerHalluEval data: the final benchmark file (built by `figeval build perhallueval-candidates`, or published) and the
 samples asked from it. Each item is asked twice: its correct version (expects Y) and its hallucinated version
 (expects N).
 """
@@ -74,8 +74,8 @@ def load_items(path: Path | None, task: str) -> list[BenchmarkItem]:
         raise FigevalError(f"task must be one of {list(TASKS)}, not {task!r}.")
     if path is None:
         raise FigevalError(
-            f"perhallueval_{task} needs -T data=PATH: the final file `figeval build perhallueval --task {task}` "
-            f"writes, or a published PerHalluEval file with columns {[c.name for c in FINAL_COLUMNS]}."
+            f"perhallueval_{task} needs -T data=PATH: the final file `figeval build perhallueval-candidates --task "
+            f"{task}` writes, or a published PerHalluEval file with columns {[c.name for c in FINAL_COLUMNS]}."
         )
     rows = read_table(path, FINAL_COLUMNS, unique="id", key=str.strip)
     refuse_annotation_sheet(path, task)

@@ -1,4 +1,5 @@
-"""Where PerHalluEval's builders take their questions and articles from (`figeval build perhallueval`), pinned.
+"""Where PerHalluEval's builders take their questions and articles from (`figeval build
+perhallueval-candidates`), pinned.
 
 Section 3.1 samples from "about 80,000 questions" of PQuAD (its three splits together: 63,994 + 7,976 + 8,002 =
 79,972 in the upstream README) and from PN-Summary's 93,207 articles.

@@ -1,7 +1,7 @@
 """PerHalluEval's results (Table 2, Figures 3-5 and 8 as tables, with the 95% intervals the paper prints) and the
 leaderboard headlines, for `figeval report`. Table 4 (the best model per family, the families in `families.py`) is
 derived from Figures 3-4's runs, and Table 1 (the share of items each generator wrote) from the data file's
-`generator` column (`figeval build perhallueval` prints it too)."""
+`generator` column (`figeval build perhallueval-candidates` prints it too)."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def perhallueval_qa(data: str | None = None, answer_mode: AnswerModeName = "auto
     and its hallucinated answer.
 
     Args:
-        data: the final PerHalluEval QA file (`figeval build perhallueval --task qa`, or a published one).
+        data: the final PerHalluEval QA file (`figeval build perhallueval-candidates --task qa`, or a published one).
         answer_mode: `generate` (first word, else last, is Y/N), `logprob` (next-token Y/N variants) or `auto`
             (logprob for gguf/ models, generate otherwise).
         unparsed: how an unreadable answer counts in all three statistics: `as_wrong` (never right; the

@@ -37,6 +37,7 @@ BENCHMARK = Benchmark(
     headlines=HEADLINES,
     figures=FIGURES,
     builders=BUILDERS,
+    former_builder_names={"allusive-texts": "texts"},
     paper_numbers=_HERE / "paper_numbers.csv",
     paper_notes=_HERE / "paper_notes.csv",
 )

@@ -13,7 +13,7 @@ from figeval.arguments import parse_pairs
 from figeval.errors import FigevalError
 
 
-@click.command("allusive-texts")
+@click.command("texts")
 @click.option("--model", "-m", required=True, help="provider/model that writes the passages.")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The review sheet (resumed if present).")
 @click.option("--allusions", type=click.Path(path_type=Path), default=None,

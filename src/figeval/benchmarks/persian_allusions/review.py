@@ -1,6 +1,6 @@
-"""The review sheet of generated allusive passages (`figeval build allusive-texts`): its columns, the ids of its
-passages, and the passages a reviewer kept, as the LLM-Generated dataset (paper Section 2.2: "a larger pool of
-texts was generated, but only 75 were ultimately retained")."""
+"""The review sheet of generated allusive passages (`figeval build persian-allusions-texts`): its columns, the
+ids of its passages, and the passages a reviewer kept, as the LLM-Generated dataset (paper Section 2.2: "a larger
+pool of texts was generated, but only 75 were ultimately retained")."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ THEME_DESIGN = Design(strata=("themes",))
 
 
 def _allusion_data(prompt_lang: str, generated: str | None = None, dataset: str = "generated") -> AllusionData:
-    """The data, with the generated passages from a reviewed `figeval build allusive-texts` sheet if given.
+    """The data, with the generated passages from a reviewed `figeval build persian-allusions-texts` sheet if given.
 
     Raises:
         FigevalError: a sheet given for the PersPoems variant, which would not read it.
@@ -118,7 +118,7 @@ def allusion_mc(dataset: DatasetName = "perspoems", prompt_lang: PromptLanguage 
         dataset: `perspoems` (couplets) or `generated` (prose passages).
         prompt_lang: `en` or `fa`.
         seed: distractors and the answer's position (balanced over 1-5) follow from it; both are recorded.
-        generated: with dataset=generated, a reviewed `figeval build allusive-texts` sheet instead of
+        generated: with dataset=generated, a reviewed `figeval build persian-allusions-texts` sheet instead of
             upstream's file.
         answer_mode: `generate` (read the answer's text), `logprob` (the option numbers' next-token
             probabilities after the opening of the JSON answer, for base models such as the embedded
@@ -144,7 +144,7 @@ def allusion_open(
         prompt_lang: `en` or `fa`.
         judge_mode: `gt` (the judge sees the allusion and its description) or `no_gt` (it does not).
         judge: the judge model; default: Inspect's `grader` role.
-        generated: with dataset=generated, a reviewed `figeval build allusive-texts` sheet.
+        generated: with dataset=generated, a reviewed `figeval build persian-allusions-texts` sheet.
     """
     if judge_mode not in OPEN_JUDGE_PROMPT:
         raise FigevalError(f"judge_mode must be one of {list(OPEN_JUDGE_PROMPT)}, not {judge_mode!r}.")
