@@ -235,7 +235,7 @@ def test_the_qa_prompt_is_question_and_answer_only_while_summaries_keep_their_ar
 
 def test_missing_or_malformed_data_is_one_line(tmp_path: Path):
     with pytest.raises(FigevalError, match=r"perhallueval_qa needs -T data=PATH: the final file `figeval build "
-                                           r"perhallueval --task qa`"):
+                                           r"perhallueval-candidates --task qa`"):
         perhallueval_qa()
     bad = tmp_path / "final.csv"
     bad.write_text(FIXTURE.read_text(encoding="utf-8").replace(",1\n", ",maybe\n", 1), encoding="utf-8")
