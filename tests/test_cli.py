@@ -151,7 +151,7 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     # the summary says what the numbers depend on: the judge, its prompt, the meaning source, the prompt version
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
     assert (has_row(ran.stdout, "meaning", "human")
-            and has_row(ran.stdout, "prompt_version", "ffe-generation-v4+ffe-judge-v3"))
+            and has_row(ran.stdout, "prompt_version", "ffe-generation-v5+ffe-judge-v3"))
     # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each, over the 2 answers
     assert (has_row(ran.stdout, "correct_rate", "0.500 [0.095, 0.905] (n=2)")
             and has_row(ran.stdout, "incorrect_rate", "0.500 [0.095, 0.905] (n=2)"))

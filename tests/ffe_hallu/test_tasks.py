@@ -84,8 +84,8 @@ def test_replay_end_to_end_on_the_real_fakes(ffe_hallu_imported: Path, tmp_path:
     metadata = log.eval.metadata
     assert metadata["dataset_sha256"] == {
         "Fake FFEs.csv": "fbfa773757fcb634ba799adc486b087648d641a02a3180691d3f08ef6e3b75cc"}
-    assert metadata["prompt_version"] == "ffe-detection-v4" and metadata["figeval_version"]
-    assert log.eval.task_version == "ffe-detection-v4"
+    assert metadata["prompt_version"] == "ffe-detection-v5" and metadata["figeval_version"]
+    assert log.eval.task_version == "ffe-detection-v5"
     assert metadata["unparsed_policies"]["halluc_rate_fake_q"] == "as_label:real"
     # deterministic, and no token cap of figeval's: a reasoning model's think block is not cut off
     assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens is None

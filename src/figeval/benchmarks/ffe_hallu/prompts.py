@@ -30,7 +30,7 @@ How the printed texts are sent, and what fills the paper's gaps (each a choice o
 
 from typing import Literal, get_args
 
-PROMPT_VERSION = "ffe-detection-v4"
+PROMPT_VERSION = "ffe-detection-v5"
 
 # --- Task 2, detection of fabricated FFEs (Section 3.2, Appendix A 1.2) ---------------------------------------
 _VERIFIER = "You are a careful verifier of Persian idioms and proverbs. Given a candidate expression, "
@@ -43,7 +43,7 @@ REAL_QUESTION = _VERIFIER + "Is this expression a real idiom or proverb in Persi
 
 
 # --- Task 1, generation of an FFE from its meaning (Section 3.1, Appendix A 1.1) ------------------------------
-GENERATION_PROMPT_VERSION = "ffe-generation-v4"
+GENERATION_PROMPT_VERSION = "ffe-generation-v5"
 
 # The paper's [IDIOM_EX1]/[MEANING_EX1] and [PROVERB_EX2]/[MEANING_EX2], filled by us with FFEs that are not in
 # the benchmark's files (a test checks this against the authentic and fake lists).
@@ -68,7 +68,7 @@ GENERATION_USER_PROMPT = "Meaning (Persian): {meaning}"
 
 # --- Task 3, English -> Persian FFE translation (Section 3.3, Appendix A 1.3) ---------------------------------
 # Its final choice is read by readers.chosen_equivalent.
-TRANSLATION_PROMPT_VERSION = "ffe-translation-v4"
+TRANSLATION_PROMPT_VERSION = "ffe-translation-v5"
 
 TRANSLATION_SYSTEM_PROMPT = (
     "You will be given an English idiom or proverb. Your task is to return a Persian idiom or proverb that is the "

@@ -12,7 +12,7 @@ base model's next token is the verdict (logprob mode). As printed, the summariza
 letters Y and N; figeval keeps it so (answers are read as Y/N or their Persian words).
 """
 
-PROMPT_VERSION = "perhallueval-v4"
+PROMPT_VERSION = "perhallueval-v5"
 
 # Figure 7, question answering (Figure 6: "You are a response validity checking system...").
 QA_INSTRUCTION = (

@@ -12,7 +12,7 @@ it. Literal braces are doubled for str.format.
 
 from typing import Literal
 
-PROMPT_VERSION = "allusions-v7"
+PROMPT_VERSION = "allusions-v8"
 
 # Table 6: the knowledge test.
 # The languages every prompt is written in (`-T prompt_lang=...`), the keys of each prompt table.

@@ -9,7 +9,7 @@ to a prompt or to how answers are read: every log records it.
 
 from typing import Literal
 
-PROMPT_VERSION = "tr-idioms-v3"
+PROMPT_VERSION = "tr-idioms-v4"
 
 # Appendix A, second prompt (idiom detection).
 # The languages every prompt is written in (`-T prompt_lang=...`), the keys of each prompt table.
