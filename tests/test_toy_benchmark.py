@@ -1,6 +1,7 @@
 """Adding a benchmark is one folder and one line in _registry.py: a toy benchmark declared in tests/ (its task,
-scorer, table, figure and annotation scheme in tests/toy_benchmark/) is listed, run on a replay, reported with its
-table and figure, and exported for annotation, with no other file knowing it."""
+scorer, table, figure, annotation scheme, protocol and paper numbers in tests/toy_benchmark/) is listed, run on a
+replay, run by its paper's protocol, reported with its table, the paper's row and its figure, and exported for
+annotation, with no other file knowing it."""
 
 import csv
 import json
@@ -60,6 +61,21 @@ def test_the_toy_is_run_and_reported_with_its_table_and_figure(toy_run: Path, tm
         "toy-accuracy.pdf", "toy-accuracy.png", "toy-accuracy.svg"]
     board = figeval("report", str(toy_run), "--leaderboard")
     assert board.returncode == 0 and "Toy parity" in board.stdout, board.stderr
+
+
+def test_the_toy_paper_s_protocol_runs_and_its_table_shows_the_paper_s_row(toy_registered, tmp_path: Path):
+    replay = tmp_path / "toy-model.jsonl"
+    replay.write_text("".join(json.dumps({"id": key, "output": text}) + "\n" for key, text in ANSWERS.items()),
+                      encoding="utf-8")
+    logs = tmp_path / "logs"
+    ran = figeval("run", "--paper", "toy", "--model", f"replay/{replay}", "--log-dir", str(logs))
+    assert ran.returncode == 0, ran.stderr
+    reported = figeval("report", str(logs / "toy"), "--format", "csv", "--paper")
+    assert reported.returncode == 0, reported.stderr
+    rows = [row for row in csv.DictReader(reported.stdout.splitlines())
+            if row["table"] == "toy/table-1" and row["column"] == "accuracy"]
+    # the paper's printed 75.0 beside the run's 2/4 = 50.0
+    assert {row["row"]: float(row["value"]) for row in rows} == {"Toy model (paper)": 75.0, "toy-model": 50.0}
 
 
 def test_the_toy_is_exported_for_annotation(toy_run: Path, tmp_path: Path):

@@ -1,5 +1,6 @@
 """A toy benchmark, declared the way a new benchmark's folder declares itself (benchmarks/<name>/__init__.py):
-a task, its scorer, a results table, a figure and an annotation scheme, all in this one place.
+a task, its scorer, a results table, a figure, an annotation scheme, the paper's protocol and its printed numbers
+(`paper_numbers.csv` beside this file), all in this one place.
 
 tests/test_toy_benchmark.py adds it to the registry's list, the one line a new benchmark adds to _registry.py, and
 runs every command on it.
@@ -8,6 +9,7 @@ runs every command on it.
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 from typing import Literal
 
 from inspect_ai import Task
@@ -17,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from figeval.annotation.spec import AnnotationSpec
 from figeval.answering import AnswerMode, answer_solver
-from figeval.benchmark import Benchmark, FigureSpec
+from figeval.benchmark import Benchmark, FigureSpec, ProtocolRun
 from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
 from figeval.scoring.labels import word_scheme
 from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics, recorded_policies
@@ -88,4 +90,6 @@ BENCHMARK = Benchmark(
     tables=(TABLE_1,),
     headlines=(Column("toy_parity", "Toy parity", "toy_parity", "accuracy", better="higher"),),
     figures=(FigureSpec("toy/table-1", "toy-accuracy", "Toy: parity accuracy", "accuracy (%)", columns=("accuracy",)),),
+    protocol=(ProtocolRun("toy_parity", fills="Table 1"),),
+    paper_numbers=Path(__file__).parent / "paper_numbers.csv",
 )
