@@ -78,22 +78,15 @@ def complete_sentences(text: str) -> str:
     return text[:ends[-1]] if ends else ""
 
 
-def _read_cut_off(output: ModelOutput, reader: Parse) -> tuple[str | None, str]:
-    """(what figeval's reader reads, the text it read) of an answer the token limit stopped: its complete sentences
-    only (the paper's first/last-word rules need the whole answer), as a person reads the verdict or the expression
-    a rambling answer began with; None when they state nothing (a think block never closed, a cut before the
-    answer) or state two answers."""
+def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> Outcome:
+    """An answer the token limit stopped: what its complete sentences state, read by figeval's reader (the paper's
+    first/last-word rules need the whole answer), as a person reads the verdict a rambling answer began with;
+    `truncated` when they state nothing (a think block never closed, a cut before the verdict) or two answers."""
     said = complete_sentences(strip_reasoning(unwrapped(output.completion)[0]))
     try:
-        return (reader(said) if said.strip() else None), said
+        label = reader(said) if said.strip() else None
     except Undecided:
-        return None, said
-
-
-def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> Outcome:
-    """An answer the token limit stopped, read from its complete sentences (`_read_cut_off`); `truncated` when they
-    state nothing."""
-    label, said = _read_cut_off(output, reader)
+        label = None
     if label is None:
         return truncated_outcome(output, target)
     return Outcome(label, DecidedBy.PARSER, target=target, answer=label, read_by=ReadBy.FIGEVAL_READER,

@@ -26,7 +26,6 @@ import re
 from figeval.benchmarks.persian_allusions.json_blocks import json_blocks
 from figeval.benchmarks.persian_allusions.prompts import KNOWLEDGE_PROMPT, OPEN_PROMPT
 from figeval.parsing import YES_NO_BY_LANGUAGE, YesNo, json_key, parse_json_list, strip_reasoning
-from figeval.markup import own_turn
 from figeval.verdict import HEDGES, answer_body, sentence_labels, sentences
 
 # --- Words, by language ------------------------------------------------------------------------------------------
@@ -248,7 +247,7 @@ def _entries_text(entries: list[dict], fields: tuple[str, str]) -> object:
 
 def _json_reading(text: str, fields: tuple[str, str]) -> object:
     """Layer 1's reading: the text, "", None (no JSON answer in the prompt's shape) or `_UNDECIDED`."""
-    text = strip_reasoning(own_turn(text))
+    text = strip_reasoning(text)
     blocks = json_blocks(text)
     if not blocks:
         entries = parse_json_list(text)  # a bare JSON `null`
@@ -287,7 +286,7 @@ def prose_answer(text: str, fields: tuple[str, str] = ("reference", "explanation
     says "not familiar" / "no allusion"; None when nothing is left or it is no answer (see the module docstring)."""
     if _json_reading(text, fields) is _UNDECIDED:
         return None
-    answer = strip_reasoning(own_turn(text)).strip()
+    answer = strip_reasoning(text).strip()
     if not answer:
         return None
     if says_none(answer):
