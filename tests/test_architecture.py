@@ -22,12 +22,14 @@ LAYERS = (
     ("scoring core and model calls", ("figeval.scoring", "figeval.models")),
     ("people, tasks and builders", ("figeval.annotation", "figeval.subset", "figeval.task", "figeval.building",
                                     "figeval.resumable")),
-    ("results", ("figeval.reporting.runs", "figeval.reporting.model_names", "figeval.reporting.logs",
+    ("results", ("figeval.results", "figeval.reporting.runs", "figeval.reporting.model_names",
+                 "figeval.reporting.logs",
                  "figeval.reporting.summary", "figeval.reporting.rows", "figeval.reporting.tables",
                  "figeval.reporting.paper",
                  "figeval.reporting.rescore")),
     ("the benchmark contract", ("figeval.benchmark",)),
     ("benchmarks", ("figeval.benchmarks",)),
+    ("the run library", ("figeval.running",)),
     ("surfaces", ("figeval", "figeval.__main__", "figeval._registry", "figeval.cli", "figeval.reporting")),
 )
 
