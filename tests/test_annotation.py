@@ -180,6 +180,62 @@ def test_export_import_round_trip_keeps_persian_text(judged_log: Path, tmp_path:
     assert (claude["cells"]["agreement"]["value"], claude["cells"]["kappa"]["value"]) == (0.755, 0.60)
 
 
+def labels_of(judged_log: Path, tmp_path: Path, *annotators: dict[str, str]) -> Path:
+    """The judged run's answers exported, labelled by each of `annotators` (sample id -> label) and imported."""
+    sheet = tmp_path / "sheet.csv"
+    assert figeval("annotate", "export", str(judged_log), "--out", str(sheet)).returncode == 0
+    sheets = [str(fill(sheet, tmp_path / f"ann{i}.csv", labels)) for i, labels in enumerate(annotators, 1)]
+    labels = tmp_path / "labels.csv"
+    assert figeval("annotate", "import", *sheets, "--out", str(labels)).returncode == 0
+    return labels
+
+
+ANN1 = {"ffe-gen-001/human": "1", "ffe-gen-003/human": "2", "ffe-gen-004/human": "1", "ffe-gen-005/human": "0",
+        "ffe-gen-006/human": "0"}
+ANN2 = {**ANN1, "ffe-gen-003/human": "1", "ffe-gen-006/human": "2"}
+ANN3 = {**ANN1, "ffe-gen-004/human": "correct"}  # ann1's labels, written as a name (one sheet twice is refused)
+
+
+def test_compare_prints_what_rates_and_agreement_printed_and_their_former_names_say_so(judged_log: Path,
+                                                                                      tmp_path: Path):
+    labels = labels_of(judged_log, tmp_path, ANN1, ANN2, ANN3)
+    compare = figeval("annotate", "compare", str(labels), str(judged_log), "--confusion")
+    rates = figeval("annotate", "rates", str(labels), str(judged_log))
+    agreement = figeval("judge", "agreement", str(judged_log), "--human", str(labels), "--confusion")
+    assert (compare.returncode, rates.returncode, agreement.returncode) == (0, 0, 0), compare.stderr
+    # one command, both former outputs, line for line, the rates first (the numbers are checked in the round trip)
+    assert compare.stdout == rates.stdout + "\n" + agreement.stdout
+    assert "humans" in rates.stdout and "| with figeval's rules" in agreement.stdout
+    assert "judge \\ human" in agreement.stdout and "Fleiss' kappa, all 3:" in agreement.stdout
+    assert compare.stderr == ""
+    assert rates.stderr == ("figeval: `figeval annotate rates` is now `figeval annotate compare`; the former name "
+                            "will be removed in a later release.\n")
+    assert agreement.stderr == ("figeval: `figeval judge agreement LOGS --human LABELS` is now `figeval annotate "
+                                "compare LABELS LOGS`; the former name will be removed in a later release.\n")
+    # the former names are not listed; the new one is
+    listed = [line.split()[0] for line in figeval("annotate", "--help").stdout.splitlines()[1:] if line.strip()]
+    assert "compare" in listed and "rates" not in listed
+    assert "agreement" not in figeval("judge", "--help").stdout.split("Commands:")[-1]
+
+
+def test_compare_without_runs_gives_people_s_rates_and_the_annotators_agreement(judged_log: Path, tmp_path: Path):
+    two = labels_of(judged_log, tmp_path, ANN1, ANN2)
+    compare = figeval("annotate", "compare", str(two))
+    rates = figeval("annotate", "rates", str(two))
+    assert (compare.returncode, rates.returncode) == (0, 0), compare.stderr
+    # the rates and the note that no runs were given, as `annotate rates` printed them; then the annotators'
+    # agreement, which needs no run (no judge section: there is no judge without a run)
+    assert compare.stdout.startswith(rates.stdout + "\nannotators (FFE-HALLU Table 7), per model")
+    assert "judge vs human" not in compare.stdout
+    # ann1 = (C, INC, C, H, H), ann2 = (C, C, C, H, INC): 3 of 5, kappa 0.375 (the round trip derives it)
+    assert figures(compare.stdout, "ann1 vs ann2: all labels")[:3] == ["5", "0.600", "0.375"]
+    (tmp_path / "one").mkdir()
+    one = labels_of(judged_log, tmp_path / "one", ANN1)
+    alone = figeval("annotate", "compare", str(one))
+    # one annotator and no runs: nothing to agree with, so the rates alone
+    assert alone.returncode == 0 and alone.stdout == figeval("annotate", "rates", str(one)).stdout
+
+
 def test_label_studio_export(judged_log: Path, tmp_path: Path):
     tasks_file = tmp_path / "tasks.json"
     assert figeval("annotate", "export", str(judged_log), "--out", str(tasks_file),

@@ -1070,6 +1070,18 @@ COMMAND_CASES = [
                        str(c.annotated.detection_log)],
             refuses("labels answers of allusion_open, but the logs are runs of ffe_detection"),
             id="rates-log-of-another-task"),
+    # figeval annotate compare
+    command(lambda c: ["annotate", "compare", str(c.annotated.sheet), str(c.annotated.log)],
+            refuses("sheet.csv: not a labels file"), id="compare-given-a-sheet"),
+    command(lambda c: ["annotate", "compare", str(c.annotated.labels), str(c.annotated.log),
+                       str(c.annotated.detection_log)],
+            refuses("a run of ffe_detection, but labels.csv labels answers of ffe_generation"),
+            id="compare-a-log-of-another-task-beside-the-right-one"),
+    command(lambda c: ["annotate", "compare", str(c.annotated.labels), str(c.annotated.log)],
+            # the rates as `rates-accepted`, the judge's agreement as `agreement-accepted`
+            succeeds(lambda r, c: re.search(r"humans +5 +20\.0 +60\.0 +20\.0", r.stdout) is not None
+                     and re.search(r"^ +5 +0\.800 ", r.stdout, re.MULTILINE) is not None),
+            id="compare-accepted"),
     # figeval judge agreement --human
     command(lambda c: ["judge", "agreement", str(c.annotated.log), "--human", str(c.tmp)], refuses("Is a directory"),
             id="agreement-human-is-a-directory"),

@@ -176,31 +176,39 @@ def test_the_rescore_command_gives_today_s_scorer_every_recorded_option_it_takes
 # --- logs and labels that belong elsewhere ---------------------------------------------------------------------
 
 
-def test_labels_of_another_task_or_model_are_refused_by_rates_and_agreement(idioms, tmp_path: Path):
+def test_labels_of_another_task_or_model_are_refused_by_compare_rates_and_agreement(idioms, tmp_path: Path):
     log = idiom_run(tmp_path)
     other = idiom_run(tmp_path, name="other", folder="other-logs")
     model = read_eval_log(str(log), header_only=True).eval.model
     other_model = read_eval_log(str(other), header_only=True).eval.model
     ffe = labels_file(tmp_path / "ffe.csv", [("ffe_generation", model, "ffe-gen-001/human", "correct")])
     mine = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
-    for command in (["annotate", "rates", str(ffe), str(log)], ["judge", "agreement", str(log), "--human", str(ffe)]):
+    for command in (["annotate", "compare", str(ffe), str(log)], ["annotate", "rates", str(ffe), str(log)],
+                    ["judge", "agreement", str(log), "--human", str(ffe)]):
         # the case: rates printed the people's rows only, as if the run were not given
         assert_one_line_error(figeval(*command, cwd=tmp_path),
                               f"{ffe} labels answers of ffe_generation, but the logs are runs of tr_idiom_detection",
                               f"(its models: {model})")
-    for command in (["annotate", "rates", str(mine), str(log), str(other)],
+    for command in (["annotate", "compare", str(mine), str(log), str(other)],
+                    ["annotate", "rates", str(mine), str(log), str(other)],
                     ["judge", "agreement", str(log), str(other), "--human", str(mine)]):
         assert_one_line_error(figeval(*command, cwd=tmp_path),
                               f"{other}: a run of {other_model}, but labels.csv labels answers of {model}")
     # a log dir's other runs are left out: the other model's run beside this one
     os.replace(other, log.parent / other.name)
     moved = log.parent / other.name
-    for command in (["annotate", "rates", str(mine), str(log.parent)],
+    note = f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out\n"
+    for command in (["annotate", "compare", str(mine), str(log.parent)],
+                    ["annotate", "rates", str(mine), str(log.parent)],
                     ["judge", "agreement", str(log.parent), "--human", str(mine)]):
         result = figeval(*command, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        assert (f"note: {other_model} ({moved}): none of its answers is labelled in labels.csv; left out"
-                in result.stdout)
+        assert result.stdout.count(note) == 1
+    # compare: the rates, the note once, then the agreement (which `judge agreement` printed after the note)
+    outputs = [figeval(*command, cwd=tmp_path).stdout for command in (
+        ["annotate", "compare", str(mine), str(log.parent)], ["annotate", "rates", str(mine), str(log.parent)],
+        ["judge", "agreement", str(log.parent), "--human", str(mine)])]
+    assert outputs[0] == outputs[1] + "\n" + outputs[2].removeprefix(note)
     rates = figeval("annotate", "rates", str(mine), str(log.parent), cwd=tmp_path)
     assert [line.split()[:2] for line in rates.stdout.splitlines()[2:4]] == [
         ["answers", "humans"], ["answers", "run"]]  # the model as reports name it

@@ -1,4 +1,5 @@
-"""`figeval annotate`: sheets for human annotators (export answers, import their labels)."""
+"""`figeval annotate`: sheets for human annotators (export answers, import their labels), what their labels say
+beside the runs (`compare`), and labelling by hand the answers no reader could read (`unread`, `apply`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from figeval.output import check_outputs
 
 @click.group()
 def annotate() -> None:
-    """Sheets for human annotators: export answers, import their labels."""
+    """Sheets for human annotators: export answers, import their labels, compare them with the runs'."""
 
 
 @annotate.command("export")
@@ -106,45 +107,39 @@ def annotate_import(sheets: tuple[Path, ...], out: Path, annotators: tuple[str, 
     click.echo(f"labels written to {out}")
 
 
-@annotate.command("rates")
+@annotate.command("compare")
+@click.argument("labels", type=click.Path(path_type=Path))
+@click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--confusion", is_flag=True, help="Also print judge x human confusion matrices.")
+def annotate_compare(labels: Path, logs: tuple[Path, ...], confusion: bool) -> None:
+    """What resolved human LABELS say beside the runs whose answers they label (LOGS: .eval files or log dirs; a
+    file of another task or model is refused, a log dir's other runs are left out). First the label rates (in
+    percent) from people's labels, one line per model and set of answers, and beside each the rates of the runs
+    over the same answers; a model's runs with other settings (dictionary and paraphrased meanings) are separate
+    lines, never pooled. Then, given runs, each judge's agreement with the people and Cohen's kappa, and the run's
+    final labels' as a line of its own; with two or more annotators, theirs among themselves per model and set of
+    its answers (the paper's tables named where its benchmark declares them)."""
+    from figeval.cli.human_labels import echo_agreement, echo_notes, echo_rates, read_labelled_runs
+
+    found = read_labelled_runs(labels, logs)
+    echo_rates(found)
+    echo_notes(found)
+    if found.runs:
+        click.echo()  # the annotators' part opens with a blank line of its own
+    echo_agreement(found, confusion)
+
+
+@annotate.command("rates", hidden=True)
 @click.argument("labels", type=click.Path(path_type=Path))
 @click.argument("logs", nargs=-1, type=click.Path(path_type=Path))
 def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
-    """Label rates from resolved human LABELS (the rates the papers print from people's labels; in percent), one
-    line per model and set of answers, and beside each the rates of the runs whose answers they are, over the same
-    answers (LOGS: .eval files or log dirs of runs whose answers LABELS labels; a file of another task or model is
-    refused, a log dir's other runs are left out). A model's runs with other settings (dictionary and paraphrased
-    meanings) are separate lines, never pooled."""
-    from figeval._registry import annotation_spec
-    from figeval.annotation.agreement import human_rates, run_rates
-    from figeval.annotation.labels import labelled_runs, read_task_labels, unlabelled_note
-    from figeval.reporting.agreement import label_groups, settings_text
-    from figeval.reporting.logs import read_named_logs
-    from figeval.reporting.runs import distinguishing_settings, summarize
+    """Former name of the first part of `figeval annotate compare LABELS [LOGS...]`: the label rates only."""
+    from figeval.cli.human_labels import deprecated, echo_notes, echo_rates, read_labelled_runs
 
-    task, humans, _ = read_task_labels(labels, annotation_spec)
-    scheme = annotation_spec(task).scheme
-    names = [label.value for label in scheme.labels]
-    labelled, unlabelled = labelled_runs(read_named_logs(logs, _note), task, humans, labels) if logs else ([], [])
-    runs = [(summarize(log), log) for log in labelled]
-    click.echo(f"{task}: label rates (%) over the answers the annotators resolved")
-    click.echo(f"{'model':<40} {'source':<8} {'n':>5} " + " ".join(f"{name:>13}" for name in names))
-    for group in label_groups(humans, runs):
-        lines = [("humans", human_rates(group.name, group.labels, scheme), settings_text(group.settings))]
-        varying = distinguishing_settings([run for run, _ in group.runs])
-        lines += [("run", run_rates(log, group.labels, scheme),
-                   ", ".join(f"{key}={(run.identity or {}).get(key, '-')}" for key in varying))
-                  for run, log in group.runs]
-        for source, rates, settings in lines:
-            cells = " ".join(f"{100 * rates.rates[name]:>13.1f}" if rates.rates else f"{'-':>13}" for name in names)
-            click.echo(f"{group.model:<40} {source:<8} {rates.n:>5} {cells}" + (f"  {settings}" if settings else ""))
-        if unresolved := sum(h.label is None for h in group.labels):
-            click.echo(f"{'':<40} {unresolved} answer(s) unresolved (two annotators disagree, no third): left out")
-    for log in unlabelled:
-        click.echo(f"note: {unlabelled_note(log, labels)}")
-    if not logs:
-        click.echo("note: no runs given: a model's people's rates are over all its labelled answers; give the runs "
-                   "(LOGS) to have them split by the settings of the runs whose answers they are.")
+    deprecated("annotate rates", "annotate compare")
+    found = read_labelled_runs(labels, logs)
+    echo_rates(found)
+    echo_notes(found)
 
 
 @annotate.command("unread")
