@@ -37,7 +37,7 @@ def test_a_task_records_every_parameter_but_the_neutral_ones_as_its_identity():
     from tests.toy_benchmark import toy_parity
 
     recorded = toy_parity(note="a remark").metadata[IDENTITY_KEY]
-    assert recorded["settings"] == {"prompt_version": "toy-v1", "answer_mode": "generate"}
+    assert recorded["settings"] == {"prompt_version": "toy-v1", "answer_mode": "generate", "wording": "plain"}
     assert recorded["own"] == ["prompt_version"] and recorded["files"] == []
     assert recorded["neutral"] == {"note": "written to the log for the reader; never shown to the model or the scorer"}
 
