@@ -14,7 +14,7 @@ from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, 
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
-from figeval.cli.run import eval_options
+from figeval.running.launch import eval_options
 
 
 class Counter:

@@ -172,7 +172,7 @@ def test_run_refuses_a_role_config_inspect_would_refuse_with_a_traceback(ffe_hal
 
 
 def test_printed_commands_quote_paths_with_spaces():
-    from figeval.cli.run_summary import unfinished_run_message
+    from figeval.cli.run.summary import unfinished_run_message
     from figeval.reporting.runs import RunSummary
     from figeval.reporting.summary import unread_warning
 

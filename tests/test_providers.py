@@ -8,8 +8,8 @@ import pytest
 from figeval import providers
 from figeval.answering import AnswerMode, response_cache, resolved_answer_mode
 from figeval.building import model_files, open_model
-from figeval.cli.run import eval_options
-from figeval.cli.run_tokens import tokenizer_for
+from figeval.running.launch import eval_options
+from figeval.running.tokens import tokenizer_for
 from figeval.errors import FigevalError
 from figeval.reporting.model_names import short_name
 

@@ -13,7 +13,7 @@ import pytest
 from inspect_ai.log import list_eval_logs
 
 from figeval._registry import BENCHMARKS
-from figeval.cli.run_paper import PaperRun, paper_benchmark, protocol_runs, set_folder
+from figeval.running.protocol import PaperRun, paper_benchmark, protocol_runs, set_folder
 from figeval.errors import FigevalError
 from figeval.reporting.report import build_report
 from tests.command import assert_one_line_error, figeval, figeval_subprocess

@@ -1,6 +1,6 @@
 """`figeval run --dry-run`: the samples, model calls and prompt tokens a run would take, without asking any model or
-writing a log (cli/run_plan.py). The expected figures are derived here from the data and the prompts, apart from
-the solver chain the dry run renders them with."""
+writing a log (figeval.running.plan, printed by cli/run/plan.py). The expected figures are derived here from the
+data and the prompts, apart from the solver chain the dry run renders them with."""
 
 from __future__ import annotations
 

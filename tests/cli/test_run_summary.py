@@ -1,7 +1,7 @@
 """One summary per `figeval run`: figeval's table (each rate with its n), not Inspect's end-of-task panel above it
 too; no hook banner before the run unless --log-level asks for more; the last line is the `figeval report`
 command for the run's log dir. A run that did not succeed ends in one line: why, only when Inspect recorded why,
-and how to resume it (figeval.cli.run_summary)."""
+and how to resume it (figeval.cli.run.summary)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_an_unfinished_run_says_why_only_when_inspect_recorded_why():
     (a reason would only repeat 'cancelled')."""
     from inspect_ai.log import EvalError, EvalLog
 
-    from figeval.cli.run_summary import unfinished_run_message
+    from figeval.cli.run.summary import unfinished_run_message
 
     resume = "completed samples are kept in logs/x.eval; resume with `inspect eval-retry --log-dir logs logs/x.eval`."
     cancelled = EvalLog.model_construct(status="cancelled", error=None)

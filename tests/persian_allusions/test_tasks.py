@@ -278,7 +278,7 @@ def test_one_replay_file_drives_the_whole_allusions_protocol(allusions_imported:
 
     from figeval._registry import BENCHMARKS
     from figeval.cli.options import make_task
-    from figeval.cli.run_paper import paper_benchmark
+    from figeval.running.protocol import paper_benchmark
 
     answers, judged = {}, {}
     for run in paper_benchmark("persian-allusions", BENCHMARKS).protocol:

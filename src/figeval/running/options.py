@@ -1,8 +1,8 @@
-"""`figeval run`'s own reading of Inspect's options, before its log is started: counts below 1, a `--limit` or
-`--sample-id` that selects nothing, an unknown `--epochs-reducer`, config files Inspect cannot read or combine
-(each refused in one line where Inspect would wait for ever, print a traceback or fail once the log is started);
-and what figeval applies to the task it builds itself: `--task-config`'s arguments, `--limit N` as a subset that
-keeps the task's design, `--name` as the run's display name.
+"""A run's reading of Inspect's options (by their `inspect eval` names), before its log is started: counts below
+1, a `--limit` or `--sample-id` that selects nothing, an unknown `--epochs-reducer`, config files Inspect cannot
+read or combine (each refused in one line where Inspect would wait for ever, print a traceback or fail once the
+log is started); and what figeval applies to the task it builds itself: `--task-config`'s arguments, `--limit N`
+as a subset that keeps the task's design, `--name` as the run's display name.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`figeval run`'s checks of the models a run names, before its log is started: every model's provider is one
+"""A run's checks of the models it names, before its log is started: every model's provider is one
 Inspect knows, each `--model-role` is bound once and asked by the task, a judged task has its judge, hand labels
 are of the run's model, and an `openai/` name that is not OpenAI's is warned about.
 
@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 
 # OpenAI's own model names; any other name under openai/ is treated by Inspect as an unknown (reasoning) model.
@@ -128,19 +129,19 @@ def check_roles(task_name: str, task_parameters: Collection[str], args: dict[str
                            + (f" or bind {' or '.join(sorted(used))}." if used else "."))
 
 
-def check_manual_labels(args: dict[str, str], model: str) -> None:
+def check_manual_labels(benchmarks: Sequence[Benchmark], args: dict[str, str], model: str) -> None:
     """Refuses `-T manual_labels=FILE` whose hand labels are all of other models' answers: the scorer applies a
     label to the answer of the same model and sample, so they would be ignored without a word.
 
     Raises:
         FigevalError: naming the file, the models it labels and the run's model.
     """
-    from figeval._registry import annotation_spec
     from figeval.annotation.labels import read_labels
+    from figeval.benchmark import annotation_spec
 
     if not args.get("manual_labels"):
         return
-    labels, _ = read_labels(Path(args["manual_labels"]), annotation_spec)
+    labels, _ = read_labels(Path(args["manual_labels"]), lambda task: annotation_spec(benchmarks, task))
     models = sorted({label.model for label in labels if label.label is not None})
     if model not in models:
         raise FigevalError(f"-T manual_labels={args['manual_labels']}: its labels are of "

@@ -1,4 +1,4 @@
-"""`figeval run`'s checks of the models a run names (figeval.cli.run_models): which roles a task asks, a judged
+"""`figeval run`'s checks of the models a run names (figeval.running.models): which roles a task asks, a judged
 task given no judge, and an `openai/` name that is not OpenAI's. The refusals as the command prints them are in
 tests/test_cli_inputs.py (roles) and tests/test_routes.py (the judge)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from figeval.cli.run_models import check_judge_given, openai_name_warning, used_roles
+from figeval.running.models import check_judge_given, openai_name_warning, used_roles
 from figeval.errors import FigevalError
 
 

@@ -1,5 +1,6 @@
-"""`figeval run --paper NAME`: every run of a paper's evaluation protocol (`Benchmark.protocol`) on one model,
-through Inspect's eval-set, then that paper's tables with its published rows beside the model's.
+"""A paper's evaluation protocol (`Benchmark.protocol`) routed to its runs on one model: which runs are made, with
+which of the user's arguments and role bindings, which are skipped and why, the paper's decoding, and the eval
+set's folder. `paper.py` builds and runs them; `figeval run --paper NAME` and `figeval.run_paper` are both this.
 
 The user's arguments go to the runs that take them: `--judge` (as `-T judge=`) and `-T NAME=VALUE` to every run whose
 task takes NAME, except an argument a run needs that other runs do not take (a file: `-T paraphrases=` goes to the
@@ -19,24 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
-
-import click
+from typing import Any
 
 from figeval.arguments import pairs_text
 from figeval.benchmark import Benchmark, Decoding, ProtocolRun
-from figeval.cli.options import task_parameters
 from figeval.errors import FigevalError
-
-# A task of the set that fails is tried this many more times within the run (each attempt goes on from the samples
-# done); Inspect's default, 10, would ask a persistently failing sample 10 times over. Running the command again
-# goes on the same way.
-RETRY_ATTEMPTS = 2
+from figeval.running.tasks import task_parameters
 
 
 @dataclass(frozen=True)
@@ -97,7 +90,7 @@ def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[s
         if setting := [f"{name}={run.args[name]}" for run in runs if name in run.args]:
             raise FigevalError(f"-T {key}: the paper's protocol sets {name} itself ({', '.join(setting)}); leave it "
                                "out, or run the task alone with `figeval run TASK`.")
-        if not any(name in task_parameters(run.task) for run in runs):
+        if not any(name in task_parameters([benchmark], run.task) for run in runs):
             raise FigevalError(f"-T {key}: no task of {benchmark.name}'s protocol"
                                f"{f' named {task}' if task else ''} takes {name}; leave it out.")
         needing = list(dict.fromkeys(run.task for run in runs if name in run.needs))
@@ -122,30 +115,33 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     Raises:
         FigevalError: an argument refused by `_split_arguments`, or a role no run asks.
     """
-    from figeval.cli.run_judge import judge_model
-    from figeval.cli.run_models import roles_of_runs, used_roles
+    from figeval.running.judge_plan import judge_model
+    from figeval.running.models import roles_of_runs, used_roles
 
-    if args.get("judge") and not any("judge" in task_parameters(run.task) for run in benchmark.protocol):
+    def parameters_of(task: str) -> set[str]:
+        return task_parameters([benchmark], task)
+
+    if args.get("judge") and not any("judge" in parameters_of(run.task) for run in benchmark.protocol):
         raise FigevalError(f"judge {args['judge']} (--judge, -T judge=): no run of {benchmark.name}'s protocol is "
                            "judged; leave it out.")
     split = _split_arguments(benchmark, args)
     needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
     givens = []
     for run in benchmark.protocol:
-        parameters = task_parameters(run.task)
+        parameters = parameters_of(run.task)
         given = dict(run.args)
         for task, name, value in split:
             if task in (None, run.task) and name in parameters and (name in run.needs or name not in needed_somewhere):
                 given[name] = value
         givens.append(given)
-    bound = roles_of_runs(roles, [used_roles(task_parameters(run.task), given)
+    bound = roles_of_runs(roles, [used_roles(parameters_of(run.task), given)
                                   for run, given in zip(benchmark.protocol, givens)],
                           f"no run of {benchmark.name}'s protocol")
     runs, skipped = [], []
     for run, given, run_roles in zip(benchmark.protocol, givens, bound):
         if missing := [name for name in run.needs if name not in given]:
             skipped.append(SkippedRun(run.task, dict(run.args), run.fills, _enabling(benchmark, run, missing[0])))
-        elif "judge" in task_parameters(run.task) and judge_model(given, run_roles) is None:
+        elif "judge" in parameters_of(run.task) and judge_model(given, run_roles) is None:
             skipped.append(SkippedRun(run.task, dict(run.args), run.fills, "--judge MODEL, the judge of its answers"))
         else:
             runs.append(PaperRun(run.task, given, run_roles, run.fills))
@@ -204,35 +200,6 @@ def set_task_ids(folder: str) -> set[str]:
     return {str(task.get("task_id")) for task in manifest.get("tasks", []) if isinstance(task, dict)}
 
 
-def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]:
-    """The samples `--limit` selected for one run, each as `TASK:ID`: an eval set takes one `--sample-id` for
-    all its tasks, and Inspect reads a selector with a task's name as that task's only."""
-    from figeval.cli.run_plan import planned_samples
-    from figeval.subset import SampleId, sample_id_text
-
-    # every figeval dataset gives each sample its id (Inspect numbers only the samples of a run it starts)
-    ids = cast(list[SampleId], [sample.id for sample in planned_samples(task, task_name, params)[0]])
-    sample_id_text(ids, [task.name, task_name])  # refuses an id Inspect would read as a pattern
-    return [f"{task.name}:{id}" for id in ids]
-
-
-def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]]) -> Any:
-    """The task with its own run's `--model-role` bindings. An eval set binds `--model-role` to every task (each
-    task's identity and log would name it), but the protocol's runs ask different roles: a judged run its grader,
-    the others an extractor. `models` keeps each binding's model, made once for every run that asks it (a local
-    judge is loaded once)."""
-    from inspect_ai import task_with
-
-    from figeval._compat import parse_model_roles
-
-    bound: dict[str, Any] = {}
-    for given in roles:
-        if given not in models:
-            models[given] = parse_model_roles((given,))
-        bound |= models[given]
-    return task_with(task, model_roles=bound) if bound else task
-
-
 def refuse_set_options(params: dict[str, Any]) -> None:
     """Refuses what an eval set cannot combine with a paper run.
 
@@ -254,61 +221,3 @@ def refuse_set_options(params: dict[str, Any]) -> None:
                            "are named by id, which Inspect does not shuffle; give one of them.")
 
 
-def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipped: Sequence[SkippedRun],
-               folder: str) -> None:
-    click.echo(f"figeval: {benchmark.title}'s protocol on {model}, {len(runs)} run{'s' if len(runs) != 1 else ''} "
-               f"logged in {folder}")
-    for run in runs:
-        click.echo(f"  {run.describe()}")
-    for skip in skipped:
-        click.echo(f"  {skip.line()}")
-
-
-def run_set(params: dict[str, Any], tasks: Sequence[Any]) -> bool:
-    """Inspect's eval-set over the prepared tasks in `params["log_dir"]`: tasks finished there are not run again;
-    nothing there is removed but the earlier attempts of a task the set runs again (each holds nothing its newest
-    attempt lacks). True when every task finished."""
-    from figeval._compat import PrerequisiteError, prerequisite_line, run_inspect_eval_set_command
-
-    params = params | {"tasks": tuple(tasks), "t": (), "task_config": None}
-    try:
-        return run_inspect_eval_set_command(params, retry_attempts=RETRY_ATTEMPTS, log_dir_allow_dirty=True)
-    except PrerequisiteError as error:
-        raise FigevalError(prerequisite_line(str(error))) from None
-
-
-def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
-                  finished: bool, command: Sequence[str]) -> None:
-    """The paper's tables over the set's runs with its published rows, what was skipped, and where the logs are;
-    for a set that did not finish, the runs that did not and the command that goes on with them.
-
-    Raises:
-        FigevalError: some run did not finish (after the tables of those that did).
-    """
-    from figeval.reporting.render import RENDERERS
-    from figeval.reporting.report import build_report
-    from figeval.cli.run_summary import report_command
-
-    ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
-    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True,
-                          keep=lambda log: log.eval.task_id in ids)
-    if result.runs:
-        click.echo("\n" + RENDERERS["text"][1](result), nl=False)
-    for run in skipped:
-        click.echo(run.line())
-    click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")
-    click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
-    if not finished:
-        listed = "; ".join(sorted({_unfinished(run) for run in result.not_successful})) or "some runs"
-        raise FigevalError(f"did not finish: {listed} | their completed samples are kept in {folder}; run "
-                           f"`{shlex.join(command)}` again to go on from them.")
-
-
-def _unfinished(run: Any) -> str:
-    """A run that did not finish, with its status and the error its log records."""
-    from inspect_ai.log import read_eval_log
-
-    from figeval.cli.run_summary import error_reason
-
-    log = read_eval_log(run.log, header_only=True)
-    return f"{run.task} ({run.status}{f': {error_reason(log)}' if log.error else ''})"

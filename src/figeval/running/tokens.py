@@ -1,4 +1,4 @@
-"""Prompt tokens for `figeval run --dry-run`, counted without calling or loading any model: exactly with the
+"""Prompt tokens for a dry run's plan, counted without calling or loading any model: exactly with the
 model's own tokenizer where it is on this machine (a `gguf/` model's vocabulary, read alone), otherwise estimated
 and said to be.
 

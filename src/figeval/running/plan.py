@@ -1,7 +1,7 @@
-"""`figeval run --dry-run`: what a run would ask, without asking it. Per task: the samples the run would take
+"""A dry run: what a run would ask, without asking it. Per task: the samples the run would take
 (after `--limit`/`--sample-id`), its model calls (samples x epochs, a judged task's judge calls beside them;
 retries are not counted) and the tokens of its prompts; then a total. No model is called or loaded (a gguf
-model's vocabulary alone is read, `run_tokens.py`) and nothing is written.
+model's vocabulary alone is read, `tokens.py`) and nothing is written.
 
 The prompts are rendered by the task's own solver chain, each sample's `TaskState` built as Inspect builds it,
 with a `generate` that records the messages it is handed instead of calling a model: so they are the prompts
@@ -10,7 +10,7 @@ mode asks for it) and each recorded generate is one model call. Running Inspect'
 would give the same messages from its ModelEvents, but would ask the mock in generate mode (the answer mode
 follows the model's name), score every sample and write a log; the solver chain alone is both exact and quick.
 
-A judged task's judge prompt holds the model's answer, unknown before the run: `run_judge.py` renders it around a
+A judged task's judge prompt holds the model's answer, unknown before the run: `judge_plan.py` renders it around a
 stand-in answer and counts it without the answer.
 """
 
@@ -22,17 +22,17 @@ from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
-import click
 from inspect_ai import Task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ModelName
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
-from figeval.arguments import pairs_text
-from figeval.cli.run_judge import JudgePlan, judge_plan, role_model
-from figeval.cli.run_tokens import Tokenizer, tokenizer_for
+from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
+from figeval.running.judge_plan import JudgePlan, judge_plan, role_model
+from figeval.running.protocol import SkippedRun
+from figeval.running.tokens import Tokenizer, tokenizer_for
 from figeval.scoring.extractor import EXTRACTOR_ROLE
 
 Prompt = list[ChatMessage]
@@ -68,7 +68,7 @@ class TaskPlan:
         return self.calls if self.extractor else 0
 
 
-def task_settings(task_names: Sequence[str], args: dict[str, Any],
+def task_settings(benchmarks: Sequence[Benchmark], task_names: Sequence[str], args: dict[str, Any],
                   roles: Sequence[str]) -> dict[str, tuple[dict[str, Any], tuple[str, ...]]]:
     """Each task's `-T` arguments and `--model-role` bindings: with one task, all of them (its checks refuse one
     it does not take); with several, each goes to the tasks that take it, and one that none takes is refused.
@@ -76,14 +76,13 @@ def task_settings(task_names: Sequence[str], args: dict[str, Any],
     Raises:
         FigevalError: an argument or role no task given takes.
     """
-    from figeval._registry import tasks
-    from figeval.cli.options import task_parameters
-    from figeval.cli.run_models import roles_of_runs, used_roles
+    from figeval.running.models import roles_of_runs, used_roles
+    from figeval.running.tasks import task_functions, task_parameters
 
     if len(task_names) == 1:
         return {task_names[0]: (args, tuple(roles))}
-    known = tasks()
-    taken = {name: task_parameters(name) if name in known else set(args) for name in task_names}
+    known = task_functions(benchmarks)
+    taken = {name: task_parameters(benchmarks, name) if name in known else set(args) for name in task_names}
     if unused := sorted(arg for arg in args if not any(arg in taken[name] for name in task_names)):
         raise FigevalError(f"-T {', '.join(unused)}: none of {', '.join(task_names)} takes it; leave it out.")
     given = {name: {arg: value for arg, value in args.items() if arg in taken[name]} for name in task_names}
@@ -98,7 +97,7 @@ def planned_samples(task: Task, task_name: str, params: dict[str, Any]) -> tuple
     run would draw others (a shuffle without a seed).
     """
     from figeval._compat import parse_sample_id, resolve_task_sample_ids, sample_id_filter
-    from figeval.cli.run_options import limit_bounds
+    from figeval.running.options import limit_bounds
 
     note = None
     if shuffle := params.get("sample_shuffle"):  # Inspect's flag: -1 without a seed, else the seed; 0 none
@@ -141,81 +140,97 @@ async def rendered_prompts(task: Task, samples: Sequence[Sample], model: str) ->
     return [await render(sample) for sample in samples]
 
 
-def plan_task(task_name: str, task: Task, args: dict[str, Any], params: dict[str, Any], model: str,
-              roles: tuple[str, ...], subset: str | None = None) -> TaskPlan:
+def plan_task(benchmarks: Sequence[Benchmark], task_name: str, task: Task, args: dict[str, Any],
+              params: dict[str, Any], model: str, roles: tuple[str, ...], subset: str | None = None,
+              model_args: dict[str, Any] | None = None) -> TaskPlan:
     """The plan of one task, built and checked as the run would build it.
 
     Args:
+        benchmarks: the benchmarks the task is one of.
         task_name: the task's name.
-        task: the task `figeval run` built (its dataset is shuffled here if the run would shuffle it).
+        task: the task as the run built it (`launch.prepared_task`; its dataset is shuffled here if the run would
+            shuffle it).
         args: its `-T` arguments.
-        params: `inspect eval`'s options after figeval's checks (`--sample-id`, `--limit`, `--epochs`, `-M`).
+        params: `inspect eval`'s options after figeval's checks (`sample_id`, `limit`, `epochs`, `sample_shuffle`).
         model: the model under test.
         roles: `--model-role` bindings (a judge given as `grader`).
         subset: the rule of the subset `--limit N` selected, if any.
+        model_args: the model's own arguments (`-M`; a gguf model's `chat_template` decides how messages join).
     """
-    from figeval.arguments import parse_pairs
-
     samples, note = planned_samples(task, task_name, params)
     epochs = params.get("epochs") or task.epochs or 1
     rendered = asyncio.run(rendered_prompts(task, samples, model))
-    tokenizer = tokenizer_for(model, parse_pairs(params.get("m") or (), "-M"))
+    tokenizer = tokenizer_for(model, model_args or {})
     prompts = [prompt for _, sample_prompts in rendered for prompt in sample_prompts]
     tokens = sum(tokenizer.count(prompt) for prompt in prompts) * epochs
-    judge = judge_plan(task_name, args, [state for state, _ in rendered], epochs, roles,
+    judge = judge_plan(benchmarks, task_name, args, [state for state, _ in rendered], epochs, roles,
                        dict(task.metadata or {}))
     return TaskPlan(task_name, args, len(samples), epochs, len(prompts) * epochs, tokens, tokenizer, judge,
                     role_model(roles, EXTRACTOR_ROLE), subset, note)
 
 
-def tokens_text(tokens: int, tokenizer: Tokenizer) -> str:
-    return f"{tokens:,} ({tokenizer.how})" if tokenizer.exact else f"~{tokens:,} ({tokenizer.how})"
+def plan_runs(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[str, Any], tuple[str, ...]]],
+              params: dict[str, Any], model: str, run_name: str | None,
+              model_args: dict[str, Any] | None = None) -> list[TaskPlan]:
+    """Each run (a task, its arguments and role bindings) built and checked as it would be (`launch.prepared_task`),
+    then planned (`plan_task`).
+
+    Raises:
+        FigevalError: what the run would refuse before asking any model.
+    """
+    from figeval.running.launch import prepared_task
+
+    plans = []
+    for task_name, given, bound in runs:
+        task_params = dict(params)  # each task's own --limit subset
+        task, subset = prepared_task(benchmarks, task_name, given, task_params, model, run_name, bound)
+        plans.append(plan_task(benchmarks, task_name, task, given, task_params, model, bound, subset, model_args))
+    return plans
 
 
-def plan_lines(plan: TaskPlan) -> list[str]:
-    """A task's plan for people: its samples, calls and tokens, one figure a line."""
-    epochs = f"{plan.epochs} epoch{'s' if plan.epochs != 1 else ''}"
-    per_epoch = plan.calls // plan.epochs
-    calls = (f"{plan.samples:,} samples x {epochs}" if per_epoch == plan.samples else
-             f"{per_epoch:,} generate calls over {plan.samples:,} samples, x {epochs}")
-    lines = [f"{plan.task} ({pairs_text(plan.args, 'defaults')}): {plan.samples:,} samples"]
-    if plan.subset:
-        lines.append(f"  subset: {plan.subset}")
-    lines += [f"  model calls: {plan.calls:,} ({calls})",
-              f"  prompt tokens: {tokens_text(plan.prompt_tokens, plan.tokenizer)}"]
-    if plan.judge is not None:
-        lines += ["  " + line for line in plan.judge.lines()]
-    if plan.extractor:
-        lines.append(f"  extractor calls ({plan.extractor}): at most {plan.calls:,} (only answers the task's readers "
-                     "cannot read; their prompts not counted)")
-    if plan.note:
-        lines.append(f"  note: {plan.note}")
-    return lines
+@dataclass(frozen=True)
+class Plan:
+    """What a run of one or more tasks (or of a paper's protocol) would ask: each task's plan and the totals."""
 
+    model: str
+    tasks: tuple[TaskPlan, ...]
+    skipped: tuple[SkippedRun, ...] = ()
+    """A paper's runs left out for a file or judge not given."""
+    notes: tuple[str, ...] = ()
+    """What a paper run applies of the paper's decoding, and each setting of the user's that departs from it."""
 
-def total_line(plans: Sequence[TaskPlan]) -> str:
-    """The run's total: samples, calls (the judges' and extractors' apart) and prompt tokens; "~" where a figure
-    is estimated, "at most" where a count is an upper bound."""
-    calls = sum(plan.calls for plan in plans)
-    judged = sum(plan.judge_calls for plan in plans)
-    extracted = sum(plan.extractor_calls for plan in plans)
-    judges_bounded = any(plan.judge and not plan.judge.exact_calls for plan in plans)
-    at_most = "at most " if judges_bounded or extracted else ""
-    parts = [f"{calls:,} to the model"] if judged or extracted else []
-    parts += [f"{'at most ' if judges_bounded else ''}{judged:,} to judges"] if judged else []
-    parts += [f"at most {extracted:,} to extractors"] if extracted else []
-    apart = f" ({', '.join(parts)})" if parts else ""
-    tokens = sum(plan.prompt_tokens + (plan.judge.tokens or 0 if plan.judge else 0) for plan in plans)
-    estimated = any(not plan.tokenizer.exact or (plan.judge and plan.judge.tokens_estimated) for plan in plans)
-    without = " (judge prompts without the answers)" if any(plan.judge and plan.judge.tokens for plan in plans) \
-        else ""
-    return (f"total: {sum(plan.samples for plan in plans):,} samples, {at_most}{calls + judged + extracted:,} model "
-            f"calls{apart}, {'~' if estimated else ''}{tokens:,} prompt tokens{without}")
+    @property
+    def samples(self) -> int:
+        return sum(plan.samples for plan in self.tasks)
 
+    @property
+    def calls(self) -> int:
+        """Calls to the model under test (retries and the response cache not counted)."""
+        return sum(plan.calls for plan in self.tasks)
 
-def print_plan(plans: Sequence[TaskPlan], model: str) -> None:
-    click.echo(f"dry run of {model}: no model is asked anything and no log is written (calls are counted as if "
-               "none were in the response cache)")
-    for plan in plans:
-        click.echo("\n".join(plan_lines(plan)))
-    click.echo(total_line(plans))
+    @property
+    def judge_calls(self) -> int:
+        return sum(plan.judge_calls for plan in self.tasks)
+
+    @property
+    def extractor_calls(self) -> int:
+        """At most this many: only answers the tasks' readers cannot read are asked about."""
+        return sum(plan.extractor_calls for plan in self.tasks)
+
+    @property
+    def judge_calls_bounded(self) -> bool:
+        """True when the judge calls are an upper bound (a task's rules decide some answers without the judge)."""
+        return any(plan.judge is not None and not plan.judge.exact_calls for plan in self.tasks)
+
+    @property
+    def total_calls(self) -> int:
+        return self.calls + self.judge_calls + self.extractor_calls
+
+    @property
+    def prompt_tokens(self) -> int:
+        """The model's prompt tokens and the judges' (their prompts without the answers)."""
+        return sum(plan.prompt_tokens + (plan.judge.tokens or 0 if plan.judge else 0) for plan in self.tasks)
+
+    @property
+    def tokens_estimated(self) -> bool:
+        return any(not plan.tokenizer.exact or (plan.judge and plan.judge.tokens_estimated) for plan in self.tasks)

@@ -1,6 +1,6 @@
-"""The judge's share of `figeval run --dry-run`: a judged task's judge calls and the tokens of its prompts.
+"""The judge's share of a dry run's plan: a judged task's judge calls and the tokens of its prompts.
 
-A judged task is one with a `judge` argument (as `run_models.used_roles` reads it); its judge is `-T judge=` or the
+A judged task is one with a `judge` argument (as `models.used_roles` reads it); its judge is `-T judge=` or the
 model bound to `--model-role grader=`. The judge is asked once per answer (`scoring.judged`; its one retry of an
 unreadable reply is not counted): about every answer where the task records `judge_every_output` true (an empty
 answer excepted), otherwise about those its rules do not decide alone, so the count is an upper bound.
@@ -22,7 +22,8 @@ from typing import Any
 from inspect_ai.model import ChatMessage, Model, ModelOutput, get_model
 from inspect_ai.solver import TaskState
 
-from figeval.cli.run_tokens import Tokenizer, tokenizer_for
+from figeval.benchmark import Benchmark
+from figeval.running.tokens import Tokenizer, tokenizer_for
 
 STAND_IN_ANSWER = "FIGEVAL-DRY-RUN-ANSWER"
 """The answer the judge prompt is rendered around; ASCII, so no normalization of the answer changes it."""
@@ -48,18 +49,6 @@ class JudgePlan:
     def tokens_estimated(self) -> bool:
         return self.tokens is not None and not self.tokenizer.exact
 
-    def lines(self) -> list[str]:
-        calls = (f"{self.calls:,} (one per answer; an empty answer is not asked)" if self.exact_calls else
-                 f"at most {self.calls:,} (one per answer the task's rules do not decide without the judge)")
-        if self.tokens is None:
-            tokens = f"not counted: {self.why_not}"
-        else:
-            figure = f"{self.tokens:,}" if self.tokenizer.exact else f"~{self.tokens:,}"
-            tokens = f"{figure} without the answers, each answer adding its own ({self.tokenizer.how})"
-            if self.rendered * self.epochs != self.calls:
-                tokens += f"; of the {self.rendered:,} samples whose stand-in answer the judge was asked about"
-        return [f"judge calls ({self.model}): {calls}", f"judge prompt tokens: {tokens}"]
-
 
 class RecordingJudge(Model):
     """A judge that records each prompt it is handed and answers with nothing (never a model call). The judged
@@ -78,7 +67,7 @@ class RecordingJudge(Model):
 
 def role_model(roles: Sequence[str], role: str) -> str | None:
     """The (first) model a run's `--model-role` bindings bind to `role`, or None."""
-    from figeval.cli.run_models import role_models
+    from figeval.running.models import role_models
 
     for given in roles:
         name, _, value = given.partition("=")
@@ -110,16 +99,16 @@ async def _score_stand_ins(task: Any, states: Sequence[TaskState]) -> None:
             await scorer(state, state.target)
 
 
-def rendered_judge_prompts(task_name: str, args: dict[str, Any],
+def rendered_judge_prompts(benchmarks: Sequence[Benchmark], task_name: str, args: dict[str, Any],
                            states: Sequence[TaskState]) -> tuple[list[list[ChatMessage]] | None, str | None]:
     """The judge prompts the task's scorer builds around the stand-in answer (taken out), or None and why not."""
-    from figeval.cli.options import make_task
+    from figeval.running.tasks import make_task
 
     judge = RecordingJudge()
     # built again around the recording judge, quietly: the task's notes on its data were printed when the plan
     # built it first
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        task = make_task(task_name, {**args, "judge": judge})
+        task = make_task(benchmarks, task_name, {**args, "judge": judge})
     try:
         asyncio.run(_score_stand_ins(task, states))
     except Exception as error:  # a scorer that cannot score a stand-in: the calls are still counted
@@ -130,11 +119,12 @@ def rendered_judge_prompts(task_name: str, args: dict[str, Any],
     return [without_stand_in(prompt) for prompt in asked], None
 
 
-def judge_plan(task_name: str, args: dict[str, Any], states: Sequence[TaskState], epochs: int,
-               roles: Sequence[str], metadata: dict[str, Any]) -> JudgePlan | None:
+def judge_plan(benchmarks: Sequence[Benchmark], task_name: str, args: dict[str, Any], states: Sequence[TaskState],
+               epochs: int, roles: Sequence[str], metadata: dict[str, Any]) -> JudgePlan | None:
     """The judge's calls and prompt tokens for a judged task's planned samples; None for a task without a judge.
 
     Args:
+        benchmarks: the benchmarks the task is one of.
         task_name: the task.
         args: its `-T` arguments.
         states: each planned sample's state after the task's solvers.
@@ -142,12 +132,12 @@ def judge_plan(task_name: str, args: dict[str, Any], states: Sequence[TaskState]
         roles: `--model-role` bindings.
         metadata: the task's metadata (its recorded `judge_every_output`).
     """
-    from figeval.cli.options import task_parameters
+    from figeval.running.tasks import task_parameters
 
-    if "judge" not in task_parameters(task_name) or (model := judge_model(args, roles)) is None:
+    if "judge" not in task_parameters(benchmarks, task_name) or (model := judge_model(args, roles)) is None:
         return None
     tokenizer = tokenizer_for(model)
-    prompts, why_not = rendered_judge_prompts(task_name, args, states)
+    prompts, why_not = rendered_judge_prompts(benchmarks, task_name, args, states)
     tokens = None if prompts is None else sum(tokenizer.count(prompt) for prompt in prompts) * epochs
     return JudgePlan(model, len(states) * epochs, epochs, metadata.get(EVERY_OUTPUT_KEY) is True, tokens, tokenizer,
                      why_not, len(prompts or []))

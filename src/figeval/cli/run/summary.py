@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
+from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 
 
@@ -61,16 +63,17 @@ def report_command(log_dir: str) -> str:
     return shlex.join(["figeval", "report", log_dir])
 
 
-def print_summary(log: Any, location: str, log_dir: str, model: str, task_name: str) -> None:
+def print_summary(benchmarks: Sequence[Benchmark], log: Any, location: str, log_dir: str, model: str,
+                  task_name: str) -> None:
     """The lines a successful run ends with: its summary table, a warning when a local server echoed the prompts
     back as answers, the log's place and the command that reports every run in `log_dir`."""
-    from figeval.cli.options import takes_answer_mode
     from figeval.models.echo import answers_of_log, echo_warning
     from figeval.reporting.runs import summarize
     from figeval.reporting.summary import format_table
+    from figeval.running.tasks import takes_answer_mode
 
     click.echo("\n" + format_table(summarize(log)))
-    if echoed := echo_warning(answers_of_log(log), model, takes_answer_mode(task_name)):
+    if echoed := echo_warning(answers_of_log(log), model, takes_answer_mode(benchmarks, task_name)):
         click.echo(echoed, err=True)
     click.echo(f"log: {location} (view with `{shlex.join(['inspect', 'view', '--log-dir', log_dir])}`)")
     click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")

@@ -1,0 +1,107 @@
+"""`figeval run --paper NAME`: every run of a paper's evaluation protocol on one model, through Inspect's eval-set
+(`figeval.running.protocol` routes the arguments, `figeval.running.paper` builds and runs the set), then that
+paper's tables with its published rows beside the model's.
+
+The tables printed are of this command's runs only: logs of other settings in the set's folder (another judge,
+temperature or `-M`) stay there.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from figeval.benchmark import Benchmark
+from figeval.errors import FigevalError
+from figeval.running.protocol import PaperRun, SkippedRun, set_task_ids
+
+
+def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any], model: str,
+              run_name: str | None, roles: tuple[str, ...], given: Collection[str], dry_run: bool,
+              launch_options: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """`--paper NAME`: the protocol's runs built and checked as single runs are, before any model is asked, then
+    planned (`--dry-run`) or run as one eval set.
+
+    Args:
+        launch_options: Inspect's options for the set from the run's (the command's defaults applied).
+    """
+    from figeval._compat import preload_inspect_modules
+    from figeval.cli.run.display import quiet_inspect_output
+    from figeval.running.models import openai_name_warning
+    from figeval.running.paper import paper_setup, prepare_tasks, run_set
+    from figeval.running.protocol import paper_benchmark, set_folder
+
+    benchmark = paper_benchmark(paper, benchmarks)
+    runs, skipped, params, notes = paper_setup(benchmark, args, roles, params, given)
+    for line in notes:
+        click.echo(line)
+    if dry_run:
+        from figeval.cli.run.plan import plan_run
+
+        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, model, run_name)
+        for skip in skipped:
+            click.echo(skip.line())
+        return
+    tasks, ids = prepare_tasks(benchmarks, runs, params, model, run_name)
+    if warning := openai_name_warning(model):
+        click.echo(warning, err=True)
+    log_dir = params["log_dir"]
+    # prepare_tasks has refused an empty --name
+    folder = set_folder(log_dir, benchmark.name, run_name.strip() if run_name else model)
+    preload_inspect_modules()
+    quiet_inspect_output(params["log_level"])
+    print_runs(benchmark, model, runs, skipped, folder)
+    finished = run_set(launch_options(params), tasks, folder, ids)
+    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]])
+
+
+def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipped: Sequence[SkippedRun],
+               folder: str) -> None:
+    click.echo(f"figeval: {benchmark.title}'s protocol on {model}, {len(runs)} run{'s' if len(runs) != 1 else ''} "
+               f"logged in {folder}")
+    for run in runs:
+        click.echo(f"  {run.describe()}")
+    for skip in skipped:
+        click.echo(f"  {skip.line()}")
+
+
+def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
+                  finished: bool, command: Sequence[str]) -> None:
+    """The paper's tables over the set's runs with its published rows, what was skipped, and where the logs are;
+    for a set that did not finish, the runs that did not and the command that goes on with them.
+
+    Raises:
+        FigevalError: some run did not finish (after the tables of those that did).
+    """
+    from figeval.cli.run.summary import report_command
+    from figeval.reporting.render import RENDERERS
+    from figeval.reporting.report import build_report
+
+    ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
+    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True,
+                          keep=lambda log: log.eval.task_id in ids)
+    if result.runs:
+        click.echo("\n" + RENDERERS["text"][1](result), nl=False)
+    for run in skipped:
+        click.echo(run.line())
+    click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")
+    click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
+    if not finished:
+        listed = "; ".join(sorted({_unfinished(run) for run in result.not_successful})) or "some runs"
+        raise FigevalError(f"did not finish: {listed} | their completed samples are kept in {folder}; run "
+                           f"`{shlex.join(command)}` again to go on from them.")
+
+
+def _unfinished(run: Any) -> str:
+    """A run that did not finish, with its status and the error its log records."""
+    from inspect_ai.log import read_eval_log
+
+    from figeval.cli.run.summary import error_reason
+
+    log = read_eval_log(run.log, header_only=True)
+    return f"{run.task} ({run.status}{f': {error_reason(log)}' if log.error else ''})"
