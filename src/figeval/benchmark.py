@@ -129,6 +129,9 @@ class Benchmark:
     """The decoding the paper states for its runs; None where it states none (a paper run keeps figeval's)."""
     tables: tuple[TableSpec, ...] = ()
     """The paper's results tables (and figeval's own, marked `ours`), in the order a report shows them."""
+    cited_tables: tuple[str, ...] = ()
+    """The paper's tables, other than `tables`' and `agreement`'s, whose printed numbers a table's own build shows
+    (a row of counts from the paper's "Table 2" under an analysis of its Section 4)."""
     headlines: tuple[Column, ...] = ()
     """Each task's headline metric: the leaderboard's columns."""
     figures: tuple[FigureSpec, ...] = ()

@@ -7,7 +7,7 @@ from figeval.benchmarks.persian_allusions.commands import BUILDERS
 from figeval.benchmarks.persian_allusions.source import SOURCE
 from figeval.benchmarks.persian_allusions.figures import FIGURES
 from figeval.benchmarks.persian_allusions.scorer import ANNOTATION, KNOWLEDGE_ANNOTATION
-from figeval.benchmarks.persian_allusions.tables import HEADLINES, PAPER, TABLES
+from figeval.benchmarks.persian_allusions.tables import HEADLINES, PAPER, TABLES, THEME_COUNTS
 from figeval.benchmarks.persian_allusions.tasks import allusion_knowledge, allusion_mc, allusion_open
 
 _HERE = Path(__file__).parent
@@ -34,6 +34,7 @@ BENCHMARK = Benchmark(
     annotated={"allusion_knowledge": KNOWLEDGE_ANNOTATION, "allusion_open": ANNOTATION},
     agreement={"allusion_open": AgreementTables("Table 4", unit="fraction")},
     tables=TABLES,
+    cited_tables=(THEME_COUNTS,),
     headlines=HEADLINES,
     figures=FIGURES,
     builders=BUILDERS,
