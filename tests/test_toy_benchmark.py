@@ -237,10 +237,16 @@ def test_the_toy_s_judge_and_annotators_are_reported_under_its_paper_s_table_nam
     # P_e = (25 + 49) / 144 = 74/144; kappa = (120 - 74) / (144 - 74) = 46/70 = 0.657
     assert any(note.startswith("Fleiss' kappa over all 3 annotators: 0.657") for note in people["notes"])
 
+    # the command for people's labels (and its former name) print the same numbers under the same table names
+    compare = figeval("annotate", "compare", str(labels), str(log))
     agreement = figeval("judge", "agreement", str(log), "--human", str(labels))
-    assert agreement.returncode == 0, agreement.stderr
+    assert (compare.returncode, agreement.returncode) == (0, 0), compare.stderr + agreement.stderr
     assert agreement.stdout.startswith("judge vs human (Toy Table 2): ")
     assert "\nannotators (Toy Table 3), per model and set of its answers\n" in agreement.stdout
+    assert compare.stdout.endswith(agreement.stdout)
+    lines = {line.split(" | ")[-1]: next_line.split()[:3] for line, next_line in
+             zip(agreement.stdout.splitlines(), agreement.stdout.splitlines()[1:]) if " | " in line}
+    assert lines == {f"judge replay/{judge}": ["4", "0.750", "0.500"], "with figeval's rules": ["4", "0.750", "0.500"]}
 
 
 def test_without_its_line_the_toy_is_unknown():
