@@ -1,0 +1,216 @@
+"""The run command from Python: `plan` (what `figeval run --dry-run` prints, as data) and `run_paper` (what
+`figeval run --paper NAME` runs, with its logs as the result). `figeval.plan` and `figeval.run_paper` are these,
+given the registered benchmarks; docs/python-api.md shows them in use.
+
+Both check what the command checks, in the same words, before any model is asked, and take the options the
+command takes by their Python names; any other option of `inspect eval` goes in `options` by its parameter name
+(`max_connections=8`, `temperature=0.5`).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from figeval.benchmark import Benchmark
+from figeval.errors import FigevalError
+from figeval.running.plan import Plan
+from figeval.running.protocol import PaperRun, SkippedRun
+
+
+@dataclass(frozen=True)
+class PaperResult:
+    """A paper run's eval set: where its logs are, which runs it made and skipped, and whether every run finished."""
+
+    paper: str
+    model: str
+    folder: Path
+    """The set's folder, LOG_DIR/<paper>/<name or model>: running the same set again asks only what is missing."""
+    runs: tuple[PaperRun, ...]
+    skipped: tuple[SkippedRun, ...]
+    logs: tuple[str, ...]
+    """This set's logs, one per run (others of other settings in the folder are left out)."""
+    finished: bool
+    """False: some run did not finish; its completed samples are kept, and the same call goes on from them."""
+    notes: tuple[str, ...] = ()
+    """What was applied of the paper's decoding, a setting of the user's departing from it, a local server's
+    settings."""
+
+
+def plan(tasks: str | Sequence[str] = (), *, paper: str | None = None, model: str | None = None,
+         models: Sequence[str] | None = None, args: Mapping[str, Any] | None = None, judge: str | None = None,
+         roles: Sequence[str] = (), limit: int | str | None = None, sample_id: str | None = None,
+         epochs: int | None = None, model_args: Mapping[str, Any] | None = None, name: str | None = None,
+         benchmarks: Sequence[Benchmark]) -> Plan:
+    """What a run of tasks, or of a paper's protocol, would ask, without asking any model or writing a log.
+
+    Args:
+        tasks: a task's name, or several (each argument goes to the tasks that take it).
+        paper: a paper's name instead of tasks: every run of its protocol (`Plan.skipped`: those left out).
+        model: the model under test (default: the embedded gguf/gemma-3-270m).
+        models: the same as a list; one model for now.
+        args: task arguments (`-T`), as text or values; `TASK:NAME` keys for one task of a paper's protocol.
+        judge: the judge of judged tasks (`-T judge=`).
+        roles: model role bindings (`--model-role`), as `ROLE=MODEL`.
+        limit: N samples keeping each task's design, or "START-END".
+        sample_id: samples by id (comma-separated), for single tasks.
+        epochs: epochs of each sample (default: the task's).
+        model_args: the model's own arguments (`-M`).
+        name: the run's name in reports (`--name`).
+        benchmarks: the benchmarks the tasks or the paper are found in.
+
+    Raises:
+        FigevalError: anything the run would refuse before asking a model (one line).
+    """
+    from figeval.running.paper import paper_setup
+    from figeval.running.plan import plan_runs, task_settings
+    from figeval.running.protocol import paper_benchmark
+
+    model = one_model(model, models)
+    params = checked_params(model, {"limit": limit, "sample_id": sample_id, "epochs": epochs, "m": m_pairs(model_args)})
+    task_args, given = given_args(args, judge), {name for name in ("limit", "sample_id", "epochs") if params[name]}
+    if paper is not None:
+        if tasks:
+            raise FigevalError(f"{tasks} and paper={paper}: give the tasks or the paper.")
+        benchmark = paper_benchmark(paper, benchmarks)
+        runs, skipped, params, notes = paper_setup(benchmark, task_args, roles, params | {"log_dir": "."}, given)
+        planned = plan_runs(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, model, name,
+                            dict(model_args or {}))
+        return Plan(model, tuple(planned), tuple(skipped), tuple(notes))
+    names = [tasks] if isinstance(tasks, str) else list(tasks)
+    if not names:
+        raise FigevalError("give a task to plan (`figeval list` lists them), or paper=NAME for a paper's protocol.")
+    settings = task_settings(benchmarks, names, task_args, roles)
+    planned = plan_runs(benchmarks, [(task, given, bound) for task, (given, bound) in settings.items()], params,
+                        model, name, dict(model_args or {}))
+    return Plan(model, tuple(planned))
+
+
+def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | None = None,
+              log_dir: str | Path = "logs", args: Mapping[str, Any] | None = None, judge: str | None = None,
+              roles: Sequence[str] = (), limit: int | str | None = None, epochs: int | None = None,
+              model_args: Mapping[str, Any] | None = None, name: str | None = None, cache: bool = True,
+              options: Mapping[str, Any] | None = None, benchmarks: Sequence[Benchmark]) -> PaperResult:
+    """Every run of a paper's protocol on a model as one Inspect eval set in LOG_DIR/<paper>/<name or model>, as
+    `figeval run --paper` runs it: a run finished there is not run again, one that stopped goes on from its
+    completed samples. The paper's tables are `figeval.reporting.report.build_report(result.folder, ...)`'s.
+
+    Args:
+        paper: the paper's name (`figeval list` lists them).
+        model: the model under test (default: the embedded gguf/gemma-3-270m).
+        models: the same as a list; one model for now.
+        log_dir: where the paper's folder is made.
+        args: task arguments (`-T`), as text or values; `TASK:NAME` keys for one task's runs.
+        judge: the judge of the judged runs (`--judge`); without one they are skipped.
+        roles: model role bindings (`--model-role`), as `ROLE=MODEL`.
+        limit: N samples of each run, keeping each task's design.
+        epochs: epochs of each sample (default: the task's).
+        model_args: the model's own arguments (`-M`).
+        name: the run's name in reports and its folder (`--name`).
+        cache: reuse and store model responses (figeval's default: on, never expiring).
+        options: other `inspect eval` options by their parameter names (`max_connections`, `temperature`, ...).
+        benchmarks: the benchmarks the paper is found in.
+
+    Raises:
+        FigevalError: anything the run refuses before asking a model, and Inspect's prerequisite errors (one line).
+    """
+    from figeval._compat import preload_inspect_modules
+    from figeval.running.launch import launch_params
+    from figeval.running.models import openai_name_warning
+    from figeval.running.paper import paper_setup, prepare_tasks, run_set, set_logs
+    from figeval.running.protocol import paper_benchmark, set_folder
+
+    model = one_model(model, models)
+    check_options(options or {})
+    chosen = {"limit": limit, "epochs": epochs, "m": m_pairs(model_args)} | dict(options or {})
+    given = {option for option, value in chosen.items() if value is not None}
+    params = checked_params(model, chosen | {"log_dir": str(log_dir)})
+    benchmark = paper_benchmark(paper, benchmarks)
+    runs, skipped, params, notes = paper_setup(benchmark, given_args(args, judge), roles, params, given)
+    tasks, ids = prepare_tasks(benchmarks, runs, params, model, name)
+    if warning := openai_name_warning(model):
+        warnings.warn(warning, stacklevel=2)
+    folder = set_folder(str(log_dir), benchmark.name, name.strip() if name else model)
+    params, local = launch_params(params, model, given, cache=cache)
+    preload_inspect_modules()
+    finished = run_set(params, tasks, folder, ids)
+    return PaperResult(benchmark.name, model, Path(folder), tuple(runs), tuple(skipped), tuple(set_logs(folder)),
+                       finished, tuple([*notes, *([local] if local else [])]))
+
+
+def one_model(model: str | None, models: Sequence[str] | None) -> str:
+    """The model under test, given as `model` or as a list of one (several are not run together yet).
+
+    Raises:
+        FigevalError: both given, an empty list, several models, or a model whose provider Inspect does not know.
+    """
+    from figeval.models.gguf import DEFAULT_MODEL
+    from figeval.running.models import check_provider
+
+    if models is not None:
+        if model is not None:
+            raise FigevalError(f"model={model} and models={list(models)}: give one of them.")
+        if isinstance(models, str) or len(models) != 1:
+            raise FigevalError(f"models={models!r}: several models in one run are not supported yet; give one "
+                               "model (model=NAME) and run each in turn.")
+        model = models[0]
+    model = model or DEFAULT_MODEL
+    check_provider(model)
+    return model
+
+
+# Options run_paper takes by its own parameters, or sets itself for every run of the set.
+OWN_OPTIONS = ("model", "m", "t", "limit", "epochs", "log_dir", "model_role", "sample_id", "task_config", "run_config")
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    """Refuses an option that is not `inspect eval`'s, or one `run_paper` takes as its own parameter or sets.
+
+    Raises:
+        FigevalError: naming the option and what to give instead.
+    """
+    from figeval._compat import inspect_eval_options
+
+    def command(**params: Any) -> None: ...
+
+    known = {param.name for param in getattr(inspect_eval_options(command), "__click_params__", ())}
+    for option in options:
+        if option in OWN_OPTIONS:
+            raise FigevalError(f"options={{{option!r}: ...}}: give it as run_paper's own argument, or leave it out "
+                               "(a paper run sets it for every run).")
+        if option not in known:
+            raise FigevalError(f"options={{{option!r}: ...}}: no option of `inspect eval` is named so; give its "
+                               "parameter names (max_connections, temperature, max_tokens, ...).")
+
+
+def m_pairs(model_args: Mapping[str, Any] | None) -> tuple[str, ...] | None:
+    """A model's arguments as `-M NAME=VALUE` pairs, each value in the YAML Inspect reads them as."""
+    if not model_args:
+        return None
+    return tuple(f"{key}={value if isinstance(value, str) else json.dumps(value)}" for key, value in model_args.items())
+
+
+def checked_params(model: str, chosen: dict[str, Any]) -> dict[str, Any]:
+    """`inspect eval`'s options as the command reads them (a limit as text), checked as the command checks them.
+
+    Raises:
+        FigevalError: a count below 1, a limit that selects nothing, a limit beside sample ids.
+    """
+    from figeval.running.options import check_counts, check_selection
+
+    params = {name: value for name, value in chosen.items() if value is not None} | {
+        "limit": None if chosen.get("limit") is None else str(chosen["limit"]),
+        "sample_id": chosen.get("sample_id"), "epochs": chosen.get("epochs"), "model": model}
+    check_counts(params)
+    check_selection(params)
+    return params
+
+
+def given_args(args: Mapping[str, Any] | None, judge: str | None) -> dict[str, Any]:
+    from figeval.running.launch import with_judge
+
+    return with_judge(dict(args or {}), judge)

@@ -1,0 +1,158 @@
+"""The run command from Python (figeval.running.api, exported as `figeval.plan` and `figeval.run_paper`): a plan's
+figures derived here from the data (samples x epochs, characters / 4), a paper's plan and run equal to what
+`figeval run --paper` prints and writes, and the refusals in one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from math import ceil
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+import figeval
+from figeval._registry import BENCHMARKS
+from figeval.errors import FigevalError
+from figeval.reporting.report import build_report
+from figeval.running.protocol import paper_benchmark, set_folder
+from tests.cli.test_run_paper import PAIRS, paraphrase_sheet, scripted_answers, write_jsonl
+from tests.cli.test_run_plan import ABSENT, LIMIT_40_ITEMS
+from tests.command import figeval as figeval_command
+
+FFE_HALLU = paper_benchmark("ffe-hallu", BENCHMARKS)
+
+
+def test_import_figeval_stays_light_and_the_api_takes_no_benchmarks():
+    # a process of its own: this one has imported Inspect long ago
+    code = ("import sys, inspect, figeval\n"
+            "assert 'inspect_ai' not in sys.modules\n"
+            "for name in ('plan', 'run_paper'):\n"
+            "    print(name, list(inspect.signature(getattr(figeval, name)).parameters))\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert lines[0].startswith("plan ['tasks', 'paper', 'model', 'models', 'args', 'judge'")
+    assert lines[1].startswith("run_paper ['paper', 'model', 'models', 'log_dir', 'args', 'judge'")
+    assert "benchmarks" not in ran.stdout  # the root module gives the registry's
+
+
+def test_a_task_s_plan_is_its_samples_times_epochs(ffe_hallu_imported: Path):
+    """`--limit 40` of detection: 40 samples, one call each, the prompt the sample's input alone; 3 epochs ask each
+    three times (tests/cli/test_run_plan.py derives the 40 ids)."""
+    from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
+
+    inputs = {sample.id: str(sample.input) for sample in ffe_detection().dataset}
+    chosen = [f"{item}/{framing}" for item in LIMIT_40_ITEMS for framing in ("fake-q", "real-q")]
+    per_epoch = sum(ceil(len(inputs[id]) / 4) for id in chosen)
+    plan = figeval.plan("ffe_detection", model=ABSENT, limit=40, epochs=3)
+    [task] = plan.tasks
+    assert (task.task, task.samples, task.epochs, task.calls) == ("ffe_detection", 40, 3, 120)
+    assert (plan.samples, plan.calls, plan.judge_calls, plan.total_calls) == (40, 120, 0, 120)
+    assert plan.prompt_tokens == task.prompt_tokens == 3 * per_epoch and plan.tokens_estimated
+    assert task.subset is not None and task.subset.startswith("limit 40: 40 of 800 samples")
+    # one epoch: a third of the calls and tokens
+    once = figeval.plan(["ffe_detection"], model=ABSENT, limit="40")
+    assert (once.calls, once.prompt_tokens) == (40, per_epoch)
+
+
+def test_a_paper_s_plan_is_what_its_dry_run_prints(ffe_hallu_imported: Path, tmp_path: Path):
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
+    plan = figeval.plan(paper="ffe-hallu", model="replay/model.jsonl", judge="replay/judge.jsonl",
+                        args={"paraphrases": str(sheet)}, limit=10)
+    # detection: 5 items x 2 framings; generation: its first 10 meanings and the 3 verified paraphrases, each
+    # answer judged once; translation, without its pairs file, skipped
+    assert [(task.task, task.args.get("meaning"), task.samples, task.judge_calls) for task in plan.tasks] == [
+        ("ffe_detection", None, 10, 0), ("ffe_generation", "human", 10, 10), ("ffe_generation", "paraphrased", 3, 3)]
+    assert (plan.samples, plan.calls, plan.judge_calls, plan.total_calls) == (23, 23, 13, 36)
+    assert [skip.task for skip in plan.skipped] == ["ffe_translation"]
+    printed = figeval_command("run", "--paper", "ffe-hallu", "--model", "replay/model.jsonl", "--judge",
+                              "replay/judge.jsonl", "-T", f"paraphrases={sheet}", "--limit", "10", "--dry-run",
+                              "--log-dir", str(tmp_path / "logs"))
+    assert printed.returncode == 0, printed.stderr
+    assert (f"total: 23 samples, 36 model calls (23 to the model, 13 to judges), ~{plan.prompt_tokens:,} prompt "
+            "tokens") in printed.stdout
+    assert [skip.line() for skip in plan.skipped] == [line for line in printed.stdout.splitlines()
+                                                      if line.startswith("skipped ")]
+
+
+def test_the_library_plans_only_the_benchmarks_it_is_given():
+    from figeval.running.api import plan
+    from tests.toy_benchmark import BENCHMARK as TOY
+
+    toy = plan("toy_parity", model=ABSENT, benchmarks=[TOY])
+    assert (toy.samples, toy.calls) == (4, 4)  # the toy's numbers 2, 3, 4, 7
+    with pytest.raises(FigevalError, match="^unknown task 'toy_parity'"):
+        figeval.plan("toy_parity", model=ABSENT)  # the registry has no toy
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: figeval.plan("ffe_detection", models=["replay/a.jsonl", "replay/b.jsonl"]),
+     "several models in one run are not supported yet"),
+    (lambda: figeval.plan("ffe_detection", model="replay/a.jsonl", models=["replay/a.jsonl"]), "give one of them"),
+    (lambda: figeval.plan(model=ABSENT), "give a task to plan"),
+    (lambda: figeval.plan("ffe_detection", paper="ffe-hallu", model=ABSENT), "give the tasks or the paper"),
+    (lambda: figeval.plan(paper="no-such-paper", model=ABSENT), "no such paper; the papers: ffe-hallu"),
+    (lambda: figeval.plan("ffe_detection", model="nosuchprovider/x"), "nosuchprovider"),
+    (lambda: figeval.plan("ffe_detection", model=ABSENT, limit=0), "--limit 0"),
+    (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/b.jsonl"]),
+     "several models in one run are not supported yet"),
+    (lambda: figeval.run_paper("ffe-hallu", model=ABSENT, options={"limit": 3}), "give it as run_paper's own"),
+    (lambda: figeval.run_paper("ffe-hallu", model=ABSENT, options={"no_such_option": 3}),
+     "no option of `inspect eval` is named so"),
+])
+def test_refusals_are_one_line(call, message):
+    with pytest.raises(FigevalError) as raised:
+        call()
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def scores(log_path: str) -> dict[tuple[str, str, int], dict]:
+    """Every sample's scores in a log, by task, sample id and epoch."""
+    log = read_eval_log(log_path)
+    return {(log.eval.task, str(sample.id), sample.epoch): {name: score.value for name, score in
+                                                            (sample.scores or {}).items()}
+            for sample in log.samples or []}
+
+
+def table_cells(folder: Path) -> dict[tuple[str, str], tuple[object, object]]:
+    """Every cell of the paper's tables over the runs in `folder`, the paper's rows left out."""
+    report = build_report(folder, [FFE_HALLU], paper=True)
+    return {(table.key, key): (cell.value, cell.n) for table in report.tables for row in table.rows
+            if not row.reference for key, cell in row.cells.items()}
+
+
+def test_a_paper_run_from_python_is_the_command_s_and_a_second_call_asks_nothing(ffe_hallu_imported: Path,
+                                                                                tmp_path: Path):
+    model, judge = scripted_answers(tmp_path)
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
+    ran = figeval_command("run", "--paper", "ffe-hallu", "--model", f"replay/{model}", "--judge", f"replay/{judge}",
+                          "-T", f"paraphrases={sheet}", "-T", f"pairs={pairs}", "--limit", "10", "--log-dir",
+                          str(tmp_path / "cli"))
+    assert ran.returncode == 0, ran.stderr
+    result = figeval.run_paper("ffe-hallu", model=f"replay/{model}", judge=f"replay/{judge}", limit=10,
+                               args={"paraphrases": str(sheet), "pairs": str(pairs)}, log_dir=tmp_path / "api")
+    assert result.finished and not result.skipped
+    assert result.folder == Path(set_folder(str(tmp_path / "api"), "ffe-hallu", f"replay/{model}"))
+    assert [(run.task, run.args.get("meaning")) for run in result.runs] == [
+        ("ffe_detection", None), ("ffe_generation", "human"), ("ffe_generation", "paraphrased"),
+        ("ffe_translation", None)]
+    command_folder = Path(set_folder(str(tmp_path / "cli"), "ffe-hallu", f"replay/{model}"))
+    command_logs = sorted(info.name.removeprefix("file://") for info in list_eval_logs(str(command_folder)))
+    assert len(result.logs) == len(command_logs) == 4
+    # the same samples scored the same, and the same tables
+    api_scores = {key: value for log in result.logs for key, value in scores(log).items()}
+    assert api_scores == {key: value for log in command_logs for key, value in scores(log).items()}
+    assert len(api_scores) == 10 + 10 + 3 + 3
+    assert table_cells(result.folder) == table_cells(command_folder) != {}
+
+    # Again, with files answering nothing the protocol asks: every run is finished in the folder, so nothing is
+    # asked and no log is written
+    for path in (model, judge):
+        write_jsonl(path, {"ffe-nothing": "No"})
+    again = figeval.run_paper("ffe-hallu", model=f"replay/{model}", judge=f"replay/{judge}", limit=10,
+                              args={"paraphrases": str(sheet), "pairs": str(pairs)}, log_dir=tmp_path / "api")
+    assert again.finished and again.logs == result.logs
