@@ -3,7 +3,8 @@
 A thin layer over Inspect AI with defaults for this field: the embedded model when none is given, logprob
 answers for base gguf models, the response cache on (a re-run does not pay twice for a model call), and a
 summary table at the end. Problems the user can fix are printed as one line, without a traceback. One module
-per command group; the logic they call lives in the modules that own it.
+per command group (`run/`, a package: the command over the run library, figeval.running); the logic they call
+lives in the modules that own it.
 """
 
 from __future__ import annotations
