@@ -156,3 +156,21 @@ def test_a_paper_run_from_python_is_the_command_s_and_a_second_call_asks_nothing
     again = figeval.run_paper("ffe-hallu", model=f"replay/{model}", judge=f"replay/{judge}", limit=10,
                               args={"paraphrases": str(sheet), "pairs": str(pairs)}, log_dir=tmp_path / "api")
     assert again.finished and again.logs == result.logs
+
+
+def test_a_paper_run_that_stopped_is_not_finished_and_the_same_call_goes_on(ffe_hallu_imported: Path,
+                                                                            tmp_path: Path):
+    from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
+
+    # one of the 40 samples --limit 40 takes unanswered (tests/cli/test_run_paper.py's stopped run, from Python)
+    missing = "ffe-fake-052/real-q"
+    model = write_jsonl(tmp_path / "model.jsonl", {str(sample.id): "Yes" for sample in ffe_detection().dataset
+                                                   if sample.id != missing})
+    stopped = figeval.run_paper("ffe-hallu", model=f"replay/{model}", limit=40, log_dir=tmp_path / "logs")
+    assert not stopped.finished and len(stopped.logs) == 1  # no exception: the result says it
+    assert read_eval_log(stopped.logs[0]).status == "error"
+    write_jsonl(model, {missing: "No"})
+    resumed = figeval.run_paper("ffe-hallu", model=f"replay/{model}", limit=40, log_dir=tmp_path / "logs")
+    assert resumed.finished
+    [log] = [read_eval_log(path) for path in resumed.logs]
+    assert log.status == "success" and len(log.samples or []) == 40
