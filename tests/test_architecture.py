@@ -26,7 +26,7 @@ LAYERS = (
                  "figeval.reporting.logs",
                  "figeval.reporting.summary", "figeval.reporting.rows", "figeval.reporting.tables",
                  "figeval.reporting.paper",
-                 "figeval.reporting.rescore")),
+                 )),
     ("the benchmark contract", ("figeval.benchmark",)),
     ("benchmarks", ("figeval.benchmarks",)),
     ("the run library", ("figeval.running",)),

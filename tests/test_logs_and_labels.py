@@ -13,7 +13,6 @@ import csv
 import hashlib
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from figeval.reporting.rescore import CONTRACT_METADATA, rescore_command
+from figeval.task import IDENTITY_KEY
 from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
@@ -32,9 +31,6 @@ from tests.turkish_idioms.test_tasks import DETECTION_ANSWERS
 
 IDIOM_FIXTURES = Path(__file__).parent / "turkish_idioms" / "fixtures"
 UNREAD = "tr-idiom-004/figurative"  # "I am not sure.": no reader reads it
-# What figeval's outcome contract adds to a score's metadata (figeval.scoring.outcome); a log of an earlier
-# release has none of it, nor the task's unparsed policies in its header.
-OUTCOME_METADATA = ("decided_by", "labels", "read_by", "rule", "target")
 
 
 @pytest.fixture
@@ -57,17 +53,10 @@ def idiom_run(tmp_path: Path, name: str = "answers", folder: str = "logs") -> Pa
     return Path(log.location)
 
 
-def as_earlier_release(log: Path, out: Path) -> Path:
-    """The run as an earlier figeval release wrote it: scores without the outcome metadata, and a header without
-    the unparsed policies the contract records."""
+def as_earlier_format(log: Path, out: Path) -> Path:
+    """The run as a figeval build before its log format wrote it: a header without the run's recorded identity."""
     old = read_eval_log(str(log))
-    for sample in old.samples:
-        for score in sample.scores.values():
-            score.metadata = {k: v for k, v in (score.metadata or {}).items() if k not in OUTCOME_METADATA}
-    for reduction in old.reductions or []:
-        for score in reduction.samples:
-            score.metadata = {k: v for k, v in (score.metadata or {}).items() if k not in OUTCOME_METADATA}
-    old.eval.metadata = {k: v for k, v in old.eval.metadata.items() if k != CONTRACT_METADATA}
+    old.eval.metadata = {k: v for k, v in old.eval.metadata.items() if k != IDENTITY_KEY}
     out.parent.mkdir(parents=True, exist_ok=True)
     write_eval_log(old, str(out))
     return out
@@ -99,78 +88,27 @@ def error_line(result: subprocess.CompletedProcess) -> str:
 # --- old logs ---------------------------------------------------------------------------------------------------
 
 
-def test_a_log_of_an_earlier_release_is_refused_by_every_reader_with_the_command_that_rescores_it(
-        idioms, tmp_path: Path):
+def test_a_log_of_an_earlier_format_is_refused_by_every_reader_in_one_line(idioms, tmp_path: Path):
     log = idiom_run(tmp_path)
     model = read_eval_log(str(log), header_only=True).eval.model
-    old = as_earlier_release(log, tmp_path / "old" / "run.eval")
+    old = as_earlier_format(log, tmp_path / "old" / "run.eval")
     labels = labels_file(tmp_path / "labels.csv", [("tr_idiom_detection", model, UNREAD, "yes")])
     sheet = filled_unread_sheet(log, tmp_path / "unread.csv", "yes", tmp_path)
     commands = [
         ["annotate", "export", str(old), "--out", str(tmp_path / "s.csv")],
-        ["annotate", "rates", str(labels), str(old)],
+        ["annotate", "compare", str(labels), str(old)],
         ["annotate", "unread", str(old), "--out", str(tmp_path / "u.csv")],
         ["annotate", "apply", str(old), str(sheet), "--out", str(tmp_path / "labelled.eval")],
-        ["judge", "agreement", str(old), "--human", str(labels)],
         ["report", str(old.parent)],
     ]
     lines = []
     for command in commands:
         result = figeval(*command, cwd=tmp_path)
-        assert_one_line_error(result, f"{old} was scored by an earlier figeval release", "`inspect score ")
+        assert_one_line_error(result, f"{old} was written by a figeval build earlier than its log format",
+                              "run its task again with this release")
         lines.append(error_line(result))
     assert len(set(lines)) == 1  # one reader, one message
-    rescored = tmp_path / "old" / "run-rescored.eval"
-    command = lines[0].split("`")[1]
-    # today's scorer of the run, with the options it was given that differ from today's defaults (auto, not
-    # generate), a stand-in for the model it never asks, and a new file beside the old one
-    assert command == (f"inspect score {old} --scorer figeval/idiom_scorer -S task=detection -S answer_mode=auto "
-                       f"--model mockllm/model --action overwrite --output-file {rescored}")
-    assert lines[0].endswith(f"then give figeval {rescored} in its place.")
-
-    words = shlex.split(command)
-    inspect = Path(sys.executable).parent / "inspect"
-    done = subprocess.run([str(inspect), *words[1:], "--display", "none"], capture_output=True, text=True,
-                          cwd=tmp_path, env=os.environ.copy())
-    assert done.returncode == 0, done.stderr
-    # the same answers read again by today's scorer: accuracy 6/10, one unread of 10 (tests/turkish_idioms)
-    metrics = run_metrics(read_eval_log(str(rescored)))
-    assert (metrics["accuracy"], metrics["unparsed_rate"]) == (pytest.approx(0.6), pytest.approx(0.1))
-    old.unlink()  # "in its place"
-    accepted = [
-        (["annotate", "export", str(rescored), "--out", str(tmp_path / "s.csv")],
-         "1 unparsed answers to label by hand written"),  # 004/figurative; the 9 read ones left out
-        (["annotate", "rates", str(labels), str(rescored)], " humans "),
-        (["annotate", "unread", str(rescored), "--out", str(tmp_path / "u.csv")], "1 unread answers"),
-        (["annotate", "apply", str(rescored), str(sheet), "--out", str(tmp_path / "labelled.eval")],
-         "1 answers labelled by hand, 0 still unread"),
-        (["judge", "agreement", str(rescored), "--human", str(labels)], "with figeval's rules"),
-        (["report", str(rescored.parent)], "tr_idiom_detection"),
-    ]
-    for command, expected in accepted:
-        result = figeval(*command, cwd=tmp_path)
-        assert result.returncode == 0, (command, result.stderr)
-        assert expected in result.stdout, (command, result.stdout)
-
-
-def test_the_rescore_command_gives_today_s_scorer_every_recorded_option_it_takes(idioms, tmp_path: Path):
-    """A judged FFE-HALLU log records its scorer's options, among them the known expressions (Persian text, a
-    list); Inspect's `-S` parser must read back exactly those that differ from the scorer's defaults."""
-    from inspect_ai._util.config import parse_cli_args
-
-    log = read_eval_log(str(idiom_run(tmp_path)), header_only=True)
-    options = {"task": "generation", "known_expressions": ["به بار اوردن", "دل پری از کسی داشتن", "yes"],
-               "judge": None, "judge_prompt": "human", "judge_every_output": True, "removed_option": 1}
-    log.eval.scorers = [log.eval.scorers[0].model_copy(update={"name": "ffe_judged_scorer", "options": options})]
-    rescore = rescore_command(log, tmp_path / "run.eval")
-    words = shlex.split(rescore.command)
-    given = [words[i + 1] for i, word in enumerate(words) if word == "-S"]
-    # judge None and judge_every_output True are the defaults; removed_option is not a parameter today
-    assert parse_cli_args(given) == {"task": "generation", "judge_prompt": "human",
-                                     "known_expressions": ["به بار اوردن", "دل پری از کسی داشتن", "yes"]}
-    assert rescore.judged and words[words.index("--scorer") + 1] == "figeval/ffe_judged_scorer"
-    (tmp_path / "run-rescored.eval").write_text("")  # never over a file: Inspect would ask
-    assert rescore_command(log, tmp_path / "run.eval").out == tmp_path / "run-rescored-2.eval"
+    assert not any((tmp_path / name).exists() for name in ("s.csv", "u.csv", "labelled.eval"))
 
 
 # --- logs and labels that belong elsewhere ---------------------------------------------------------------------

@@ -199,6 +199,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     # all six (001 C, 003 I, 004 C, 005 H, 006 H, 007 H); the judge decided 003-006 and failed on 006 -> 3; the
     # run's own labels cover all but the judge's failure -> 5.
     from figeval.reporting.agreement import agreement_tables
+    from figeval.reporting.labelled import read_labelled
     from figeval.reporting.runs import summarize
 
     people = {"001": "correct", "003": "incorrect", "004": "correct", "005": "hallucinated", "006": "hallucinated",
@@ -207,7 +208,7 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     labels.write_text("task,model,sample_id,label,resolution,ann1\n" + "".join(
         f"ffe_generation,{fewer.eval.model},ffe-gen-{number}/human,{label},single,{label}\n"
         for number, label in people.items()), encoding="utf-8")
-    [table] = agreement_tables(labels, [summarize(fewer)], BENCHMARKS)
+    [table] = agreement_tables(read_labelled([labels], [summarize(fewer)], BENCHMARKS)[0])
     assert [(row.identity["judge"], row.cells["agreement"].n) for row in table.rows] == [
         (f"replay/{saving}", 3), ("with figeval's rules", 5)]
     # the run asked 6 samples by --sample-id: a subset, used for want of a complete run, and said so

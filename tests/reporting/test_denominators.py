@@ -12,13 +12,15 @@ import pytest
 
 from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, judged_metrics
-from figeval.benchmarks.ffe_hallu.tables import FIGURE_1, TABLE_3, TABLE_4
+from figeval.benchmarks.ffe_hallu.tables import FIGURE_1, TABLE_3
 from figeval.reporting.cells import cell_text, grid
 from figeval.reporting.data_formats import render_csv
 from figeval.reporting.report import Report, build_report
 from figeval.reporting.runs import RunSummary
 from figeval.reporting.tables import Cell, ColumnHead, Row, Table, build_table, metric_cell
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
+from figeval.version import __version__
+from tests.command import figeval
 from tests.metric_values import logged_outcomes
 
 MODEL = "openai/gpt-4.1"
@@ -58,17 +60,24 @@ def test_a_bootstrap_interval_is_kept():
     assert (cell.low, cell.high, cell.n) == (0.62, 0.65, 4000)
 
 
-def test_a_log_scored_before_per_metric_denominators_shows_no_n_nor_interval_and_says_why():
-    run = detection_run({"halluc_rate_fake_q": 0.0, "halluc_rate_fake_q/stderr": 0.0, "unparsed_rate": 0.0},
-                        log="logs/gone.eval")
-    cell = metric_cell(run, "halluc_rate_fake_q")
-    assert (cell.value, cell.n, cell.low, cell.high, cell.samples) == (0.0, None, None, None, 800)
-    table = build_table(TABLE_4, [run])
-    # the log is not on disk here, so no re-scoring command can be derived from it; then the table's own note on
-    # figeval's columns
-    assert table.notes == [f"ffe_detection on {MODEL} (logs/gone.eval) was scored before figeval recorded each "
-                           "metric's own n: its cells show no n and no interval; run its task again with this "
-                           "release for them.", *TABLE_4.notes]
+def test_a_log_of_a_build_before_the_log_format_is_refused_in_one_line_by_every_reader(tmp_path: Path):
+    # a figeval log as a build before the format wrote it: no recorded identity in its task metadata; its numbers
+    # cannot be read as today's, so nothing is shown from it
+    from inspect_ai.log import write_eval_log
+
+    log = logged_outcomes(tmp_path, [Outcome("hallucinated", DecidedBy.PARSER)], FFE_LABELS.values)
+    log.eval.task = "figeval/ffe_detection"
+    old = tmp_path / "old" / "run.eval"
+    old.parent.mkdir()
+    write_eval_log(log, str(old))
+    for command in (["report", str(old.parent)], ["annotate", "export", str(old), "--out", str(tmp_path / "s.csv")]):
+        result = figeval(*command)
+        assert result.returncode == 2 and result.stdout == "", (command, result.stdout)
+        [line] = result.stderr.splitlines()
+        assert line == (f"error: {old} was written by a figeval build earlier than its log format (it records no "
+                        f"run identity), which figeval {__version__} cannot read; run its task again with this "
+                        "release (answers in Inspect's response cache are reused).")
+    assert not (tmp_path / "s.csv").exists()
 
 
 def test_a_judged_rate_over_2_answers_of_10_has_n_2(tmp_path: Path):

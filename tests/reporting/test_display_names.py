@@ -17,7 +17,7 @@ from figeval.reporting.render import model_text, run_lines
 from figeval.reporting.report import Report
 from figeval.reporting.runs import RunSummary, summarize, with_display_names
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.metric_values import logged_outcomes
+from tests.metric_values import identity_metadata, logged_outcomes
 
 
 def run(model: str, name: str = "", log: str = "") -> RunSummary:
@@ -102,7 +102,7 @@ def test_summaries_read_from_logs_carry_the_names(files: Path, tmp_path_factory,
         log = template.model_copy(deep=True)
         log.eval.task, log.eval.model, log.eval.eval_id = "figeval/ffe_detection", model, f"names-{i}"
         log.eval.created = f"2026-11-01T1{i}:00:00+00:00"
-        log.eval.metadata = metadata
+        log.eval.metadata = {**metadata, **identity_metadata({})}
         log.results.scores = [EvalScore(name="s", scorer="s",
                                         metrics={"accuracy": EvalMetric(name="accuracy", value=0.5)})]
         write_eval_log(log, str(logs / f"run-{i}.eval"))

@@ -18,7 +18,7 @@ from figeval.reporting.figures import close, figures
 from figeval.reporting.render import render_text
 from figeval.reporting.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.metric_values import logged_outcomes
+from tests.metric_values import identity_metadata, logged_outcomes
 
 SETTINGS = {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": True}
 
@@ -38,7 +38,7 @@ def logs(tmp_path: Path, monkeypatch) -> Path:
         log = template.model_copy(deep=True)
         log.eval.task, log.eval.model, log.eval.eval_id = "figeval/ffe_detection", model, f"named-{i}"
         log.eval.created = f"2026-11-01T{hour:02d}:00:00+00:00"
-        log.eval.metadata = {**SETTINGS, **({"display_name": name} if name else {})}
+        log.eval.metadata = {**identity_metadata(SETTINGS), **({"display_name": name} if name else {})}
         log.eval.task_args = {}
         log.results.total_samples = log.results.completed_samples = 800
         metrics = {"halluc_rate_fake_q": fake_q, "halluc_rate_fake_q/n": 200, "unparsed_rate": 0.0,

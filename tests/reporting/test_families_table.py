@@ -18,7 +18,7 @@ from figeval._registry import BENCHMARKS
 from figeval.reporting.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
-from tests.metric_values import logged_outcomes
+from tests.metric_values import identity_metadata, logged_outcomes
 
 SONNET_4 = "anthropic/claude-sonnet-4-20250514"  # Claude Sonnet 4 (Anthropic)
 HAIKU = "anthropic/claude-3-5-haiku-latest"  # Claude Haiku 3.5 (Anthropic)
@@ -44,7 +44,8 @@ def logs(tmp_path_factory) -> Path:
             [("perhallueval_qa", model, values) for model, values in QA.items()]
             + [("perhallueval_summarization", model, values) for model, values in TS.items()]):
         log = template.model_copy(deep=True)
-        log.eval.task, log.eval.model, log.eval.metadata, log.eval.task_args = f"figeval/{task}", model, settings, {}
+        log.eval.task, log.eval.model, log.eval.task_args = f"figeval/{task}", model, {}
+        log.eval.metadata = identity_metadata(settings)
         log.eval.created = f"2026-11-01T12:{i:02d}:00+00:00"
         log.eval.eval_id = f"families-{i}"  # each copy its own run (one eval id in two files is one run)
         log.results.total_samples = log.results.completed_samples = 2000

@@ -18,7 +18,7 @@ import pytest
 
 from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.dataset import category_slug
-from figeval.reporting.figures import PNG_DPI, WIDTH_INCHES, close, draw_figures, figures, svg_text
+from figeval.reporting.figures import PNG_DPI, WIDTH_INCHES, close, drawn_figures, figures, svg_text
 from figeval.reporting.html import render_html
 from figeval.reporting.latex import latex_parts, latex_table, marks_note
 from figeval.reporting.report import Report
@@ -57,7 +57,8 @@ def drawn(tmp_path_factory) -> tuple[Path, list]:
     table = figure_1([detection_row(LONG_NAME, [0.9, 0.6, 0.8, 0.7]),
                       detection_row("gemma-3-27b", [0.5, 0.0, None, 0.4])])
     found = figures(Report([table], []), BENCHMARKS)
-    draw_figures(found, out)
+    for path, data in drawn_figures(found, out).items():
+        path.write_bytes(data)
     yield out, found
     close(found)
 

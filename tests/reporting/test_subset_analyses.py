@@ -99,12 +99,14 @@ def people_labels(tmp_path: Path, model: str) -> Path:
 
 def test_agreement_uses_the_complete_run_over_a_newer_subset(tmp_path: Path):
     from figeval.reporting.agreement import agreement_tables
+    from figeval.reporting.labelled import read_labelled
 
     # the complete run's judge said correct to s1-s4 (agreement 4/4); a newer smoke test's said hallucinated to
     # s1-s2 (0/2): both runs' answers are labelled, the same model and settings
     complete = generation_run(tmp_path, "complete", "correct", 4, MORNING)
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
-    [table] = agreement_tables(people_labels(tmp_path, complete.model), [complete, smoke], BENCHMARKS)
+    [labelled] = read_labelled([people_labels(tmp_path, complete.model)], [complete, smoke], BENCHMARKS)
+    [table] = agreement_tables(labelled)
     # one run's rows: its judge's and its final labels', each 4 of 4 and its Wilson interval: centre
     # (4 + 1.920730) / 7.841459 = 0.755055, half-width 1.959964 / 7.841459 * sqrt(0 + 0.960365) = 0.244946:
     # [0.510109, 1]
@@ -117,9 +119,11 @@ def test_agreement_uses_the_complete_run_over_a_newer_subset(tmp_path: Path):
 
 def test_agreement_notes_a_subset_used_for_want_of_a_complete_run(tmp_path: Path):
     from figeval.reporting.agreement import agreement_tables
+    from figeval.reporting.labelled import read_labelled
 
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
-    [table] = agreement_tables(people_labels(tmp_path, smoke.model), [smoke], BENCHMARKS)
+    [labelled] = read_labelled([people_labels(tmp_path, smoke.model)], [smoke], BENCHMARKS)
+    [table] = agreement_tables(labelled)
     assert {row.cells["agreement"].value for row in table.rows} == {0.0}  # hallucinated vs people's correct
     assert table.notes[0] == (f"{smoke.model} agreement: from a subset run ({SUBSET}; no complete run of "
                               f"ffe_generation with these settings): {smoke.log}.")

@@ -22,7 +22,7 @@ from figeval.reporting.runs import RunSummary, summarize
 from figeval.reporting.summary import format_table
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
-from tests.metric_values import logged_outcomes
+from tests.metric_values import identity_metadata, logged_outcomes
 
 A, B = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet"
 SETTINGS = {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": True}
@@ -39,7 +39,7 @@ def detection_log(template, *, fake_q: float, samples: int, created: str, eval_i
     ids Inspect records as run: the first `samples`), with `--limit`/`--sample-id` as given."""
     log = template.model_copy(deep=True)
     log.eval.task, log.eval.model, log.eval.created, log.eval.eval_id = "figeval/ffe_detection", model, created, eval_id
-    log.eval.metadata, log.eval.task_args = dict(SETTINGS), {}
+    log.eval.metadata, log.eval.task_args = identity_metadata(SETTINGS), {}
     log.eval.config.limit, log.eval.config.sample_id = limit, sample_id
     log.eval.dataset.samples = dataset_samples
     log.eval.dataset.sample_ids = [f"s{i}" for i in range(1, samples + 1)]
@@ -85,7 +85,7 @@ def test_a_newer_subset_never_replaces_the_complete_run(logs: Path):
                            f"samples; no complete run of ffe_detection with these settings): "
                            f"{rows[B].cells['fake_q'].log}.",
                            *TABLE_4.notes]
-    assert table.shared == {"prompt_version": "ffe-detection-v3"}
+    assert table.shared == {"prompt_version": "ffe-detection-v3", "answer_mode": "generate", "controls": "True"}
     # the runs: A's complete run and B's subset used, A's subset listed apart as not used
     assert [(run.model, run.subset) for run in report.runs] == [(B, "limit 11-50: 40 of 800 samples"), (A, "")]
     [left_out] = report.superseded

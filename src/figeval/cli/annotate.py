@@ -179,7 +179,7 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     from figeval.reporting.summary import format_table
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
-    from figeval.reporting.agreement import kappa_text
+    from figeval.reporting.agreement_groups import kappa_text
     from figeval.stats import agreement_row
 
     check_new_log(out, [log, sheet])

@@ -65,7 +65,7 @@ def echo_rates(found: LabelledRuns) -> None:
     rates of the runs whose answers they are, over the same answers; a model's runs with other settings are
     separate lines, never pooled."""
     from figeval.annotation.agreement import human_rates, run_rates
-    from figeval.reporting.agreement import label_groups, settings_text
+    from figeval.reporting.agreement_groups import label_groups, settings_text
     from figeval.reporting.runs import distinguishing_settings
 
     names = [label.value for label in found.scheme.labels]
@@ -102,7 +102,7 @@ def echo_agreement(found: LabelledRuns, confusion: bool) -> None:
     its benchmark declares one."""
     from figeval._registry import BENCHMARKS
     from figeval.annotation.agreement import annotator_agreement, judge_agreement
-    from figeval.reporting.agreement import kappa_text, label_groups
+    from figeval.reporting.agreement_groups import kappa_text, label_groups
 
     printed = next(((benchmark.title, benchmark.agreement[found.task]) for benchmark in BENCHMARKS
                     if found.task in benchmark.agreement), None)
@@ -145,7 +145,7 @@ def deprecated(former: str, now: str) -> None:
 
 
 def _format_row(row: AgreementRow) -> str:
-    from figeval.reporting.agreement import kappa_text
+    from figeval.reporting.agreement_groups import kappa_text
 
     kappa = f"n/a ({row.note})" if row.kappa is None else kappa_text(row.kappa, row.n)
     return f"{row.group}\n{'':<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"

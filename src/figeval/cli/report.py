@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from figeval.errors import FigevalError
-from figeval.output import check_outputs, refuse_non_folder, write_text
-
-if TYPE_CHECKING:
-    from figeval.reporting.runs import RunSummary
+from figeval.output import check_outputs, refuse_non_folder, write_bytes, write_text
 
 FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 
@@ -42,65 +38,52 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
     from figeval._registry import BENCHMARKS
+    from figeval.reporting.logs import log_files
     from figeval.reporting.render import RENDERERS
     from figeval.reporting.report import build_report
-    from figeval.reporting.logs import log_files
 
     refuse_repeated_labels(human)
     fmt = "json" if as_json else fmt
     extension, render = ("html", None) if fmt == "html" else RENDERERS[fmt]
-    # what the report reads: nothing it writes may replace one of these
-    inputs = [*(log_files([log_dir]) if log_dir.is_dir() else []), *human]
     report_file = out / f"report.{extension}" if out is not None else None
     for folder, option in ((out, "--out"), (figures, "--figures")):
         if folder is not None:
             refuse_non_folder(folder, option)
-    if report_file is not None:
-        check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
     with_paper = paper if paper is not None else fmt in ("html", "markdown")
+    # the logs are read and checked, and the labels with the runs they label, before any table is built
     result = build_report(log_dir, BENCHMARKS, tasks, paper=with_paper, leaderboard=leaderboard, human=human,
-                          families=named_families(families), baseline=baseline,
+                          families=named_families(families), baseline=baseline, refuse_empty=True,
                           note=lambda line: click.echo(f"note: {line}", err=True))  # stderr: --json stays valid
-    if not result.runs:
-        raise FigevalError(nothing_to_report(log_dir, result.not_successful, tasks))
-    drawn: list[Path] = []
+    drawn: dict[Path, bytes] = {}
     if render is not None:
         text = render(result)
     if figures is not None or fmt == "html":
         # the figures are made once, for the files and for the page
-        from figeval.reporting.figures import close, draw_figures, figure_files
+        from figeval.reporting.figures import close, drawn_figures
         from figeval.reporting.figures import figures as figures_of
         from figeval.reporting.html import render_html
 
         found = figures_of(result, BENCHMARKS)
-        if figures is not None:
-            check_outputs(figure_files(found, figures), inputs, "--figures")
-            figures.mkdir(parents=True, exist_ok=True)
-            drawn = draw_figures(found, figures)
+        drawn = drawn_figures(found, figures) if figures is not None else {}
         if fmt == "html":
             text = render_html(result, found)
         close(found)
+    # every output is checked against what the report read before anything is written
+    inputs = [*log_files([log_dir]), *human]
+    if report_file is not None:
+        check_outputs([report_file], inputs, "--out DIR/" + report_file.name)
+    check_outputs(drawn, inputs, "--figures")
     if report_file is None:
         click.echo(text, nl=False)
     else:
         report_file.parent.mkdir(parents=True, exist_ok=True)
         write_text(report_file, text)
         click.echo(f"wrote {report_file}")
-    for path in drawn:
+    if figures is not None:
+        figures.mkdir(parents=True, exist_ok=True)
+    for path, data in drawn.items():
+        write_bytes(path, data)
         click.echo(f"wrote {path}")
-
-
-def nothing_to_report(log_dir: Path, unfinished: Sequence[RunSummary], tasks: Sequence[str]) -> str:
-    """Why a report would be empty, and what to do, in one line."""
-    of_tasks = f" of {', '.join(tasks)}" if tasks else ""
-    if not unfinished:
-        return (f"no Inspect logs{of_tasks} in {log_dir}; give the --log-dir that `figeval run` wrote to (default: "
-                "logs); nothing was written.")
-    listed = "; ".join(f"{run.task} on {run.model} ({run.status}): {run.log.removeprefix('file://')}"
-                       for run in unfinished[:3])
-    more = f"; and {len(unfinished) - 3} more" if len(unfinished) > 3 else ""
-    return (f"no finished run{of_tasks} in {log_dir}, only {len(unfinished)} that did not finish: {listed}{more}. "
-            "Finish one with `inspect eval-retry LOG` (the samples it completed are kept); nothing was written.")
 
 
 def named_families(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from figeval.benchmark import Benchmark, FigureSpec
-from figeval.output import write_bytes
 from figeval.reporting.cells import wrapped_lines
 from figeval.reporting.report import Report
 from figeval.reporting.tables import Cell, Row, Table
@@ -303,11 +302,6 @@ def close(found_figures: Sequence[Figure]) -> None:
         plt.close(found.figure)
 
 
-def figure_files(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    """The files `draw_figures` writes: each figure as NAME.png, NAME.svg and NAME.pdf in `out_dir`."""
-    return [out_dir / f"{found.name}.{extension}" for found, extension in product(found_figures, FIGURE_FORMATS)]
-
-
 def _metadata(found: Figure, extension: str) -> dict[str, str | None]:
     """The caption as each format's title field, and no creation date (the same figure gives the same SVG)."""
     by_format: dict[str, dict[str, str | None]] = {
@@ -316,12 +310,12 @@ def _metadata(found: Figure, extension: str) -> dict[str, str | None]:
     return by_format[extension]
 
 
-def draw_figures(found_figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    """Each figure as NAME.png (300 dpi), NAME.svg and NAME.pdf in `out_dir`, each file whole or not at all;
-    returns the files written."""
-    written = figure_files(found_figures, out_dir)
-    for path, (found, extension) in zip(written, product(found_figures, FIGURE_FORMATS)):
-        drawn = BytesIO()
-        found.figure.savefig(drawn, format=extension, metadata=_metadata(found, extension))
-        write_bytes(path, drawn.getvalue())
-    return written
+def drawn_figures(found_figures: Sequence[Figure], out_dir: Path) -> dict[Path, bytes]:
+    """Each figure as NAME.png (300 dpi), NAME.svg and NAME.pdf in `out_dir`: the files' contents, drawn before any
+    is written, so that the command checks every output first."""
+    drawn = {}
+    for found, extension in product(found_figures, FIGURE_FORMATS):
+        data = BytesIO()
+        found.figure.savefig(data, format=extension, metadata=_metadata(found, extension))
+        drawn[out_dir / f"{found.name}.{extension}"] = data.getvalue()
+    return drawn

@@ -1,7 +1,7 @@
 """Inspect `.eval` logs read from disk for figeval's commands: the files of the paths given, each file once and each
 run once (a copy of a log told, two differing files of one run refused), a file that is not a readable log refused
-in one line, a log scored by an earlier figeval release refused with the command that re-scores it; the run
-summaries `figeval report` tabulates, read from the headers only."""
+in one line, a figeval log of a build before this release's log format refused in one line; the run summaries
+`figeval report` tabulates, read from the headers only."""
 
 from __future__ import annotations
 
@@ -13,8 +13,24 @@ from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
 from figeval._compat import read_log_headers
 from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
-from figeval.reporting.rescore import refuse_scores_before_outcomes
 from figeval.reporting.runs import RunSummary, report_order, summarize, with_display_names
+from figeval.task import IDENTITY_KEY
+from figeval.version import __version__
+
+
+def refuse_earlier_format(log: EvalLog, location: str | Path) -> None:
+    """Refuses, in one line naming the file, a figeval log without the run's identity in its task metadata
+    (`figeval.task.identified_task`): only a build of figeval before its log format wrote one (no release did), and
+    its numbers cannot be read as today's (the format came after each metric's own n, so a log with it has them).
+
+    Raises:
+        FigevalError: the log is figeval's and records no identity.
+    """
+    if (log.eval.task_registry_name or log.eval.task).startswith("figeval/") and \
+            IDENTITY_KEY not in (log.eval.metadata or {}):
+        raise FigevalError(f"{_local(location)} was written by a figeval build earlier than its log format (it records "
+                           f"no run identity), which figeval {__version__} cannot read; run its task again with this "
+                           "release (answers in Inspect's response cache are reused).")
 
 
 def _silent(_: str) -> None:
@@ -66,8 +82,8 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent,
     (`_one_per_run`, copies told to `note`).
 
     Raises:
-        FigevalError: a file is not a log or cannot be read, a run was scored by an earlier figeval release, or
-            two files hold one run scored differently.
+        FigevalError: a file is not a log or cannot be read, a log is of an earlier format
+            (`refuse_earlier_format`), or two files hold one run scored differently.
     """
     infos = _once_per_file(list_eval_logs(str(log_dir), recursive=True))
     try:
@@ -78,7 +94,7 @@ def read_runs(log_dir: Path, note: Callable[[str], None] = _silent,
     other: list[RunSummary] = []
     found = [(info, log) for info, log in zip(infos, headers) if keep is None or keep(log)]
     for info, log in _one_per_run(found, lambda pair: pair[1], lambda pair: pair[0].name, note):
-        refuse_scores_before_outcomes(log, info)
+        refuse_earlier_format(log, info.name)
         run = summarize(log)
         (done if run.status == "success" and run.metrics else other).append(run)
     named = with_display_names([*done, *other])  # one name per model across every run found
@@ -126,14 +142,14 @@ def read_log(path: str | Path) -> EvalLog:
     """A whole log, checked: figeval's one reader of a log's samples.
 
     Raises:
-        FigevalError: the file is not an Inspect log, cannot be read, or was scored by an earlier figeval release.
+        FigevalError: the file is not an Inspect log, cannot be read, or is of an earlier format.
     """
     location = str(path).removeprefix("file://")
     try:
         log = read_eval_log(location)
     except Exception as error:  # Inspect raises ValueError, zip and JSON errors for non-logs, OSError for the rest
         raise FigevalError(_unreadable(location, error)) from None
-    refuse_scores_before_outcomes(log, location)
+    refuse_earlier_format(log, location)
     return log
 
 
@@ -141,8 +157,8 @@ def read_logs(paths: Sequence[Path], note: Callable[[str], None] = _silent) -> l
     """Full logs from .eval files (each must be a log) and log directories (their successful runs).
 
     Raises:
-        FigevalError: a file is not an Inspect log or cannot be read, a run was scored by an earlier figeval
-            release, a path does not exist, two files hold one run scored differently, or no successful run
+        FigevalError: a file is not an Inspect log or cannot be read, a log is of an earlier format, a path does
+            not exist, two files hold one run scored differently, or no successful run
             was found.
     """
     return [log for log, _ in read_named_logs(paths, note)]

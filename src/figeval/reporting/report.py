@@ -15,8 +15,9 @@ from figeval.errors import FigevalError
 from figeval.reporting.agreement import agreement_tables
 from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
 from figeval.reporting.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
+from figeval.reporting.labelled import LabelledAnswers, read_labelled
 from figeval.reporting.logs import read_runs
-from figeval.reporting.people import PeopleLabels, people_of, read_people
+from figeval.reporting.people import people_of
 from figeval.reporting.rows import shared_settings
 from figeval.reporting.runs import RunSummary, Superseded, newest_runs
 from figeval.reporting.summary import READ_LAYERS, unread_warning
@@ -43,24 +44,28 @@ class Report:
     not_successful: list[RunSummary] = field(default_factory=list)
 
 
-def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[str] = (), paper: bool = False,
-                 leaderboard: bool = False, human: Sequence[Path] = (), families: Mapping[str, str] | None = None,
-                 baseline: str | None = None, note: Callable[[str], None] = lambda _: None,
-                 keep: Callable[[EvalLog], bool] | None = None) -> Report:
-    """The report over a log directory's runs (of `tasks` only, when given) with the tables `benchmarks` declare;
-    with `human` label files (from `figeval annotate import`), the judge-vs-people and annotator agreement tables
-    of their tasks; `families` names the family of models a table grouped by family does not know ({model:
-    family}); `note` is told of a run found twice (a copy, counted once); `keep`, when given, says which logs'
-    runs to read (by header). Where runs of several models share a
-    task and its settings, their paired differences in each headline (`figeval.reporting.comparison`): every
-    model against `baseline` (a model as the report names it), or every pair; in the leaderboard, a mark where a
-    model is not significantly apart from the row above.
+@dataclass(frozen=True)
+class FoundRuns:
+    """The runs a report reads, as `newest_runs` picks them, and those it lists without reading."""
+
+    runs: list[RunSummary]
+    superseded: list[Superseded]
+    not_successful: list[RunSummary]
+
+
+def found_runs(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[str] = (),
+               note: Callable[[str], None] = lambda _: None,
+               keep: Callable[[EvalLog], bool] | None = None) -> FoundRuns:
+    """A log directory's runs (of `tasks` only, when given), every log checked as it is read: a file that is not a
+    log, or a log figeval cannot read, is refused before any table is built; `note` is told of a run found twice (a
+    copy, counted once); `keep`, when given, says which logs' runs to read (by header).
 
     Raises:
-        FigevalError: the directory does not exist, a task name is unknown, or no run is of the baseline model.
+        FigevalError: the directory does not exist, a task name is unknown, or a log is refused (`read_runs`).
     """
     if not log_dir.is_dir():
-        raise FigevalError(f"no log directory at '{log_dir}'; pass the --log-dir a run wrote to (default: logs).")
+        raise FigevalError(f"no log directory at '{log_dir}'; give the folder a run wrote to (`figeval run "
+                           "--log-dir`, default: logs).")
     known = [name for benchmark in benchmarks for name in benchmark.task_names()]
     unknown = sorted(set(tasks) - set(known))
     if unknown:
@@ -69,8 +74,60 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
     if tasks:
         done, other = [r for r in done if r.task in tasks], [r for r in other if r.task in tasks]
     runs, superseded = newest_runs(done)
-    present = {run.task for run in runs}
+    return FoundRuns(runs, superseded, other)
+
+
+def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[str] = (), paper: bool = False,
+                 leaderboard: bool = False, human: Sequence[Path] = (), families: Mapping[str, str] | None = None,
+                 baseline: str | None = None, note: Callable[[str], None] = lambda _: None,
+                 keep: Callable[[EvalLog], bool] | None = None, refuse_empty: bool = False) -> Report:
+    """The report over a log directory's runs (`found_runs`) with the tables `benchmarks` declare; with `human`
+    label files (from `figeval annotate import`), read with the runs whose answers they label before any table,
+    the judge-vs-people and annotator agreement tables of their tasks (`report_of`).
+
+    Raises:
+        FigevalError: as `found_runs` and `report_of` do; with `refuse_empty`, no finished run was found.
+    """
+    found = found_runs(log_dir, benchmarks, tasks, note, keep)
+    labelled = read_labelled(human, found.runs, benchmarks) if not leaderboard else []
+    if refuse_empty and not found.runs:
+        raise FigevalError(nothing_to_report(log_dir, found.not_successful, tasks))
+    return report_of(found, benchmarks, labelled, tasks, paper=paper, leaderboard=leaderboard, families=families,
+                     baseline=baseline)
+
+
+def nothing_to_report(log_dir: Path, unfinished: Sequence[RunSummary], tasks: Sequence[str]) -> str:
+    """Why a report would be empty, and what to do, in one line."""
+    of_tasks = f" of {', '.join(tasks)}" if tasks else ""
+    if not unfinished:
+        return (f"no Inspect logs{of_tasks} in {log_dir}; give the folder `figeval run` wrote to (its --log-dir, "
+                "default: logs); nothing was written.")
+    listed = "; ".join(f"{run.task} on {run.model} ({run.status}): {run.log.removeprefix('file://')}"
+                       for run in unfinished[:3])
+    more = f"; and {len(unfinished) - 3} more" if len(unfinished) > 3 else ""
+    return (f"no finished run{of_tasks} in {log_dir}, only {len(unfinished)} that did not finish: {listed}{more}. "
+            "Finish one with `inspect eval-retry LOG` (the samples it completed are kept); nothing was written.")
+
+
+def report_of(found: FoundRuns, benchmarks: Sequence[Benchmark], labelled: Sequence[LabelledAnswers] = (),
+              tasks: Sequence[str] = (), paper: bool = False, leaderboard: bool = False,
+              families: Mapping[str, str] | None = None, baseline: str | None = None) -> Report:
+    """The tables over runs already read: `benchmarks`' own tables, with the people's rows and agreement tables of
+    `labelled`; `families` names the family of models a table grouped by family does not know ({model: family}).
+    Where runs of several models share a task and its settings, their paired differences in each headline
+    (`figeval.reporting.comparison`): every model against `baseline` (a model as the report names it), or every
+    pair; in the leaderboard, a mark where a model is not significantly apart from the row above.
+
+    Raises:
+        FigevalError: no run is of the baseline model.
+    """
+    # what the benchmarks declare, gathered before the runs are looked at
     headlines = tuple(column for benchmark in benchmarks for column in benchmark.headlines)
+    tasks_of = {benchmark.name: set(benchmark.task_names()) for benchmark in benchmarks}
+    benchmark_of = {task: name for name, names in tasks_of.items() for task in names}
+    contexts = {benchmark.name: TableContext(paper, benchmark.numbers(), families or {}) for benchmark in benchmarks}
+    runs = found.runs
+    present = {run.task for run in runs}
     if baseline is not None and baseline not in {run.display_name for run in runs}:
         raise FigevalError(f"--baseline {baseline}: no run of that model; the models, as the report names them: "
                            f"{', '.join(sorted({run.display_name for run in runs}))}.")
@@ -78,32 +135,28 @@ def build_report(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence
     if leaderboard:
         spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
                          tuple(c for c in headlines if c.task in present or not tasks), (), intervals=True)
-        benchmark_of = {task: benchmark.name for benchmark in benchmarks for task in benchmark.task_names()}
         # one benchmark's settings are never compared with another's (each paper's prompt_lang is its own)
         tables = [mark_ties(build_table(spec, runs, lambda task: benchmark_of.get(task, "")), runs, spec.columns,
                             scores)]
     else:
         tables = []
-        people = read_people(human, benchmarks)
         for benchmark in benchmarks:
-            tables += benchmark_tables(benchmark, runs, present,
-                                       TableContext(paper, benchmark.numbers(), families or {}), people)
-        for labels in human:
-            tables += agreement_tables(labels, runs, benchmarks, paper)
-        shown = [line for benchmark in benchmarks if present & set(benchmark.task_names())
-                 for line in benchmark.numbers()]
+            tables += benchmark_tables(benchmark, runs, present, contexts[benchmark.name], labelled)
+        for labels in labelled:
+            tables += agreement_tables(labels, paper)
+        shown = [line for name, context in contexts.items() if present & tasks_of[name] for line in context.numbers]
         if paper and (table := text_numbers(shown)) is not None:
             tables.append(table)
-        found, not_compared = comparisons(runs, headlines, baseline, scores)
-        if found or (baseline is not None and not_compared):
-            tables.append(comparison_table(found, not_compared))
+        compared, not_compared = comparisons(runs, headlines, baseline, scores)
+        if compared or (baseline is not None and not_compared):
+            tables.append(comparison_table(compared, not_compared))
     if (table := reading_table(runs)).rows:
         tables.append(table)
-    return Report(tables, runs, superseded, other)
+    return Report(tables, runs, found.superseded, found.not_successful)
 
 
 def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: set[str],
-                     context: TableContext, people: Sequence[PeopleLabels] = ()) -> list[Table]:
+                     context: TableContext, people: Sequence[LabelledAnswers] = ()) -> list[Table]:
     """The benchmark's tables that the runs' tasks (`present`) fill, in its order, each column in the unit and at
     the precision the paper prints it (`printed_precision`), with the rows of `people`'s labels where the paper's
     columns are people's (`figeval.reporting.people`); with the papers' numbers asked for, each with the paper's

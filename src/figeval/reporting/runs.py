@@ -11,12 +11,12 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode, resolved_answer_mode
+from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode
 from figeval.reporting.model_names import given_name, model_names, short_name
 from figeval.subset import SUBSET_KEY
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import bootstrap_trusted, wilson_interval
-from figeval.task import IDENTITY_KEY, ITEM_MEANS_KEY, PROMPT_VERSION, RecordedIdentity
+from figeval.task import IDENTITY_KEY, ITEM_MEANS_KEY, RecordedIdentity
 
 
 @dataclass(frozen=True)
@@ -157,16 +157,10 @@ def _limit_text(limit: int | tuple[int, int]) -> str:
 
 
 def recorded_identity_of(log: EvalLog) -> RecordedIdentity:
-    """What the task recorded of its identity when it was built (`figeval.task.identified_task`); for a log
-    written before tasks recorded it, every argument Inspect recorded (`task_args`, defaults included), none
-    taken as neutral, and the prompt version."""
-    metadata = log.eval.metadata or {}
-    if isinstance(recorded := metadata.get(IDENTITY_KEY), dict):
-        return RecordedIdentity.from_metadata(recorded)
-    settings = {name: str(value) for name, value in (log.eval.task_args or {}).items() if value is not None}
-    if metadata.get(PROMPT_VERSION) is not None:
-        settings[PROMPT_VERSION] = str(metadata[PROMPT_VERSION])
-    return RecordedIdentity(settings, own=(PROMPT_VERSION,) if PROMPT_VERSION in settings else ())
+    """What the task recorded of its identity when it was built (`figeval.task.identified_task`); none for a log of
+    another package's task (a figeval log without it is refused as it is read: `logs.refuse_earlier_format`)."""
+    recorded = (log.eval.metadata or {}).get(IDENTITY_KEY)
+    return RecordedIdentity.from_metadata(recorded if isinstance(recorded, dict) else {})
 
 
 def run_identity(log: EvalLog) -> dict[str, str]:
@@ -175,8 +169,8 @@ def run_identity(log: EvalLog) -> dict[str, str]:
     (a `judge` argument, else Inspect's grader role), every generation setting of the run's decoding that is
     not score-neutral (`SCORE_NEUTRAL_GENERATION`), and the epochs when more than one."""
     identity = dict(recorded_identity_of(log).settings)
-    if identity.get("answer_mode") == AnswerMode.AUTO.value:  # the mode the model was asked in
-        identity["answer_mode"] = resolved_answer_mode(AnswerMode.AUTO, log.eval.model).value
+    if identity.get("answer_mode") == AnswerMode.AUTO.value:  # the mode the model was asked in, as the log counts it
+        identity["answer_mode"] = asked_mode(log)
     grader = (log.eval.model_roles or {}).get("grader")
     graders = grader if isinstance(grader, list) else [grader] if grader is not None else []
     if "judge" not in identity and graders:
@@ -186,6 +180,17 @@ def run_identity(log: EvalLog) -> dict[str, str]:
     if log.eval.config.epochs and log.eval.config.epochs > 1:
         identity["epochs"] = str(log.eval.config.epochs)
     return identity
+
+
+def asked_mode(log: EvalLog) -> str:
+    """The answer mode a run asked in, from its `asked/<mode>` shares (`figeval.scoring.reading_metrics`):
+    one mode, or each mode's share where samples differed (a model role per sample); `auto` where no answer
+    recorded one (a run with no answers read)."""
+    shares = {name.removeprefix("asked/"): metric.value for score in (log.results.scores if log.results else [])
+              for name, metric in score.metrics.items() if name.startswith("asked/") and metric.value}
+    if len(shares) == 1:
+        return next(iter(shares))
+    return ", ".join(f"{mode} {share:.0%}" for mode, share in sorted(shares.items())) or AnswerMode.AUTO.value
 
 
 def distinguishing_settings(runs: Sequence[RunSummary]) -> list[str]:

@@ -23,12 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from inspect_ai.log import read_eval_log
-
-from figeval.reporting.rescore import rescore_command
 from figeval.reporting.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
 from figeval.reporting.runs import RunSummary, preference
 from figeval.scoring.metrics import denominator_name
@@ -208,8 +204,8 @@ def proportion_interval(value: float, n: int | None) -> tuple[float | None, floa
 
 def metric_cell(run: RunSummary, metric: str, complement: bool = False) -> Cell | None:
     """A run's metric with its n (its own denominator, `<metric>/n`) and its 95% interval (`RunSummary.interval`);
-    with `complement`, 1 - the metric and the interval flipped. No n when the log does not record the metric's n
-    (see `before_denominators_note`); None if the run lacks the metric."""
+    with `complement`, 1 - the metric and the interval flipped. No n when the log does not record the metric's n;
+    None if the run lacks the metric."""
     value = run.metrics.get(metric)
     if value is None:
         return None
@@ -231,28 +227,6 @@ def few_items_note(table: Table) -> str:
     return f"no interval where {FEW_ITEMS} (" + "; ".join(f"{label} {header}" for label, header in cells) + ")."
 
 
-# Every figeval task reports `unparsed_rate`: a log without its n was scored before metrics recorded their own n.
-DENOMINATORS_MARK = denominator_name("unparsed_rate")
-
-
-def scored_before_denominators(run: RunSummary) -> bool:
-    return "unparsed_rate" in run.metrics and DENOMINATORS_MARK not in run.metrics
-
-
-def before_denominators_note(run: RunSummary) -> str:
-    """What a table says of a run scored before each metric recorded its own n: its cells show no n and no
-    interval, and the command that re-scores its recorded answers (`figeval.reporting.rescore`)."""
-    said = (f"{run.task} on {run.model} ({run.log}) was scored before figeval recorded each metric's own n: its "
-            "cells show no n and no interval")
-    path = Path(run.log.removeprefix("file://"))
-    rescore = rescore_command(read_eval_log(str(path), header_only=True), path) if path.is_file() else None
-    if rescore is None:
-        return f"{said}; run its task again with this release for them."
-    judge = " (its judge is asked again; answers in the response cache are reused)" if rescore.judged else ""
-    return (f"{said}; re-score it with today's scorer, without asking the model again{judge}: `{rescore.command}`, "
-            f"then report on {rescore.out} in its place.")
-
-
 def _matches(run: RunSummary, column: Column) -> bool:
     identity = run.identity or {}
     return run.task == column.task and all(identity.get(k) == v for k, v in column.where.items())
@@ -267,8 +241,6 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
     table = Table(spec.key, spec.title, f"{spec.paper} {spec.source}".strip(), spec.unit,
                   [ColumnHead(c.key, c.header, c.better, c.ours) for c in spec.columns], intervals=spec.intervals)
     used = [(column, run) for column in spec.columns for run in runs if _matches(run, column)]
-    for run in {run.log: run for _, run in used if scored_before_denominators(run)}.values():
-        table.notes.append(before_denominators_note(run))
     picked = {name for column in spec.columns for name in column.where}
     from_subsets: dict[str, tuple[RunSummary, list[str]]] = {}  # log -> the run and the columns it fills
     found: list[tuple[str, RowRuns]] = []
