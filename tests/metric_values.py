@@ -77,7 +77,7 @@ def logged_outcomes(tmp_path, outcomes: Sequence[Outcome], labels: Sequence[str]
     return read_eval_log(log.location)
 
 
-READING_KEYS = ("read/", "truncated_rate", "control_truncated_rate")
+READING_KEYS = ("read/", "asked/", "truncated_rate", "control_truncated_rate")
 
 
 def without_reading(values: dict[str, float]) -> dict[str, float]:

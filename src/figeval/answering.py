@@ -13,7 +13,7 @@ from typing import Literal
 from enum import Enum
 
 from inspect_ai.model import CachePolicy, GenerateConfig
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from figeval.errors import FigevalError
 from figeval.providers import provider_of
@@ -85,20 +85,27 @@ def answer_mode_of(value: str) -> AnswerMode:
 ONE_TOKEN_LOGPROBS = GenerateConfig(max_tokens=1, logprobs=True, top_logprobs=TOP_LOGPROBS)
 
 
-def answer_solver(mode: AnswerMode) -> Solver:
-    """Asks for the answer in `mode` (AUTO: the sample's model decides, see AnswerMode.AUTO)."""
-    if mode is AnswerMode.LOGPROB:
-        return generate(**ONE_TOKEN_LOGPROBS.model_dump(exclude_none=True))
-    if mode is AnswerMode.GENERATE:
-        return generate()
-    return auto_answer()
+ASKED_IN = "asked_in"
+"""Where the mode a sample's model is asked in is recorded: in the sample's state by the first solver that asks
+(`asked_in`), and in every outcome read from its answer (`figeval.scoring.readers.read_answer`), whose shares the
+log keeps (`asked/<mode>`, `figeval.scoring.reading_metrics`) and reports read."""
+
+
+def asked_in(state: TaskState, mode: AnswerMode) -> AnswerMode:
+    """The mode the sample's model is asked in: resolved once (`resolved_answer_mode`) by the first solver that
+    asks, which records it in the sample's state; later solvers and the scorer read it."""
+    if ASKED_IN not in state.metadata:
+        state.metadata[ASKED_IN] = resolved_answer_mode(mode, str(state.model)).value
+    return AnswerMode(state.metadata[ASKED_IN])
 
 
 @solver
-def auto_answer() -> Solver:
-    """Asks in the mode the sample's model gets under AnswerMode.AUTO."""
+def answer_solver(mode: AnswerMode) -> Solver:
+    """Asks for the answer in `mode` (AUTO: the sample's model decides, see AnswerMode.AUTO): free text, or one
+    token with its top logprobs."""
+
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if resolved_answer_mode(AnswerMode.AUTO, str(state.model)) is AnswerMode.LOGPROB:
+        if asked_in(state, mode) is AnswerMode.LOGPROB:
             return await generate(state, **ONE_TOKEN_LOGPROBS.model_dump(exclude_none=True))
         return await generate(state)
 

@@ -149,10 +149,15 @@ def test_an_instruction_tuned_model_that_repeats_one_prompt_is_one_echo_not_a_wa
     assert echo_warning(others, "openai-api/x/m", True) is None
 
 
-def test_a_logprob_run_has_no_answers_to_check():
-    log = SimpleNamespace(eval=SimpleNamespace(metadata={"answer_mode": "logprob"}, model="openai-api/x/m"),
-                          samples=[object()])
-    assert answers_of_log(log) == []
-    auto_gguf = SimpleNamespace(eval=SimpleNamespace(metadata={"answer_mode": "auto"}, model="gguf/gemma-3-270m"),
-                                samples=[object()])
-    assert answers_of_log(auto_gguf) == []  # auto on gguf/ asks by logprob (answering.AnswerMode.AUTO)
+def test_a_sample_asked_by_logprob_has_no_answer_to_check():
+    # the scores record how each sample was asked (answering.ASKED_IN): a one-token logprob output is no answer,
+    # whatever the run's answer_mode said (auto on gguf/ asks by logprob)
+    from inspect_ai.model import ChatMessageUser, ModelOutput
+
+    def sample(asked: str, text: str) -> SimpleNamespace:
+        return SimpleNamespace(output=ModelOutput.from_content("m", text), messages=[ChatMessageUser(content="Q?")],
+                               scores={"s": SimpleNamespace(metadata={"asked_in": asked})})
+
+    log = SimpleNamespace(eval=SimpleNamespace(metadata={"answer_mode": "auto"}, model="gguf/gemma-3-270m"),
+                          samples=[sample("logprob", "Yes"), sample("generate", "Yes, it is.")])
+    assert answers_of_log(log) == [Answered(prompts=("Q?",), answer="Yes, it is.", has_system=False)]

@@ -108,15 +108,13 @@ def echo_warning(answered: Sequence[Answered], model: str, takes_answer_mode: bo
 
 def answers_of_log(log: Any) -> list[Answered]:
     """A finished run's generated answers, from its EvalLog (samples read): each sample's input messages and its
-    output text. Empty when the run asked by log-probabilities (its outputs are one token)."""
-    from figeval.answering import AnswerMode, resolved_answer_mode
+    output text; none of a sample asked by log-probabilities (its output is one token), as its scores record it."""
+    from figeval.answering import ASKED_IN, AnswerMode
 
-    mode = (log.eval.metadata or {}).get("answer_mode")
-    if mode and resolved_answer_mode(AnswerMode(mode), log.eval.model) is AnswerMode.LOGPROB:
-        return []
     answered = []
     for sample in log.samples or []:
-        if sample.output is None or not sample.output.choices:
+        asked = {(score.metadata or {}).get(ASKED_IN) for score in (sample.scores or {}).values()}
+        if sample.output is None or not sample.output.choices or AnswerMode.LOGPROB.value in asked:
             continue
         inputs = [message for message in sample.messages if message.role in ("system", "user")]
         answered.append(Answered(prompts=tuple(message.text for message in inputs), answer=sample.output.completion,

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from inspect_ai.model import ModelOutput
 
-from figeval.answering import AnswerMode
+from figeval.answering import ASKED_IN, AnswerMode
 from figeval.errors import FigevalError
 from figeval.markup import unwrapped
 from figeval.parsing import best_label, label_probabilities, strip_reasoning
@@ -148,7 +149,16 @@ def read_answer(
         target: the expected label, for accuracy.
         prefixes: logprob mode: also count a token that begins a label's word (labels longer than one token).
         mass: logprob mode: a task's own label-mass function instead of `label_probabilities` over `words`.
+
+    Every outcome records the mode it was asked in (`ASKED_IN`), which the run's `asked/<mode>` shares count.
     """
+    outcome = _read(output, mode, paper, reader, words, target, prefixes, mass)
+    return replace(outcome, details={**outcome.details, ASKED_IN: mode.value})
+
+
+def _read(output: ModelOutput, mode: AnswerMode, paper: Parse | None, reader: Parse,
+          words: Mapping[str, frozenset[str]], target: str | None, prefixes: bool,
+          mass: Callable[[TopLogprobs], dict[str, float]] | None) -> Outcome:
     if mode is AnswerMode.GENERATE:
         if is_truncated(output):
             return _cut_off_reading(output, reader, target)

@@ -1,7 +1,8 @@
 """What every task reports about how its answers were read, beside its rates: the share of answers with each
 status (`unparsed_rate`, truncated ones included; `truncated_rate`; `judge_unparsed_rate`), each with its `/n`;
-the share each reading layer read (`read/<layer>`); how many answers each way decided (`decided_by/<way>`); and,
-for answers read from log-probabilities, the probability mass the labels had (`label_mass`).
+the share each reading layer read (`read/<layer>`); the share asked in each answer mode (`asked/<mode>`); how many
+answers each way decided (`decided_by/<way>`); and, for answers read from log-probabilities, the probability mass
+the labels had (`label_mass`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from figeval.answering import ASKED_IN, AnswerMode
 from figeval.scoring.metrics import denominator_name, matches_where, named, outcomes, sample_outcome
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy, Status
 from figeval.scoring.readers import LABEL_MASS
@@ -78,13 +80,29 @@ def reading_shares(where: dict[str, Any] | None = None) -> Metric:
     return compute
 
 
+@metric
+def asked_shares() -> Metric:
+    """The share of answers asked in each answer mode (`asked/generate`, `asked/logprob`), over the answers that
+    record one (`figeval.answering.ASKED_IN`): how the run asked, as its log keeps it for reports."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        asked = [mode for s in scores if (mode := sample_outcome(s.score).details.get(ASKED_IN)) is not None]
+        if not asked:
+            return {}
+        counts = Counter(asked)
+        return {f"asked/{mode.value}": counts[mode.value] / len(asked) for mode in AnswerMode
+                if mode is not AnswerMode.AUTO}
+
+    return compute
+
+
 def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> list[Metric]:
     """What every task reports about reading its answers: `unparsed_rate` (truncated included),
     `truncated_rate` (each with its `/n`) and the shares of each reading layer (`reading_shares`); with a prefix
     for a subset (`control_unparsed_rate`)."""
     return [*counted_status(Status.UNPARSED.value, f"{prefix}unparsed_rate", where),
             *counted_status(Status.TRUNCATED.value, f"{prefix}truncated_rate", where),
-            *([reading_shares(where)] if not prefix else [])]
+            *([reading_shares(where), asked_shares()] if not prefix else [])]
 
 
 @metric

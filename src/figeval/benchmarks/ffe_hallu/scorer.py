@@ -24,7 +24,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from figeval.annotation.spec import AnnotationSpec
-from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.answering import AnswerMode, asked_in
 from figeval.benchmarks.ffe_hallu.dataset import Framing, ItemKind
 from figeval.benchmarks.ffe_hallu.prompts import (
     ANNOTATION_INSTRUCTIONS,
@@ -193,7 +193,7 @@ def detection_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
     async def score(state: TaskState, target: Target) -> Score:
-        outcome = detection_outcome(state, resolved_answer_mode(mode, str(state.model)))
+        outcome = detection_outcome(state, asked_in(state, mode))
         return to_score(await with_extractor(outcome, state, VERDICTS), VERDICTS)
 
     return score

@@ -42,7 +42,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.answering import AnswerMode, asked_in
 from figeval.benchmarks.perhallueval.verifier import believability
 from figeval.errors import FigevalError
 from figeval.benchmarks.perhallueval.readers import NO, YES, bare_letter, read_faithfulness
@@ -303,8 +303,8 @@ def perhallueval_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
     mode = AnswerMode(answer_mode)
 
     async def score(state: TaskState, target: Target) -> Score:
-        asked_in = resolved_answer_mode(mode, str(state.model))
-        outcome = read_answer(state.output, asked_in, paper=bare_letter, reader=read_faithfulness,
+        mode_asked = asked_in(state, mode)
+        outcome = read_answer(state.output, mode_asked, paper=bare_letter, reader=read_faithfulness,
                               words=ANSWER_WORDS, target=target.text, mass=answer_mass)
         return to_score(await with_extractor(outcome, state, [YES, NO]), [YES, NO])
 

@@ -31,7 +31,7 @@ from figeval.benchmarks.persian_allusions.prompts import (
     KNOWLEDGE_JUDGE_PROMPT,
     OPEN_JUDGE_PROMPT,
 )
-from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.answering import AnswerMode, asked_in
 from figeval.benchmarks.persian_allusions.judged_readers import json_answer_text, prose_answer
 from figeval.benchmarks.persian_allusions.readers import paper_option, read_option
 from figeval.parsing import strip_reasoning
@@ -116,16 +116,16 @@ def mc_scorer(answer_mode: str = AnswerMode.GENERATE.value) -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         options = state.metadata["options"]
-        asked_in = resolved_answer_mode(mode, str(state.model))
+        mode_asked = asked_in(state, mode)
 
         def as_label(choice: int | None) -> str | None:
             return None if choice is None else str(choice)
 
-        outcome = read_answer(state.output, asked_in,
+        outcome = read_answer(state.output, mode_asked,
                               paper=lambda text: as_label(paper_option(text, N_OPTIONS)),
                               reader=lambda text: as_label(read_option(text, options, N_OPTIONS)), words=OPTION_WORDS,
                               target=target.text)
-        if asked_in is AnswerMode.GENERATE:
+        if mode_asked is AnswerMode.GENERATE:
             # A logprob answer is one token, not an answer to read: an extractor would read the greedy token and
             # so break a tie in the model's favour.
             outcome = await with_extractor(outcome, state, OPTION_LABELS)

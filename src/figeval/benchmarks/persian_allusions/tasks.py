@@ -12,7 +12,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
-from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver, resolved_answer_mode
+from figeval.answering import AnswerMode, AnswerModeName, answer_mode_of, answer_solver, asked_in
 from figeval.scoring.judge import require_judge
 from figeval.benchmarks.persian_allusions.dataset import (
     DatasetName,
@@ -87,7 +87,7 @@ def logprob_cue(mode: AnswerMode, cue: str) -> Solver:
     that its next token is the answer; a generated answer gets the prompt as it is."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if resolved_answer_mode(mode, str(state.model)) is AnswerMode.LOGPROB:
+        if asked_in(state, mode) is AnswerMode.LOGPROB:
             state.user_prompt.text += cue
         return state
 

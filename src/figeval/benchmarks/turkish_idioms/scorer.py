@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 from figeval.annotation.answers import answer_digest
 from figeval.annotation.labels import read_labels
 from figeval.annotation.spec import AnnotationSpec
-from figeval.answering import AnswerMode, resolved_answer_mode
+from figeval.answering import AnswerMode, asked_in
 from figeval.benchmarks.turkish_idioms.dataset import Label
 from figeval.benchmarks.turkish_idioms.prompts import ANNOTATION_INSTRUCTIONS
 from figeval.errors import FigevalError
@@ -148,8 +148,8 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
     by_hand = _manual_labels(manual_labels, f"tr_idiom_{task}")
 
     async def score(state: TaskState, target: Target) -> Score:
-        asked_in = resolved_answer_mode(mode, str(state.model))
-        outcome = read_answer(state.output, asked_in, paper=lambda text: first_or_last_label(text, words),
+        mode_asked = asked_in(state, mode)
+        outcome = read_answer(state.output, mode_asked, paper=lambda text: first_or_last_label(text, words),
                               reader=lambda text: read_label(text, task), words=words, target=target.text,
                               prefixes=True)
         outcome = await with_extractor(outcome, state, labels)
