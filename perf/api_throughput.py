@@ -104,7 +104,7 @@ def figeval_eval(n: int, log_dir: str, **overrides: Any):
     from inspect_ai.model import get_model
 
     from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
-    from figeval.cli.run import eval_options
+    from figeval.running.launch import eval_options
 
     options = eval_options(MODEL, cache=False) | {"max_connections": CONCURRENCY} | overrides
     # Not memoized: Inspect would keep the first model it built, with the first stub's address.

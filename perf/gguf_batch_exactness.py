@@ -20,7 +20,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
 from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
-from figeval.cli.run import eval_options
+from figeval.running.launch import eval_options
 from figeval.models.gguf import GGUFModelAPI
 
 TOLERANCE = 1e-4

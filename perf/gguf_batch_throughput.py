@@ -196,7 +196,7 @@ def figeval_side(n: int, gen_samples: int):
     from inspect_ai.model import GenerateConfig, get_model
 
     from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
-    from figeval.cli.run import eval_options
+    from figeval.running.launch import eval_options
 
     model = get_model("gguf/gemma-3-270m")
     asyncio.run(model.generate("warm-up", config=GenerateConfig(max_tokens=1)))  # load the weights

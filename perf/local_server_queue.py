@@ -40,7 +40,7 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import get_model  # noqa: E402
 
 from figeval._registry import make_task  # noqa: E402
-from figeval.cli.run import eval_options  # noqa: E402
+from figeval.running.launch import eval_options  # noqa: E402
 from figeval.models.local_server import local_server_settings  # noqa: E402
 from tests.models.test_local_server_queue import MODEL, OneSlotServer  # noqa: E402
 

@@ -19,7 +19,7 @@ from figeval.reporting.figures import close, figures
 from figeval.reporting.html import render_html
 from figeval.reporting.data_formats import render_json
 from figeval.reporting.render import render_text
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 
 COPIES = 100
 

@@ -100,3 +100,12 @@ def _working_directory(cwd: Path | str | None) -> Iterator[None]:
         yield
     finally:
         os.chdir(previous)
+
+
+def make_task(name: str, args: dict):
+    """The registered task `name` built from command-line arguments, as `figeval run` builds it (the registry's
+    benchmarks read at the call, so a test's added benchmark is one of them)."""
+    from figeval import _registry
+    from figeval.running.tasks import make_task as built
+
+    return built(_registry.BENCHMARKS, name, args)

@@ -654,7 +654,7 @@ def datasets(request: pytest.FixtureRequest):
      for i, (task, data, args, message, marks) in enumerate(TASK_ARGUMENT_CASES)],
 )
 def test_task_argument(task: str, data: str | None, args: dict, message: str, datasets, tmp_path: Path):
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     datasets(data)
     given = {name: value(tmp_path) if callable(value) else value for name, value in args.items()}

@@ -126,7 +126,7 @@ def test_no_sample_id_is_in_two_tasks_of_a_benchmark(shared_ffe_hallu):
     from pathlib import Path
 
     from figeval._registry import get_source
-    from figeval.cli.options import make_task
+    from tests.command import make_task
     from figeval.data.store import import_folder
     from figeval.errors import FigevalError
 

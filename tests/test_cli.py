@@ -164,6 +164,6 @@ def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path:
     from unittest import mock
 
     refused = PermissionError(13, "Permission denied", str(tmp_path / "logs" / "run.eval"))
-    with mock.patch("figeval.reporting.report.build_report", side_effect=refused):
+    with mock.patch("figeval.results.report.build_report", side_effect=refused):
         result = figeval("report", str(tmp_path), cwd=tmp_path)
     assert_one_line_error(result, f"{tmp_path / 'logs' / 'run.eval'}: Permission denied; check that the path")

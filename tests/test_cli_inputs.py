@@ -173,8 +173,8 @@ def test_run_refuses_a_role_config_inspect_would_refuse_with_a_traceback(ffe_hal
 
 def test_printed_commands_quote_paths_with_spaces():
     from figeval.cli.run.summary import unfinished_run_message
-    from figeval.reporting.runs import RunSummary
-    from figeval.reporting.summary import unread_warning
+    from figeval.results.runs import RunSummary
+    from figeval.results.summary import unread_warning
 
     message = unfinished_run_message(SimpleNamespace(status="cancelled", error=None), "my logs/x.eval", "my logs")
     assert message.endswith("resume with `inspect eval-retry --log-dir 'my logs' 'my logs/x.eval'`.")

@@ -11,7 +11,7 @@ from figeval.building import model_files, open_model
 from figeval.running.launch import eval_options
 from figeval.running.tokens import tokenizer_for
 from figeval.errors import FigevalError
-from figeval.reporting.model_names import short_name
+from figeval.results.model_names import short_name
 
 
 @pytest.fixture

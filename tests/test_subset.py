@@ -34,7 +34,7 @@ def test_design_round_trips_through_task_metadata():
 
 
 def detection_samples(controls: bool) -> tuple[list, Design]:
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     task = make_task("ffe_detection", {"controls": str(controls).lower()})
     return list(task.dataset), Design.from_metadata(task.metadata)
@@ -94,7 +94,7 @@ def test_limit_that_cannot_keep_the_design_is_refused(controls: bool, limit: str
 
 
 def test_a_task_without_a_design_keeps_inspects_first_n(ffe_hallu_imported: Path):
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     task = make_task("ffe_generation", {"judge": "mockllm/model"})
     samples, design = list(task.dataset), Design.from_metadata(task.metadata)
@@ -115,7 +115,7 @@ def idioms(isolated_data_dir: Path) -> None:
 
 
 def test_turkish_idioms_keep_both_sentences_and_both_frequency_bands(idioms: None):
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     # The fixture's idioms 1-6 have frequencies 0, 5, 120, 3400, 42, 0 ("seen" bands: 1 and 6 unseen, the rest
     # seen); idiom 2 has no literal sentence, so detection has 11 samples and a subset draws from 1, 3, 4, 5, 6:
@@ -138,7 +138,7 @@ def test_turkish_idioms_keep_both_sentences_and_both_frequency_bands(idioms: Non
 
 
 def test_perhallueval_keeps_both_versions_and_both_subsets():
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     task = make_task("perhallueval_qa", {"data": "tests/perhallueval/fixtures/final_qa.csv"})
     samples, design = list(task.dataset), Design.from_metadata(task.metadata)

@@ -25,7 +25,7 @@ from figeval.providers import provider_of
 DETERMINISTIC = GenerateConfig(temperature=0.0, top_p=1.0)
 
 # Generation settings that say how a run is carried out, not what the model is asked or how it answers: left out
-# of a run's identity (every other setting, given or the task's, is part of it: figeval.reporting.runs).
+# of a run's identity (every other setting, given or the task's, is part of it: figeval.results.runs).
 SCORE_NEUTRAL_GENERATION = frozenset({
     "max_retries", "timeout", "attempt_timeout", "stream_idle_timeout", "max_connections", "adaptive_connections",
     "cache_prompt", "cache", "batch", "extra_headers", "max_tool_output",

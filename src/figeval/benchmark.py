@@ -25,7 +25,7 @@ from inspect_ai import Task
 from figeval.annotation.spec import AnnotationSpec
 from figeval.data.source import DatasetSource
 from figeval.errors import FigevalError
-from figeval.reporting.tables import Column, TableSpec
+from figeval.table_model import Column, TableSpec
 from figeval.task import identity_declaration
 
 FigureKind = Literal["bars", "precision_recall"]

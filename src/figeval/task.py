@@ -166,7 +166,7 @@ def benchmark_task(
             fair subset.
         item_means: metrics that are no share of their n (a mean of per-item scores, an F1), with the metrics
             grouped under them ("hamming_score/generic"): reports put no Wilson interval on them
-            (`figeval.reporting.tables.metric_cell`).
+            (`figeval.results.tables.metric_cell`).
         **settings: the task's own arguments worth recording (dataset variant, judge mode).
     """
     metadata: dict[str, Any] = {"benchmark": benchmark, **provenance, **settings}

@@ -8,7 +8,7 @@ import pytest
 
 from figeval._registry import BENCHMARKS, tasks
 from figeval.cli.list import task_infos
-from figeval.cli.options import make_task
+from tests.command import make_task
 from figeval.errors import FigevalError
 from tests.command import assert_one_line_error, figeval
 

@@ -15,7 +15,7 @@ from inspect_ai.log import list_eval_logs
 from figeval._registry import BENCHMARKS
 from figeval.running.protocol import PaperRun, paper_benchmark, protocol_runs, set_folder
 from figeval.errors import FigevalError
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from tests.command import assert_one_line_error, figeval, figeval_subprocess
 
 FFE_HALLU = paper_benchmark("ffe-hallu", BENCHMARKS)
@@ -183,14 +183,14 @@ def paraphrase_sheet(path: Path) -> Path:
 
 
 def detection_ids() -> list[str]:
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     return [sample.id for sample in make_task("ffe_detection", {}).dataset]
 
 
 def scripted_answers(tmp_path: Path) -> tuple[Path, Path]:
     """The model's and the judge's answers to every sample `--limit 10` can select."""
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     detection = [sample.id for sample in make_task("ffe_detection", {}).dataset]
     model: dict[str, str] = {}
@@ -274,7 +274,7 @@ def test_a_paper_run_makes_every_table_of_the_paper_and_a_second_run_asks_no_mod
 def test_a_paper_run_that_stopped_goes_on_from_its_completed_samples(ffe_hallu_imported: Path, tmp_path: Path):
     from inspect_ai.log import read_eval_log
 
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     # one sample of the 40 that --limit 40 takes (rows 1-3 and 51-53 of the fakes' first category, ...) unanswered
     missing = "ffe-fake-052/real-q"
@@ -374,7 +374,7 @@ def test_the_turkish_protocol_gives_one_table_2_row_per_model(tmp_path: Path):
     detection's `balanced`, unused, and the two runs were two rows), and the label-preference figure has one series
     per model."""
     from figeval._registry import get_source
-    from figeval.cli.options import make_task
+    from tests.command import make_task
     from figeval.data.store import import_folder
     from figeval.reporting.figures import close, figures
 
@@ -403,7 +403,7 @@ def test_the_turkish_protocol_gives_one_table_2_row_per_model(tmp_path: Path):
 
 
 def perhallueval_answers(tmp_path: Path) -> Path:
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     qa = Path(__file__).parents[1] / "perhallueval" / "fixtures" / "final_qa.csv"
     ids = [str(s.id) for s in make_task("perhallueval_qa", {"data": str(qa)}).dataset]

@@ -14,7 +14,7 @@ from figeval.benchmarks.ffe_hallu.fakes_final import finalize_fakes
 from figeval.benchmarks.ffe_hallu.tables import CONTAMINATION_KEY, TABLE_4
 from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
 from figeval.errors import DataError, FigevalError
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from tests.ffe_hallu.test_fakes_build import ScriptedFaker, rows_of
 from tests.ffe_hallu.test_tasks import scripted_fake_answers, write_replay
 

@@ -198,9 +198,9 @@ def test_generation_rules_and_judge(ffe_hallu_imported: Path, tmp_path: Path):
     # Table 6 from that run says its judge line rests on fewer outputs than people labelled: one person labelled
     # all six (001 C, 003 I, 004 C, 005 H, 006 H, 007 H); the judge decided 003-006 and failed on 006 -> 3; the
     # run's own labels cover all but the judge's failure -> 5.
-    from figeval.reporting.agreement import agreement_tables
-    from figeval.reporting.labelled import read_labelled
-    from figeval.reporting.runs import summarize
+    from figeval.results.agreement import agreement_tables
+    from figeval.results.labelled import read_labelled
+    from figeval.results.runs import summarize
 
     people = {"001": "correct", "003": "incorrect", "004": "correct", "005": "hallucinated", "006": "hallucinated",
               "007": "hallucinated"}

@@ -20,7 +20,7 @@ pytest.importorskip("openai")  # Inspect's openai-api provider needs it
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import Model, get_model  # noqa: E402
 
-from figeval.cli.options import make_task  # noqa: E402
+from tests.command import make_task  # noqa: E402
 from figeval.running.launch import eval_options  # noqa: E402
 from figeval.models.echo import answers_of_log, echo_warning  # noqa: E402
 from figeval.models.local_server import LOCAL_MAX_RETRIES, Probe, local_server_settings, probe_server  # noqa: E402

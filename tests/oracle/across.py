@@ -160,7 +160,7 @@ def check_figures(world, expected_by_table: dict[str, list[ERow]], problems) -> 
     model and identity: as many series as the table has rows of runs."""
     from figeval._registry import BENCHMARKS
     from figeval.reporting.figures import close, figures
-    from figeval.reporting.report import build_report
+    from figeval.results.report import build_report
 
     report = build_report(world.logs, BENCHMARKS)
     specs = {spec.name: spec for benchmark in BENCHMARKS for spec in benchmark.figures}

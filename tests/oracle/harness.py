@@ -129,7 +129,7 @@ class World:
         self.made: list[Run] = []
 
     def samples(self, task: str, args: Mapping[str, str]) -> list[Sample]:
-        from figeval.cli.options import make_task
+        from tests.command import make_task
 
         built = make_task(task, {key: value for key, value in args.items() if key != "judge"} | (
             {"judge": "replay/none.jsonl"} if "judge" in args else {}))

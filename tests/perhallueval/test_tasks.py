@@ -177,7 +177,7 @@ def test_qa_end_to_end(tmp_path: Path):
     assert "outside precision's n" in policies["precision"] and "missed positive" in policies["f1"]
 
     # Table 1 from the file's generator column: model-a wrote q1, q3, q6, model-b q2, q5, model-c q4 (of 6)
-    from figeval.reporting.report import build_report
+    from figeval.results.report import build_report
 
     [table_1] = [t for t in build_report(tmp_path / "logs", BENCHMARKS).tables if t.key == "perhallueval/table-1"]
     assert {row.label: row.cells["qa/share"].value for row in table_1.rows} == {

@@ -249,7 +249,7 @@ def test_report_shows_the_gap_and_the_knowledge_cross_table(allusions_imported: 
 
 
 def test_every_limit_on_the_allusion_fixture_keeps_every_theme(allusions_imported: Path):
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     for task_name in ("allusion_mc", "allusion_open"):
         task = make_task(task_name, {})
@@ -277,7 +277,7 @@ def test_one_replay_file_drives_the_whole_allusions_protocol(allusions_imported:
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     from figeval._registry import BENCHMARKS
-    from figeval.cli.options import make_task
+    from tests.command import make_task
     from figeval.running.protocol import paper_benchmark
 
     answers, judged = {}, {}

@@ -1,4 +1,4 @@
-"""Paired comparisons in reports (figeval/reporting/comparison.py), on real ffe_detection runs of replayed models
+"""Paired comparisons in reports (figeval/results/comparison.py), on real ffe_detection runs of replayed models
 whose answers differ on known items of the real FFE-HALLU fakes (controls off: 200 fakes x 2 framings).
 
 The models, by the fakes they accept as real (a hallucination under both framings; every other fake rejected):
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from figeval.paired import clustered_standard_error, paired_bootstrap
-from figeval.reporting.comparison import RESAMPLES, SEED, ScoreCache, compare
-from figeval.reporting.logs import read_runs
-from figeval.reporting.runs import RunSummary, newest_runs
+from figeval.results.comparison import RESAMPLES, SEED, ScoreCache, compare
+from figeval.results.logs import read_runs
+from figeval.results.runs import RunSummary, newest_runs
 from tests.command import assert_one_line_error, figeval
 from tests.conftest import real_data_folder
 

@@ -15,9 +15,10 @@ from figeval.benchmarks.ffe_hallu.scorer import FFE_LABELS, judged_metrics
 from figeval.benchmarks.ffe_hallu.tables import FIGURE_1, TABLE_3
 from figeval.reporting.cells import cell_text, grid
 from figeval.reporting.data_formats import render_csv
-from figeval.reporting.report import Report, build_report
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table, build_table, metric_cell
+from figeval.results.report import Report, build_report
+from figeval.results.runs import RunSummary
+from figeval.table_model import Cell, ColumnHead, Row, Table
+from figeval.results.tables import build_table, metric_cell
 from figeval.scoring.outcome import DecidedBy, Outcome, Status
 from figeval.version import __version__
 from tests.command import figeval

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
-from figeval.reporting.logs import read_runs
-from figeval.reporting.model_names import canonical_model, short_name
+from figeval.results.logs import read_runs
+from figeval.results.model_names import canonical_model, short_name
 from figeval.reporting.render import model_text, run_lines
-from figeval.reporting.report import Report
-from figeval.reporting.runs import RunSummary, summarize, with_display_names
+from figeval.results.report import Report
+from figeval.results.runs import RunSummary, summarize, with_display_names
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.metric_values import identity_metadata, logged_outcomes
 

@@ -16,7 +16,7 @@ from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 from figeval._registry import BENCHMARKS
 from figeval.reporting.figures import close, figures
 from figeval.reporting.render import render_text
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.metric_values import identity_metadata, logged_outcomes
 

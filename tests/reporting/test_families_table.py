@@ -15,7 +15,7 @@ import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
 from figeval._registry import BENCHMARKS
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
 from tests.metric_values import identity_metadata, logged_outcomes

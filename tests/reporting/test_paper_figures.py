@@ -21,8 +21,8 @@ from figeval.benchmarks.ffe_hallu.dataset import category_slug
 from figeval.reporting.figures import PNG_DPI, WIDTH_INCHES, close, drawn_figures, figures, svg_text
 from figeval.reporting.html import render_html
 from figeval.reporting.latex import latex_parts, latex_table, marks_note
-from figeval.reporting.report import Report
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+from figeval.results.report import Report
+from figeval.table_model import Cell, ColumnHead, Row, Table
 
 LONG_NAME = "persian-llm-with-a-very-long-experimental-checkpoint-name-v2-q4_k_m"
 # FFE-HALLU's categories, the one the paper names longest ("Cultural/Historical Fabrication") first

@@ -1,9 +1,9 @@
 """How a run's answers were read, in the run summary and the report: each layer's share, and over 2% unread a
 note that the numbers are not comparable with the paper's yet, with the commands that resolve it."""
 
-from figeval.reporting.report import reading_table
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.summary import format_table
+from figeval.results.report import reading_table
+from figeval.results.runs import RunSummary
+from figeval.results.summary import format_table
 
 READ = {"read/paper_rule": 0.5, "read/figeval_reader": 0.47, "read/logprob": 0.0, "read/extractor": 0.0,
         "read/manual": 0.0, "read/unread": 0.03, "read/n": 200.0}

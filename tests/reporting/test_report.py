@@ -27,7 +27,7 @@ from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 from figeval._registry import BENCHMARKS
 from figeval.benchmarks.persian_allusions.scorer import (KNOWLEDGE_LABELS, KNOWLEDGE_POLICIES, MC_POLICIES, OPEN_LABELS,
                                                          OPEN_POLICIES, OPTION_LABELS)
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
@@ -518,7 +518,7 @@ def test_persian_labels_are_shaped_and_ordered():
 def test_markdown_prints_data_strings_literally():
     """A model name or data string with Markdown or HTML in it is shown as written, never rendered."""
     from figeval.reporting.render import markdown_table
-    from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+    from figeval.table_model import Cell, ColumnHead, Row, Table
 
     table = Table("t", "Title", "src", "percent", [ColumnHead("a", "A")])
     table.rows.append(Row("[click](http://x.example) <script>*_#|`\\", {}, {"a": Cell(0.5)}))
@@ -533,7 +533,7 @@ def test_markdown_prints_data_strings_literally():
 def test_latex_prints_data_strings_literally():
     """A model name with TeX specials or a line break stays inside its cell; a note stays inside its comment."""
     from figeval.reporting.latex import latex_table
-    from figeval.reporting.tables import Cell, ColumnHead, Row, Table
+    from figeval.table_model import Cell, ColumnHead, Row, Table
 
     table = Table("t", "Title", "src", "percent", [ColumnHead("a", "A")])
     table.rows.append(Row("org/m_1 & 50%\n\\end{tabular}", {}, {"a": Cell(0.5)}))

@@ -15,7 +15,7 @@ import pytest
 from inspect_ai.log import write_eval_log
 
 from figeval._registry import BENCHMARKS
-from figeval.reporting.runs import RunSummary, summarize
+from figeval.results.runs import RunSummary, summarize
 from figeval.scoring.outcome import DecidedBy, Outcome
 from figeval.stats import FEW_ITEMS
 from tests.metric_values import logged_outcomes
@@ -98,8 +98,8 @@ def people_labels(tmp_path: Path, model: str) -> Path:
 
 
 def test_agreement_uses_the_complete_run_over_a_newer_subset(tmp_path: Path):
-    from figeval.reporting.agreement import agreement_tables
-    from figeval.reporting.labelled import read_labelled
+    from figeval.results.agreement import agreement_tables
+    from figeval.results.labelled import read_labelled
 
     # the complete run's judge said correct to s1-s4 (agreement 4/4); a newer smoke test's said hallucinated to
     # s1-s2 (0/2): both runs' answers are labelled, the same model and settings
@@ -118,8 +118,8 @@ def test_agreement_uses_the_complete_run_over_a_newer_subset(tmp_path: Path):
 
 
 def test_agreement_notes_a_subset_used_for_want_of_a_complete_run(tmp_path: Path):
-    from figeval.reporting.agreement import agreement_tables
-    from figeval.reporting.labelled import read_labelled
+    from figeval.results.agreement import agreement_tables
+    from figeval.results.labelled import read_labelled
 
     smoke = generation_run(tmp_path, "smoke", "hallucinated", 2, NOON, subset=SUBSET)
     [labelled] = read_labelled([people_labels(tmp_path, smoke.model)], [smoke], BENCHMARKS)

@@ -17,9 +17,9 @@ from figeval._registry import BENCHMARKS
 from figeval.benchmarks.ffe_hallu.tables import TABLE_4
 from figeval.reporting.data_formats import render_json
 from figeval.reporting.render import render_text
-from figeval.reporting.report import build_report
-from figeval.reporting.runs import RunSummary, summarize
-from figeval.reporting.summary import format_table
+from figeval.results.report import build_report
+from figeval.results.runs import RunSummary, summarize
+from figeval.results.summary import format_table
 from figeval.scoring.outcome import DecidedBy, Outcome
 from tests.command import figeval
 from tests.metric_values import identity_metadata, logged_outcomes

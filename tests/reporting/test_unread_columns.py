@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from figeval._registry import BENCHMARKS
-from figeval.reporting.tables import JUDGE_UNPARSED_RATE, UNPARSED_RATE
+from figeval.table_model import JUDGE_UNPARSED_RATE, UNPARSED_RATE
 
 # The tasks whose rates a judge labels (their scorers log judge_unparsed_rate: tests/scoring/test_every_rate_has_n.py)
 JUDGED_TASKS = {"ffe_generation", "ffe_translation", "allusion_knowledge", "allusion_open"}

@@ -15,7 +15,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 import figeval
 from figeval._registry import BENCHMARKS
 from figeval.errors import FigevalError
-from figeval.reporting.report import build_report
+from figeval.results.report import build_report
 from figeval.running.protocol import paper_benchmark, set_folder
 from tests.cli.test_run_paper import PAIRS, paraphrase_sheet, scripted_answers, write_jsonl
 from tests.cli.test_run_plan import ABSENT, LIMIT_40_ITEMS

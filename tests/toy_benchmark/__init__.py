@@ -21,7 +21,7 @@ from inspect_ai.solver import TaskState
 from figeval.annotation.spec import AnnotationSpec
 from figeval.answering import AnswerMode, answer_solver
 from figeval.benchmark import AgreementTables, Benchmark, FigureSpec, ProtocolRun
-from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
+from figeval.table_model import Column, TableSpec, unparsed_column, unread_note
 from figeval.scoring.labels import word_scheme
 from figeval.scoring.metrics import AS_WRONG, TARGET, policy_metrics, recorded_policies
 from figeval.scoring.reading_metrics import reading_metrics

@@ -160,7 +160,7 @@ def test_detection_on_the_embedded_model(idioms_imported: Path, tmp_path: Path):
 def test_the_frequency_finding_is_a_table_of_report_and_the_paper_run(idioms_imported: Path, tmp_path: Path):
     """Section 4: "For the idiom instances that were not found in the Leipzig corpus, performances of large models
     also drop to the level of a random baseline": accuracy on unseen and on seen idioms, per task."""
-    from figeval.cli.options import make_task
+    from tests.command import make_task
 
     entailment = {str(s.id): "entailment" for s in make_task("tr_idiom_entailment", {}).dataset}
     entailment["tr-idiom-003/similar"] = "contradiction"

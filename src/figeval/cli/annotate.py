@@ -35,7 +35,7 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
         write_label_studio,
         write_sheet,
     )
-    from figeval.reporting.logs import read_logs
+    from figeval.results.logs import read_logs
 
     beside, what = ((label_studio_config(out), "labelling config") if sheet_format == "labelstudio"
                     else (instructions_path(out), "instructions"))
@@ -175,11 +175,11 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
         unread_answers,
         write_log,
     )
-    from figeval.reporting.runs import summarize
-    from figeval.reporting.summary import format_table
+    from figeval.results.runs import summarize
+    from figeval.results.summary import format_table
 
     import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
-    from figeval.reporting.agreement_groups import kappa_text
+    from figeval.results.agreement_groups import kappa_text
     from figeval.stats import agreement_row
 
     check_new_log(out, [log, sheet])
@@ -201,7 +201,7 @@ def _note(line: str) -> None:
 
 
 def _one_log(log: Path) -> list:
-    from figeval.reporting.logs import read_logs
+    from figeval.results.logs import read_logs
 
     if not log.is_file():
         raise FigevalError(f"{log}: give one .eval log file (a run), not "

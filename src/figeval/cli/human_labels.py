@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the CLI imports this module; Inspect and the readers load w
     from inspect_ai.log import EvalLog
 
     from figeval.annotation.labels import HumanLabel
-    from figeval.reporting.runs import RunSummary
+    from figeval.results.runs import RunSummary
     from figeval.scoring.labels import LabelScheme
     from figeval.stats import AgreementRow
 
@@ -43,7 +43,7 @@ class LabelledRuns:
     def summarized(self) -> list[tuple[RunSummary, EvalLog]]:
         # read only by the parts that group answers by a run's settings, so a part that does not is not refused
         # by a summary it never prints
-        from figeval.reporting.runs import summarize
+        from figeval.results.runs import summarize
 
         return [(summarize(log), log) for log in self.runs]
 
@@ -53,7 +53,7 @@ def read_labelled_runs(labels: Path, logs: tuple[Path, ...]) -> LabelledRuns:
     another task, model or run is refused, a log dir's other runs are left out (`echo_notes` names them)."""
     from figeval._registry import annotation_spec
     from figeval.annotation.labels import labelled_runs, read_task_labels
-    from figeval.reporting.logs import read_named_logs
+    from figeval.results.logs import read_named_logs
 
     task, humans, annotators = read_task_labels(labels, annotation_spec)
     runs, unlabelled = labelled_runs(read_named_logs(logs, _note), task, humans, labels) if logs else ([], [])
@@ -65,8 +65,8 @@ def echo_rates(found: LabelledRuns) -> None:
     rates of the runs whose answers they are, over the same answers; a model's runs with other settings are
     separate lines, never pooled."""
     from figeval.annotation.agreement import human_rates, run_rates
-    from figeval.reporting.agreement_groups import label_groups, settings_text
-    from figeval.reporting.runs import distinguishing_settings
+    from figeval.results.agreement_groups import label_groups, settings_text
+    from figeval.results.runs import distinguishing_settings
 
     names = [label.value for label in found.scheme.labels]
     click.echo(f"{found.task}: label rates (%) over the answers the annotators resolved")
@@ -102,7 +102,7 @@ def echo_agreement(found: LabelledRuns, confusion: bool) -> None:
     its benchmark declares one."""
     from figeval._registry import BENCHMARKS
     from figeval.annotation.agreement import annotator_agreement, judge_agreement
-    from figeval.reporting.agreement_groups import kappa_text, label_groups
+    from figeval.results.agreement_groups import kappa_text, label_groups
 
     printed = next(((benchmark.title, benchmark.agreement[found.task]) for benchmark in BENCHMARKS
                     if found.task in benchmark.agreement), None)
@@ -145,7 +145,7 @@ def deprecated(former: str, now: str) -> None:
 
 
 def _format_row(row: AgreementRow) -> str:
-    from figeval.reporting.agreement_groups import kappa_text
+    from figeval.results.agreement_groups import kappa_text
 
     kappa = f"n/a ({row.note})" if row.kappa is None else kappa_text(row.kappa, row.n)
     return f"{row.group}\n{'':<40} {row.n:>5} {row.percent:>10.3f}   {kappa}"

@@ -38,9 +38,9 @@ def report(log_dir: Path, tasks: tuple[str, ...], fmt: str, as_json: bool, out: 
     units; 95% intervals where the papers print them or n < 100) for the runs in LOG_DIR. When two runs share
     task, model and settings the newest is used; unfinished runs are listed, never mixed in."""
     from figeval._registry import BENCHMARKS
-    from figeval.reporting.logs import log_files
+    from figeval.results.logs import log_files
     from figeval.reporting.render import RENDERERS
-    from figeval.reporting.report import build_report
+    from figeval.results.report import build_report
 
     refuse_repeated_labels(human)
     fmt = "json" if as_json else fmt

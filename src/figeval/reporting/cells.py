@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from figeval.reporting.tables import SMALL_N, USUAL_DECIMALS, Cell, ColumnHead, Row, Table
+from figeval.table_model import SMALL_N, USUAL_DECIMALS, Cell, ColumnHead, Row, Table
 
 ARROWS = {"higher": " ↑", "lower": " ↓", "": ""}
 MISSING = "-"

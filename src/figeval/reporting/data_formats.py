@@ -10,8 +10,8 @@ import json
 
 from figeval.version import __version__
 from figeval.reporting.cells import unit_of
-from figeval.reporting.report import Report
-from figeval.reporting.tables import Cell, Table
+from figeval.results.report import Report
+from figeval.table_model import Cell, Table
 from figeval.spreadsheet import SheetWriter
 
 # CSV and JSON: four decimals of a proportion, as the unit shows it (percent: two)

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 from figeval.benchmark import Benchmark, FigureSpec
 from figeval.reporting.cells import wrapped_lines
-from figeval.reporting.report import Report
-from figeval.reporting.tables import Cell, Row, Table
+from figeval.results.report import Report
+from figeval.table_model import Cell, Row, Table
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn (`_pyplot`), not with the report
     from matplotlib.figure import Figure as MatplotlibFigure

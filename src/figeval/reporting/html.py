@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from figeval.version import __version__
 from figeval.reporting.cells import MISSING, grid, table_notes, title_line
 from figeval.reporting.render import run_lines
-from figeval.reporting.report import Report
-from figeval.reporting.tables import Table
+from figeval.results.report import Report
+from figeval.table_model import Table
 
 if TYPE_CHECKING:  # matplotlib loads only when figures are drawn
     from figeval.reporting.figures import Figure

@@ -5,8 +5,8 @@ and its notes as comments."""
 from __future__ import annotations
 
 from figeval.reporting.cells import cell_text, fixed_columns, grid, title_line, unit_of, wrapped_lines
-from figeval.reporting.report import Report
-from figeval.reporting.tables import Table
+from figeval.results.report import Report
+from figeval.table_model import Table
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "↑": r"$\uparrow$",

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from figeval.reporting.cells import MISSING, fixed_columns, grid, table_notes, title_line
 from figeval.reporting.data_formats import render_csv, render_json
 from figeval.reporting.latex import render_latex
-from figeval.reporting.report import Report
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import Table
+from figeval.results.report import Report
+from figeval.results.runs import RunSummary
+from figeval.table_model import Table
 
 
 def _notes(table: Table) -> list[str]:

@@ -97,7 +97,7 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
               options: Mapping[str, Any] | None = None, benchmarks: Sequence[Benchmark]) -> PaperResult:
     """Every run of a paper's protocol on a model as one Inspect eval set in LOG_DIR/<paper>/<name or model>, as
     `figeval run --paper` runs it: a run finished there is not run again, one that stopped goes on from its
-    completed samples. The paper's tables are `figeval.reporting.report.build_report(result.folder, ...)`'s.
+    completed samples. The paper's tables are `figeval.results.report.build_report(result.folder, ...)`'s.
 
     Args:
         paper: the paper's name (`figeval list` lists them).

@@ -226,7 +226,7 @@ def apply_display_name(task: Any, name: str | None, metadata: tuple[str, ...] | 
     Raises:
         FigevalError: an empty name, or `--name` beside `--metadata display_name=...`.
     """
-    from figeval.reporting.model_names import DISPLAY_NAME_KEY
+    from figeval.results.model_names import DISPLAY_NAME_KEY
 
     if name is None:
         return

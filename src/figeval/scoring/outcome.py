@@ -177,7 +177,7 @@ def outcome_of(score: Score) -> Outcome:
     """
     value, metadata = score.value, score.metadata or {}
     if not is_outcome(score) or not isinstance(value, dict):  # (is_outcome checks the dict: this tells mypy)
-        # the log's readers (figeval.reporting.logs) refuse such a log first, naming it and the command that
+        # the log's readers (figeval.results.logs) refuse such a log first, naming it and the command that
         # re-scores it; this is for a score reached another way
         raise FigevalError(f"a score not written by a figeval scorer of this release (no outcome metadata "
                            f"{_DECIDED_BY}, {_LABELS}): its log was scored by an earlier figeval release or another "

@@ -66,8 +66,8 @@ def read_layer(outcome: Outcome) -> str:
 @metric
 def reading_shares(where: dict[str, Any] | None = None) -> Metric:
     """The share of answers each layer read (`read/paper_rule`, `read/figeval_reader`, `read/logprob`,
-    `read/extractor`, `read/manual`) and `read/unread`, over the answers `where` selects, whose number is `read/n`:
-    how a task's numbers were read."""
+    `read/extractor`, `read/manual`) and `read/unread`, over the answers `where` selects, whose number is `read/n`,
+    and the share asked in each answer mode (`asked/<mode>`): how a task's numbers were read."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         chosen = [sample_outcome(s.score) for s in scores if matches_where(where, s.sample_metadata)]
@@ -75,25 +75,19 @@ def reading_shares(where: dict[str, Any] | None = None) -> Metric:
             return {}
         counts = Counter(read_layer(o) for o in chosen)
         shares = {f"read/{layer.value}": 0.0 for layer in ReadBy} | {f"read/{UNREAD}": 0.0}
-        return shares | {f"read/{layer}": n / len(chosen) for layer, n in counts.items()} | {"read/n": len(chosen)}
+        return (shares | {f"read/{layer}": n / len(chosen) for layer, n in counts.items()} | {"read/n": len(chosen)}
+                | _asked_shares(chosen))
 
     return compute
 
 
-@metric
-def asked_shares() -> Metric:
-    """The share of answers asked in each answer mode (`asked/generate`, `asked/logprob`), over the answers that
-    record one (`figeval.answering.ASKED_IN`): how the run asked, as its log keeps it for reports."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        asked = [mode for s in scores if (mode := sample_outcome(s.score).details.get(ASKED_IN)) is not None]
-        if not asked:
-            return {}
-        counts = Counter(asked)
-        return {f"asked/{mode.value}": counts[mode.value] / len(asked) for mode in AnswerMode
-                if mode is not AnswerMode.AUTO}
-
-    return compute
+def _asked_shares(outcomes: list[Outcome]) -> dict[str, float]:
+    """The share of answers asked in each answer mode (`asked/generate`, `asked/logprob`), over those that record
+    one (`figeval.answering.ASKED_IN`): how the run asked, as its log keeps it for reports."""
+    asked = Counter(mode for o in outcomes if (mode := o.details.get(ASKED_IN)) is not None)
+    total = sum(asked.values())
+    return {f"asked/{mode.value}": asked[mode.value] / total for mode in AnswerMode
+            if mode is not AnswerMode.AUTO} if total else {}
 
 
 def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> list[Metric]:
@@ -102,7 +96,7 @@ def reading_metrics(where: dict[str, Any] | None = None, prefix: str = "") -> li
     for a subset (`control_unparsed_rate`)."""
     return [*counted_status(Status.UNPARSED.value, f"{prefix}unparsed_rate", where),
             *counted_status(Status.TRUNCATED.value, f"{prefix}truncated_rate", where),
-            *([reading_shares(where), asked_shares()] if not prefix else [])]
+            *([reading_shares(where)] if not prefix else [])]
 
 
 @metric

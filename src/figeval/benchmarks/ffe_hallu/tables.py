@@ -12,24 +12,20 @@ import numpy as np
 
 from figeval.benchmarks.ffe_hallu.dataset import (FAKE_CATEGORIES, MEANINGS, PAPER_CATEGORY_NAMES, ItemKind,
                                                   category_slug)
-from figeval.reporting.rows import shared_settings, shown_settings
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import (
+from figeval.results.rows import shared_settings, shown_settings
+from figeval.results.runs import RunSummary
+from figeval.table_model import (
     Cell,
     Column,
     ColumnHead,
     Row,
     Table,
     TableSpec,
-    few_items_note,
     judge_unreadable_column,
-    preferred,
-    preferred_text,
-    proportion_interval,
-    subset_note,
     unparsed_column,
     unread_note,
 )
+from figeval.results.tables import few_items_note, preferred, preferred_text, proportion_interval, subset_note
 from figeval.stats import bootstrap_interval, bootstrap_trusted
 
 # How the report names the paper (the benchmark's title).

@@ -13,22 +13,10 @@ from typing import cast
 from inspect_ai.log import read_eval_log
 
 from figeval.benchmarks.perhallueval.families import FAMILIES, family_label, family_notes
-from figeval.reporting.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import (
-    Cell,
-    Column,
-    Row,
-    Table,
-    TableContext,
-    TableSpec,
-    build_table,
-    metric_cell,
-    preferred,
-    subset_note,
-    unparsed_column,
-    unread_note,
-)
+from figeval.results.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
+from figeval.results.runs import RunSummary
+from figeval.table_model import Cell, Column, Row, Table, TableContext, TableSpec, unparsed_column, unread_note
+from figeval.results.tables import build_table, metric_cell, preferred, subset_note
 
 # How the report names the paper (the benchmark's title).
 PAPER = "PerHalluEval"
@@ -108,7 +96,7 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
                     order: Sequence[str] = ()) -> Table:
     """Table 4: per family (`family_of` a run, the row's label) and column, the highest value among the family's
     runs and its model (ties: the first model by name), only ever among runs of the same settings: a family's runs
-    form rows as one model's runs do (`figeval.reporting.rows`), so a value under another unparsed policy, answer
+    form rows as one model's runs do (`figeval.results.rows`), so a value under another unparsed policy, answer
     mode or data file is never taken for the family's best, and each such setting is a row of its own. Rows: the
     families in `order` (the paper's) first, then the others by name."""
     table = build_table(spec, [])

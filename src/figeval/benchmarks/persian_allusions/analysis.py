@@ -28,21 +28,10 @@ from figeval.benchmarks.persian_allusions.scorer import (
     KnowledgeLabel,
     OpenLabel,
 )
-from figeval.reporting.rows import run_settings, runs_agree, setting_names, shared_settings, shown_settings
-from figeval.reporting.runs import RunSummary, newest_runs, summarize
-from figeval.reporting.tables import (
-    JUDGE_UNPARSED_RATE,
-    UNPARSED_RATE,
-    Cell,
-    ColumnHead,
-    Row,
-    Table,
-    metric_cell,
-    preferred_text,
-    proportion_interval,
-    subset_note,
-    unread_note,
-)
+from figeval.results.rows import run_settings, runs_agree, setting_names, shared_settings, shown_settings
+from figeval.results.runs import RunSummary, newest_runs, summarize
+from figeval.table_model import JUDGE_UNPARSED_RATE, UNPARSED_RATE, Cell, ColumnHead, Row, Table, unread_note
+from figeval.results.tables import metric_cell, preferred_text, proportion_interval, subset_note
 from figeval.scoring.metrics import counted_label
 from figeval.scoring.outcome import Outcome
 from figeval.scoring.reducer import sample_outcomes

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from inspect_ai.log import read_eval_log
 
 from figeval.benchmarks.persian_allusions.analysis import allusion_tables
-from figeval.reporting.paper import count_row
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import (
+from figeval.results.paper import count_row
+from figeval.results.runs import RunSummary
+from figeval.table_model import (
     Column,
     Table,
     TableContext,

@@ -1,7 +1,7 @@
 """The Turkish idioms paper's Table 2 (accuracy, as fractions like the paper) with the label preference Section 4
 remarks on, and the leaderboard headlines, for `figeval report`."""
 
-from figeval.reporting.tables import Column, TableSpec, unparsed_column, unread_note
+from figeval.table_model import Column, TableSpec, unparsed_column, unread_note
 
 # How the report names the paper (the benchmark's title).
 PAPER = "Turkish idioms"

@@ -20,11 +20,10 @@ from figeval.arguments import pairs_text, parse_pairs
 from figeval.cli.run.display import progress_lines_without_terminal, quiet_inspect_output
 from figeval.cli.run.summary import log_files, print_summary, successful_log
 from figeval.errors import FigevalError
-from figeval.running.launch import eval_options, launch_params, prepared_task, with_judge
+from figeval.running.launch import launch_params, prepared_task, with_judge
 from figeval.running.models import check_provider, openai_name_warning
 from figeval.running.options import check_config_files, check_counts, check_reducers, check_selection
 
-__all__ = ["eval_options", "run"]  # eval_options: perf/ measures runs with the settings this command adds
 
 
 @click.command(context_settings={"max_content_width": 120})

@@ -80,7 +80,7 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     """
     from figeval.cli.run.summary import report_command
     from figeval.reporting.render import RENDERERS
-    from figeval.reporting.report import build_report
+    from figeval.results.report import build_report
 
     ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
     result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True,

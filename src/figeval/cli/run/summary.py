@@ -31,7 +31,7 @@ def successful_log(log_dir: str, before: set[str]) -> tuple[Any, str]:
     """
     from inspect_ai.log import read_eval_log
 
-    from figeval.reporting.logs import newest_log
+    from figeval.results.logs import newest_log
 
     written = sorted(log_files(log_dir) - before)
     if not written:
@@ -68,8 +68,8 @@ def print_summary(benchmarks: Sequence[Benchmark], log: Any, location: str, log_
     """The lines a successful run ends with: its summary table, a warning when a local server echoed the prompts
     back as answers, the log's place and the command that reports every run in `log_dir`."""
     from figeval.models.echo import answers_of_log, echo_warning
-    from figeval.reporting.runs import summarize
-    from figeval.reporting.summary import format_table
+    from figeval.results.runs import summarize
+    from figeval.results.summary import format_table
     from figeval.running.tasks import takes_answer_mode
 
     click.echo("\n" + format_table(summarize(log)))

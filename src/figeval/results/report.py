@@ -12,26 +12,17 @@ from inspect_ai.log import EvalLog
 
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
-from figeval.reporting.agreement import agreement_tables
-from figeval.reporting.comparison import ScoreCache, comparison_table, comparisons, mark_ties
-from figeval.reporting.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
-from figeval.reporting.labelled import LabelledAnswers, read_labelled
-from figeval.reporting.logs import read_runs
-from figeval.reporting.people import people_of
-from figeval.reporting.rows import shared_settings
-from figeval.reporting.runs import RunSummary, Superseded, newest_runs
-from figeval.reporting.summary import READ_LAYERS, unread_warning
-from figeval.reporting.tables import (
-    JUDGE_UNPARSED_RATE,
-    Cell,
-    ColumnHead,
-    Row,
-    Table,
-    TableContext,
-    TableSpec,
-    build_table,
-    metric_cell,
-)
+from figeval.results.agreement import agreement_tables
+from figeval.results.comparison import ScoreCache, comparison_table, comparisons, mark_ties
+from figeval.results.paper import other_data_note, paper_notes, printed_precision, reference_rows, text_numbers
+from figeval.results.labelled import LabelledAnswers, read_labelled
+from figeval.results.logs import read_runs
+from figeval.results.people import people_of
+from figeval.results.rows import shared_settings
+from figeval.results.runs import RunSummary, Superseded, newest_runs
+from figeval.results.summary import READ_LAYERS, unread_warning
+from figeval.table_model import JUDGE_UNPARSED_RATE, Cell, ColumnHead, Row, Table, TableContext, TableSpec
+from figeval.results.tables import build_table, metric_cell
 
 
 @dataclass
@@ -115,7 +106,7 @@ def report_of(found: FoundRuns, benchmarks: Sequence[Benchmark], labelled: Seque
     """The tables over runs already read: `benchmarks`' own tables, with the people's rows and agreement tables of
     `labelled`; `families` names the family of models a table grouped by family does not know ({model: family}).
     Where runs of several models share a task and its settings, their paired differences in each headline
-    (`figeval.reporting.comparison`): every model against `baseline` (a model as the report names it), or every
+    (`figeval.results.comparison`): every model against `baseline` (a model as the report names it), or every
     pair; in the leaderboard, a mark where a model is not significantly apart from the row above.
 
     Raises:
@@ -159,7 +150,7 @@ def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: 
                      context: TableContext, people: Sequence[LabelledAnswers] = ()) -> list[Table]:
     """The benchmark's tables that the runs' tasks (`present`) fill, in its order, each column in the unit and at
     the precision the paper prints it (`printed_precision`), with the rows of `people`'s labels where the paper's
-    columns are people's (`figeval.reporting.people`); with the papers' numbers asked for, each with the paper's
+    columns are people's (`figeval.results.people`); with the papers' numbers asked for, each with the paper's
     rows and its notes on itself."""
     tables = []
     for spec in benchmark.tables:

@@ -1,6 +1,6 @@
 """Models as reports name them: the run's own name (`figeval run --name`), else a short name (a replay or gguf
 file's stem), one name per model however its file's path was spelled, with as many parent folders as tell two
-different files apart. Works on model names as logs record them; `figeval.reporting.runs.with_display_names`
+different files apart. Works on model names as logs record them; `figeval.results.runs.with_display_names`
 applies the names to runs."""
 
 from __future__ import annotations

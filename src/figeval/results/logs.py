@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
 from figeval._compat import read_log_headers
 from figeval.data.stored import sha256_of
 from figeval.errors import FigevalError
-from figeval.reporting.runs import RunSummary, report_order, summarize, with_display_names
+from figeval.results.runs import RunSummary, report_order, summarize, with_display_names
 from figeval.task import IDENTITY_KEY
 from figeval.version import __version__
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shlex
 import textwrap
 
-from figeval.reporting.runs import RunSummary
+from figeval.results.runs import RunSummary
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import FEW_ITEMS, bootstrap_trusted
 

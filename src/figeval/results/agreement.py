@@ -6,11 +6,12 @@ annotators against each other, with the paper's rows where its benchmark declare
 from __future__ import annotations
 
 from figeval.benchmark import AgreementTables
-from figeval.reporting.agreement_groups import kappa_text
-from figeval.reporting.labelled import LabelledAnswers
-from figeval.reporting.paper import Lines, paper_notes, paper_rows
-from figeval.reporting.runs import distinguishing_settings
-from figeval.reporting.tables import Cell, ColumnHead, Row, Table, few_items_note, proportion_interval
+from figeval.results.agreement_groups import kappa_text
+from figeval.results.labelled import LabelledAnswers
+from figeval.results.paper import Lines, paper_notes, paper_rows
+from figeval.results.runs import distinguishing_settings
+from figeval.table_model import Cell, ColumnHead, Row, Table
+from figeval.results.tables import few_items_note, proportion_interval
 from figeval.stats import AgreementRow, bootstrap_trusted
 
 

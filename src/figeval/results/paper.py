@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from figeval.reporting.tables import USUAL_DECIMALS, Cell, ColumnHead, Row, Table, TableSpec
+from figeval.table_model import USUAL_DECIMALS, Cell, ColumnHead, Row, Table, TableSpec
 
 CI_SUFFIXES = ("/ci_low", "/ci_high")
 Lines = Sequence[Mapping[str, str]]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from figeval.reporting.labelled import LabelledAnswers
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import LABELLED_BY, Row, Table, TableSpec
+from figeval.results.labelled import LabelledAnswers
+from figeval.results.runs import RunSummary
+from figeval.table_model import LABELLED_BY, Row, Table, TableSpec
 
 
 def people_of(table: Table, spec: TableSpec, runs: Sequence[RunSummary], people: Sequence[LabelledAnswers]) -> None:

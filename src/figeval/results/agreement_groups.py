@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from inspect_ai.log import EvalLog
 
 from figeval.annotation.labels import HumanLabel
-from figeval.reporting.runs import RunSummary
+from figeval.results.runs import RunSummary
 from figeval.stats import FEW_ITEMS, Interval, bootstrap_trusted
 
 

@@ -1,7 +1,7 @@
 """A run as reports see it, from its Inspect log's header: its summary (metrics, samples, status), the settings that
 make two runs' numbers incomparable (its identity), what part of its dataset it ran, its name in reports, and which
 run of each task, model and identity a report counts (the newest complete one). Reading logs from disk is
-`figeval.reporting.logs`; the summary `figeval run` prints is `figeval.reporting.summary`."""
+`figeval.results.logs`; the summary `figeval run` prints is `figeval.results.summary`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode
-from figeval.reporting.model_names import given_name, model_names, short_name
+from figeval.results.model_names import given_name, model_names, short_name
 from figeval.subset import SUBSET_KEY
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import bootstrap_trusted, wilson_interval

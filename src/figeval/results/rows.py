@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from figeval.reporting.runs import RunSummary
+from figeval.results.runs import RunSummary
 
 class Settled(Protocol):
     """A table's row as the settings it shows: its settings by name, and whether it is a paper's row."""

@@ -24,10 +24,11 @@ from inspect_ai.scorer import SampleScore
 
 from figeval._compat import metric_from_definition
 from figeval.paired import PairedDifference, clustered_standard_error, mcnemar_exact, paired_bootstrap
-from figeval.reporting.resampled import Value, fast_value, metric_value, per_sample
-from figeval.reporting.rows import shared_settings, shown_settings
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import Cell, Column, ColumnHead, Row, Table, few_items_note
+from figeval.results.resampled import Value, fast_value, metric_value, per_sample
+from figeval.results.rows import shared_settings, shown_settings
+from figeval.results.runs import RunSummary
+from figeval.table_model import Cell, Column, ColumnHead, Row, Table
+from figeval.results.tables import few_items_note
 from figeval.stats import bootstrap_trusted
 from figeval.subset import Design
 
@@ -116,7 +117,7 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
             resamples: int = RESAMPLES, fast: bool = True) -> Comparison | str:
     """`name`'s difference, model minus baseline, on the samples both runs answered; or why it cannot be
     computed (a line for the report's notes). `fast=False` scores every resample with the metric itself (what
-    the fast computations are checked to equal: `figeval.reporting.resampled`)."""
+    the fast computations are checked to equal: `figeval.results.resampled`)."""
     a, b = cache.of(baseline), cache.of(model)
     what = f"{task} {name}: {model.display_name} vs {baseline.display_name}"
     if a.epochs > 1 or b.epochs > 1:

@@ -14,10 +14,11 @@ from inspect_ai.log import EvalLog
 from figeval.annotation.agreement import JudgeAgreement, annotator_agreement, judge_agreement
 from figeval.annotation.labels import HumanLabel, labelled_runs, other_answer, read_task_labels, unlabelled_note
 from figeval.benchmark import Benchmark, annotation_spec
-from figeval.reporting.agreement_groups import LabelGroup, label_groups
-from figeval.reporting.logs import read_log
-from figeval.reporting.runs import RunSummary
-from figeval.reporting.tables import Cell, preferred, preferred_text, proportion_interval, subset_note
+from figeval.results.agreement_groups import LabelGroup, label_groups
+from figeval.results.logs import read_log
+from figeval.results.runs import RunSummary
+from figeval.table_model import Cell
+from figeval.results.tables import preferred, preferred_text, proportion_interval, subset_note
 from figeval.stats import AgreementRow, Interval
 
 
