@@ -39,3 +39,10 @@ def test_hamming_on_empty_answers_end_to_end(tmp_path: Path):
     assert metrics["unparsed_rate"] == pytest.approx(4 / 8)
     # `excluded` leaves Appendix B on the user's request: only q4 has two verdicts -> 1.0
     assert run_metrics(runs["excluded"])["hamming_score"] == pytest.approx(1.0)
+
+
+def test_the_unparsed_choice_is_the_policies_the_scorer_applies():
+    from figeval.benchmarks.perhallueval.scorer import POLICIES
+    from figeval.scoring.metrics import AS_WRONG, EXCLUDED
+
+    assert POLICIES == (AS_WRONG, EXCLUDED)

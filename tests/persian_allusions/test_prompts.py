@@ -61,3 +61,13 @@ def test_the_default_allusions_are_the_curated_ones(allusions_imported):
     chosen = curated_allusions()
     generated = load_allusion_data("en").generated
     assert [a.title for a in chosen] == list(dict.fromkeys(text.allusion for text in generated))
+
+
+def test_each_prompt_table_offers_exactly_the_languages_and_judge_modes_the_tasks_take():
+    from typing import get_args
+
+    from figeval.benchmarks.persian_allusions import prompts as allusions
+
+    for table in (allusions.KNOWLEDGE_PROMPT, allusions.MC_PROMPT, allusions.OPEN_PROMPT):
+        assert tuple(table) == get_args(allusions.PromptLanguage)
+    assert tuple(allusions.OPEN_JUDGE_PROMPT) == get_args(allusions.JudgeMode)

@@ -29,3 +29,11 @@ def test_the_turkish_variant_asks_the_same_things():
     assert DETECTION_PROMPT["tr"].endswith("Cümle: {sentence}\nCevap:") and '"evet"' in DETECTION_PROMPT["tr"]
     assert (ENTAILMENT_PROMPT["tr"].endswith("Hipotez: {hypothesis}\nEtiket:")
             and '"gerektirme"' in ENTAILMENT_PROMPT["tr"])
+
+
+def test_the_prompt_table_offers_exactly_the_languages_the_tasks_take():
+    from typing import get_args
+
+    from figeval.benchmarks.turkish_idioms import prompts as idioms
+
+    assert tuple(idioms.DETECTION_PROMPT) == get_args(idioms.PromptLanguage)
