@@ -162,8 +162,8 @@ def to_score(outcome: Outcome, labels: Sequence[str]) -> Score:
 
 
 def is_outcome(score: Score) -> bool:
-    """Whether a score holds an outcome in the form `to_score` writes (a log scored by an earlier figeval release,
-    before this contract, or by another scorer, does not)."""
+    """Whether a score holds an outcome in the form `to_score` writes (a log re-scored by another scorer does
+    not)."""
     metadata = score.metadata or {}
     return isinstance(score.value, dict) and _DECIDED_BY in metadata and _LABELS in metadata
 
@@ -177,12 +177,11 @@ def outcome_of(score: Score) -> Outcome:
     """
     value, metadata = score.value, score.metadata or {}
     if not is_outcome(score) or not isinstance(value, dict):  # (is_outcome checks the dict: this tells mypy)
-        # the log's readers (figeval.results.logs) refuse such a log first, naming it and the command that
-        # re-scores it; this is for a score reached another way
-        raise FigevalError(f"a score not written by a figeval scorer of this release (no outcome metadata "
-                           f"{_DECIDED_BY}, {_LABELS}): its log was scored by an earlier figeval release or another "
-                           "scorer; re-score it with today's scorer (`inspect score LOG --scorer figeval/<scorer> "
-                           "--action overwrite`).")
+        # a figeval log re-scored by another scorer keeps its header (figeval.results.logs accepts it): its
+        # samples' scores are refused here, the first place they are read
+        raise FigevalError(f"a score not written by a figeval scorer (no outcome metadata {_DECIDED_BY}, {_LABELS}): "
+                           "its log was re-scored by another scorer; re-score it with its figeval scorer "
+                           "(`inspect score LOG --scorer figeval/<scorer> --action overwrite`).")
     if any(v not in (0, 1) for v in value.values()):
         raise FigevalError(
             "scores were averaged across epochs (values between 0 and 1); figeval tasks reduce epochs with their "
