@@ -12,7 +12,7 @@ import pytest
 from inspect_ai.log import EvalMetric, EvalScore, write_eval_log
 
 from figeval.results.logs import read_runs
-from figeval.results.model_names import canonical_model, short_name
+from figeval.results.model_names import canonical_model, route, short_name
 from figeval.reporting.render import model_text, run_lines
 from figeval.results.report import Report
 from figeval.results.runs import RunSummary, summarize, with_display_names
@@ -121,3 +121,20 @@ def test_the_runs_used_name_the_model_as_tables_do_and_as_recorded():
     assert model_text(run("openai/gpt-4.1")) == "openai/gpt-4.1"  # no display name: the model once
     assert run_lines(Report([], [named])) == ["runs used:",
                                               "  ffe_detection a (replay/./runs/a.jsonl)  n=10: logs/x.eval"]
+
+
+def test_one_model_s_weights_have_one_name_whichever_route_ran_them(files: Path):
+    # SmolLM2's weights run embedded (gguf/) and behind llama.cpp's server, which names its model by its file:
+    # one model in reports, "SmolLM2-135M-Instruct" (the file's stem), the route telling the two runs apart
+    (files / "models").mkdir()
+    (files / "models/SmolLM2-135M-Instruct.gguf").write_bytes(b"GGUF")
+    embedded, served = "gguf/models/SmolLM2-135M-Instruct.gguf", "openai-api/llama/models/SmolLM2-135M-Instruct.gguf"
+    assert names([run(embedded), run(served)], files) == ["SmolLM2-135M-Instruct"] * 2
+    assert (route(embedded), route(served), route("openai/gpt-4.1"), route("replay/runs/a.jsonl")) == (
+        "gguf", "openai-api", None, None)
+    # served alone (no embedded run to match), it is still named by its weights
+    assert names([run(served)], files) == ["SmolLM2-135M-Instruct"]
+    # two embedded files with that name in two folders: the server's is neither, so it keeps its recorded name
+    (files / "old/SmolLM2-135M-Instruct.gguf").write_bytes(b"GGUF")
+    assert names([run(embedded), run("gguf/old/SmolLM2-135M-Instruct.gguf"), run(served)], files) == [
+        "models/SmolLM2-135M-Instruct", "old/SmolLM2-135M-Instruct", served]

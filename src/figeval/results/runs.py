@@ -12,7 +12,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.answering import SCORE_NEUTRAL_GENERATION, AnswerMode
-from figeval.results.model_names import given_name, model_names, short_name
+from figeval.results.model_names import given_name, model_names, route, short_name
 from figeval.subset import SUBSET_KEY
 from figeval.scoring.metrics import denominator_name
 from figeval.stats import bootstrap_trusted, wilson_interval
@@ -165,10 +165,13 @@ def recorded_identity_of(log: EvalLog) -> RecordedIdentity:
 
 def run_identity(log: EvalLog) -> dict[str, str]:
     """The settings of a run its numbers depend on, as its log records them: the task's identity (every parameter
-    not declared score-neutral, its prompt version), the answer mode `auto` resolved for the model, the judge
-    (a `judge` argument, else Inspect's grader role), every generation setting of the run's decoding that is
-    not score-neutral (`SCORE_NEUTRAL_GENERATION`), and the epochs when more than one."""
+    not declared score-neutral, its prompt version), the answer mode it asked in, the judge (a `judge` argument,
+    else Inspect's grader role), every generation setting of the run's decoding that is not score-neutral
+    (`SCORE_NEUTRAL_GENERATION`), the epochs when more than one, and for a model named by its weights file the
+    route that ran them (`model_names.route`: one display name, two rows)."""
     identity = dict(recorded_identity_of(log).settings)
+    if (ran_by := route(log.eval.model)) is not None:
+        identity["route"] = ran_by
     if identity.get("answer_mode") == AnswerMode.AUTO.value:  # the mode the model was asked in, as the log counts it
         identity["answer_mode"] = asked_mode(log)
     grader = (log.eval.model_roles or {}).get("grader")
