@@ -1,6 +1,6 @@
-"""`figeval list`: every task, one line each: its benchmark and paper, how many samples it asks with its default
-arguments, its arguments (defaults and choices), and whether its data is here; then the papers `figeval run
---paper` runs. `--json` for scripts.
+"""`figeval list`: under a header, each benchmark's line (its paper, whether its data is here), then its tasks, one
+a line: how many samples a task asks with its default arguments and its arguments (defaults and choices); then
+the papers `figeval run --paper` runs. Every line fits 120 columns. `--json` for scripts.
 
 Nothing here runs a model: a sample count comes from building the task (its dataset) with default arguments,
 and only when its data is stored, so listing never downloads anything.
@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import re
+import textwrap
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass
 from inspect import Parameter, signature
@@ -148,19 +149,53 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _cells(info: TaskInfo) -> dict[str, str]:
-    return {
-        "name": info.name,
-        "paper": f"{info.benchmark} ({info.paper})" if info.paper else info.benchmark,
-        "samples": f"{info.samples} samples" if info.samples is not None else info.samples_note or "",
-        "data": f"data: {info.dataset} {info.data}" if info.dataset else "data: user file",
-    }
+# The listing's width: it fits a 120-column terminal; a longer cell wraps under itself at its spaces.
+LIST_WIDTH = 120
+_HEADER = ("task", "samples", "arguments: NAME=default{choices}, given as -T NAME=VALUE")
+
+
+def _wrapped(text: str, width: int, indent: str = "", more: str = "") -> list[str]:
+    # an argument or a path stays whole (to be copied), so wrapping is at spaces only
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=more, break_long_words=False,
+                         break_on_hyphens=False) or [""]
+
+
+def _benchmark_line(info: TaskInfo) -> str:
+    """The benchmark and paper of the tasks under it, and the state of its data (with the command that fixes a
+    state other than present)."""
+    paper = f"{info.benchmark} ({info.paper})" if info.paper else info.benchmark
+    if info.dataset is None:
+        return f"{paper}; data: the user's files"
+    if info.data == "present":
+        return f"{paper}; data: {info.dataset} present"
+    return f"{paper}; {(info.samples_note or info.data).removeprefix('n/a: ')}"
 
 
 def _arguments_text(info: TaskInfo) -> str:
     return " ".join(
         f"{a.name}={_shown(a.default)}" + (f"{{{'|'.join(a.choices)}}}" if a.choices else "") for a in info.arguments
     )
+
+
+def listing_lines(infos: list[TaskInfo]) -> list[str]:
+    """`figeval list`'s lines: a header, then each benchmark's line and its tasks, one per line (sample count with
+    default arguments, arguments), a task's own reason for no count before its arguments; none over LIST_WIDTH."""
+    name_width = max([len(_HEADER[0]), *(len(info.name) for info in infos)])
+    count_width = max([len(_HEADER[1]), *(len(str(info.samples)) for info in infos if info.samples is not None)])
+    indent = 2 + name_width + 2 + count_width + 2
+    lines = [f"  {_HEADER[0].ljust(name_width)}  {_HEADER[1].ljust(count_width)}  {_HEADER[2]}"]
+    benchmark = None
+    for info in infos:
+        if info.benchmark != benchmark:
+            benchmark = info.benchmark
+            lines += ["", *_wrapped(_benchmark_line(info), LIST_WIDTH, more="    ")]
+        own_note = info.samples_note if info.samples is None and info.data in ("present", "user file") else None
+        cells = ([own_note.removeprefix("n/a: ")] if own_note else []) + [_arguments_text(info)]
+        column = [line for cell in cells for line in _wrapped(cell, LIST_WIDTH - indent)]
+        count = str(info.samples) if info.samples is not None else "n/a"
+        lines.append(f"  {info.name.ljust(name_width)}  {count.ljust(count_width)}  {column[0]}".rstrip())
+        lines += [" " * indent + line for line in column[1:]]
+    return lines
 
 
 @click.command("list")
@@ -182,16 +217,16 @@ def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
                                           for benchmark in BENCHMARKS if benchmark.protocol}},
                               ensure_ascii=False, indent=2))
         return
-    cells = [_cells(info) for info in infos]
-    widths = {key: max(len(row[key]) for row in cells) for key in cells[0]} if cells else {}
-    for info, row in zip(infos, cells):
-        click.echo("  ".join(row[key].ljust(widths[key]) for key in row) + "  " + _arguments_text(info))
+    for line in listing_lines(infos):
+        click.echo(line)
     if not tasks:
-        click.echo(f"\npapers, for `figeval run --paper NAME`: {', '.join(paper_runs())}")
+        click.echo("\npapers, for `figeval run --paper NAME`:")
+        for paper in paper_runs():
+            click.echo("\n".join(_wrapped(paper, LIST_WIDTH, "  ", "    ")))
 
 
 def paper_runs() -> list[str]:
-    """Each paper whose protocol `figeval run --paper` runs, with its runs' tasks ("my-bench (task_a, task_b x2)":
+    """Each paper whose protocol `figeval run --paper` runs, with its runs' tasks ("my-bench: task_a, task_b x2":
     task_b is run with two settings)."""
     from collections import Counter
 
@@ -202,5 +237,5 @@ def paper_runs() -> list[str]:
         if benchmark.protocol:
             counts = Counter(run.task for run in benchmark.protocol)
             runs = ", ".join(f"{task} x{count}" if count > 1 else task for task, count in counts.items())
-            papers.append(f"{benchmark.name} ({runs})")
+            papers.append(f"{benchmark.name}: {runs}")
     return papers
