@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from figeval.answering import NO_EXPIRY
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
+from figeval.models.local_server import BATCHING_SERVER_CONNECTIONS, LOCAL_MAX_RETRIES, UNKNOWN_SERVER_CONNECTIONS
 from figeval.providers import provider_of
 
 # A sample whose model call failed (a dropped connection, an empty or malformed response the provider could not
@@ -20,6 +22,28 @@ REQUEST_TIMEOUT_S = 120
 # Retries of one request (with Inspect's backoff) before its sample fails; Inspect's default is unlimited, so a
 # server that has stopped would be retried for ever. API models only.
 MAX_RETRIES = 10
+_LOCAL = "a server on this machine or network"
+# The help `figeval run --help` shows for the `inspect eval` options figeval gives a default of its own, written
+# from the values above and the local server's, so the help cannot state another default than the one a run
+# applies (Inspect's own help states Inspect's).
+DEFAULTS_HELP = {
+    "retry_on_error": f"Ask a sample whose model call failed again, N times, before it counts as an error "
+                      f"(figeval's default: {RETRY_ON_ERROR}; Inspect's: none). --retry-on-error alone: once.",
+    "cache": f"How long a model response is kept in Inspect's cache and reused: a duration (1h, 3d, 6M; s, m, h, "
+             f"D, W, M or Y) or a YAML or JSON file of a CachePolicy (figeval's default: cached, never expiring, "
+             f"recorded as {NO_EXPIRY}; --no-cache: off; --cache alone: 7D, Inspect's; replay/ is never cached).",
+    "max_connections": f"Requests sent at once (figeval's default for {_LOCAL}: as many as it runs, read from "
+                       f"llama-server's /props; {BATCHING_SERVER_CONNECTIONS} for vLLM and SGLang, "
+                       f"{UNKNOWN_SERVER_CONNECTIONS} for a server that does not say; other models: Inspect's "
+                       "adaptive count, see --adaptive-connections).",
+    "max_retries": f"Retries of one model request before its sample fails (figeval's default: {MAX_RETRIES} for an "
+                   f"API, {LOCAL_MAX_RETRIES} for {_LOCAL}; Inspect's: unlimited).",
+    "attempt_timeout": f"Seconds before one attempt at a model request is abandoned and retried (figeval's "
+                       f"default: {REQUEST_TIMEOUT_S} for an API, none for {_LOCAL}, where a request waits its turn "
+                       "in a queue; Inspect's: none).",
+    "no_log_realtime": "Do not stream each sample's events to `inspect view` while it runs: figeval's default "
+                       "(--log-realtime streams them).",
+}
 
 
 def eval_options(model: str, cache: bool = True) -> dict[str, Any]:

@@ -20,10 +20,29 @@ from figeval.arguments import pairs_text, parse_pairs
 from figeval.cli.run.display import progress_lines_without_terminal, quiet_inspect_output
 from figeval.cli.run.summary import log_files, print_summary, successful_log
 from figeval.errors import FigevalError
-from figeval.running.launch import launch_params, prepared_task, with_judge
+from figeval.models.gguf.weights import DEFAULT_MODEL
+from figeval.running.launch import DEFAULTS_HELP, launch_params, prepared_task, with_judge
 from figeval.running.models import check_provider, openai_name_warning
 from figeval.running.options import check_config_files, check_counts, check_reducers, check_selection
 
+# Inspect's help of the options figeval gives its own meaning or default, replaced by figeval's.
+OPTIONS_HELP = DEFAULTS_HELP | {
+    "model": f"The model under test, provider/name (figeval's default: {DEFAULT_MODEL}, the embedded base model).",
+    "limit": "N: N samples that keep the task's design: each item with every way it is asked (a question's two "
+             "framings, a pair's two versions) and every group the task reports by (categories, controls, "
+             "frequency bands), in proportion, run by id (--sample-id), the rule printed and kept in the log; an N "
+             "that cannot keep it is refused with the N that can (Inspect's: the first N). START-END: those "
+             "samples, only for a task that asks each sample once and reports no groups.",
+}
+
+
+def figeval_help(command: Any) -> Any:
+    """Gives Inspect's options in OPTIONS_HELP figeval's help (an option Inspect no longer has fails here, at
+    import, rather than leaving its help unsaid)."""
+    options = {param.name: param for param in command.__click_params__}
+    for name, text in OPTIONS_HELP.items():
+        options[name].help = text
+    return command
 
 
 @click.command(context_settings={"max_content_width": 120})
@@ -43,6 +62,7 @@ from figeval.running.options import check_config_files, check_counts, check_redu
               "calls (judge calls beside them; retries not counted) and prompt tokens (exact with a gguf model's "
               "own vocabulary, else estimated and labelled). No model is called or loaded, no log is written; "
               "several TASKs may be given.")
+@figeval_help
 @inspect_eval_options
 @click.pass_context
 def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judge: str | None,
@@ -53,17 +73,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     cost, without running it.
 
     Every option of `inspect eval` applies, with its environment variables (INSPECT_EVAL_MODEL, INSPECT_LOG_DIR,
-    .env). figeval's defaults, where the option is not given: the embedded model gguf/gemma-3-270m; the response
-    cache on and never expiring; 3 retries of a failed sample; API requests abandoned and retried after 120 s,
-    at most 10 times (an OpenAI-compatible server on this machine or network: as many requests at once as it runs,
-    read from llama-server's /props, never abandoned, at most 5 retries);
-    no live sample streaming (finished samples are written to the log every few samples).
-
-    --limit N keeps the task's design: each item with every way it is asked (a question's two framings, a pair's
-    two versions) and every group the task reports by (categories, controls, frequency bands), in proportion; the
-    samples chosen are run by id (--sample-id) and the rule is printed and kept in the log. An N that cannot keep
-    it is refused with the N that can. START-END applies only to tasks that ask each sample once and report no
-    groups.
+    .env). An option whose default or meaning in figeval differs from Inspect's says figeval's in its help.
 
     --paper NAME runs the paper's protocol (`figeval list` lists the papers) as one Inspect eval set in
     LOG_DIR/NAME/MODEL (MODEL: --name, if given): a task finished there is not run again, one that stopped goes on
