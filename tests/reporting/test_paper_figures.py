@@ -149,6 +149,75 @@ def test_a_bar_of_zero_is_drawn_and_a_missing_one_is_not(drawn):
     assert re.search(r"stroke-width: ?3(\.0+)?\b", stroke)
 
 
+def error_segments(figure, gid: str) -> list[list[tuple[float, float]]]:
+    """The segments of the error bars drawn with `gid` (`error-<bar or point>`), in data coordinates."""
+    return [[tuple(float(v) for v in end) for end in segment] for artist in figure.axes[0].get_children()
+            if artist.get_gid() == gid for segment in artist.get_segments()]
+
+
+def test_every_bar_of_a_rate_carries_its_interval_and_the_caption_names_those_with_none():
+    """Two models with the same 50% on Cultural Fabrication, one over 50 answers, one over 2: Wilson's 95% intervals
+    (z = 1.959964, z^2 = 3.841459) are 25/50: centre 0.5, half-width 1.959964 / 53.841459 x sqrt(25 x 25 / 50 +
+    0.960365) = 0.036402 x 3.668837 = 0.133553: [0.366447, 0.633553]; 1/2: half-width 1.959964 / 5.841459 x
+    sqrt(1 x 1 / 2 + 0.960365) = 0.335527 x 1.208456 = 0.405470: [0.094530, 0.905470]. The first model's 0 of 50 on
+    Phonetic / Poetic Mimicry: [0, 3.841459 / 53.841459 = 0.071347]. Drawn in percent, each an error bar from low x
+    100 to high x 100 at its bar's centre (2 series of width 0.4: group g's bars at g - 0.2 and g + 0.2); the
+    second model's 25% over 8 items with no interval and the first's 60% with no n have none, and the caption says
+    why."""
+    fifty = {"cultural_fabrication": Cell(0.5, 0.366447, 0.633553, n=50),
+             "phonetic_poetic_mimicry": Cell(0.0, 0.0, 0.071347, n=50),
+             "semantic_inversion_contradiction": Cell(0.6)}
+    two = {"cultural_fabrication": Cell(0.5, 0.094530, 0.905470, n=2), "phonetic_poetic_mimicry": Cell(0.25, n=8)}
+    table = figure_1([Row(label, {"prompt_version": "v3"}, {f"fake_q/{key}": cell for key, cell in cells.items()})
+                      for label, cells in (("fifty", fifty), ("two", two))])
+    [fake_q, real_q] = figures(Report([table], []), BENCHMARKS)
+    name = "ffe-hallu-figure-1-fake-q"
+    # groups in the table's order: 0 Cultural, 1 Phonetic, 2 Semantic, 3 Word
+    expected = {f"error-bar-{name}-0-0": [[(-0.2, 36.6447), (-0.2, 63.3553)]],
+                f"error-bar-{name}-1-0": [[(0.2, 9.453), (0.2, 90.547)]],
+                f"error-bar-{name}-0-1": [[(0.8, 0.0), (0.8, 7.1347)]]}
+    for gid, segments in expected.items():
+        assert error_segments(fake_q.figure, gid) == [[pytest.approx(end) for end in s] for s in segments], gid
+    svg = svg_text(fake_q.figure)
+    assert set(re.findall(r'id="(error-[^"]+)"', svg)) == set(expected)
+    # five bars (three and two), three error bars: the two bars with no interval are named in the caption, by why
+    assert len(re.findall(rf'id="bar-{name}-', svg)) == 5
+    assert fake_q.caption.endswith(
+        "; settings: prompt_version=v3; error bars: 95% intervals; no error bar where fewer than 30 items: a "
+        "bootstrap interval over so few cannot say how uncertain it is (two Structural/Syntactic Mimicry); no error "
+        "bar where the run's log gives none (fifty Semantic Inversion).")
+    assert not re.findall(r'id="error-', svg_text(real_q.figure))  # no cells, no bars
+    close([fake_q, real_q])
+
+
+def test_a_paper_caption_that_names_its_error_bars_is_not_told_twice_and_points_carry_both_intervals():
+    """PerHalluEval Figure 5's caption is the paper's, which says its error bars are 95% intervals. Figure 8's
+    points are (recall, precision): the QA point at (0.5, 0.7) with recall [0.4, 0.6] and precision [0.6, 0.8] has
+    a horizontal and a vertical error bar; the summarization point (0.8, 0.9) with no precision interval has the
+    horizontal one only, and the caption names the missing one."""
+    hamming = Table("perhallueval/figure-5", "Hamming", "src", "percent",
+                    [ColumnHead("persian_specific", "Persian-specific"), ColumnHead("generic", "generic")])
+    hamming.rows = [Row("m", {}, {"persian_specific": Cell(0.6, 0.5, 0.7, n=300), "generic": Cell(0.4, 0.3, 0.5)})]
+    columns = [ColumnHead(f"{task}/{metric}", metric) for task in ("qa", "summarization")
+               for metric in ("precision", "recall", "f1")]
+    pr = Table("perhallueval/figure-8", "PR", "src", "fraction", columns)
+    pr.rows = [Row("m", {}, {"qa/precision": Cell(0.7, 0.6, 0.8, n=100), "qa/recall": Cell(0.5, 0.4, 0.6, n=100),
+                             "summarization/precision": Cell(0.9),
+                             "summarization/recall": Cell(0.8, 0.7, 0.9, n=100)})]
+    found = {f.name: f for f in figures(Report([hamming, pr], []), BENCHMARKS)}
+    figure_5, figure_8 = found["perhallueval-figure-5"], found["perhallueval-figure-8"]
+    assert figure_5.caption.count("error bars") == 1 and "no error bar" not in figure_5.caption
+    assert error_segments(figure_5.figure, "error-bar-perhallueval-figure-5-0-1") == [
+        [(1.0, pytest.approx(30.0)), (1.0, pytest.approx(50.0))]]
+    assert error_segments(figure_8.figure, "error-point-0-0") == [
+        [(pytest.approx(0.4), 0.7), (pytest.approx(0.6), 0.7)], [(0.5, pytest.approx(0.6)), (0.5, pytest.approx(0.8))]]
+    assert error_segments(figure_8.figure, "error-point-0-1") == [
+        [(pytest.approx(0.7), 0.9), (pytest.approx(0.9), 0.9)]]
+    assert figure_8.caption.endswith(
+        "; error bars: 95% intervals; no error bar where the run's log gives none (m summarization (TS) precision).")
+    close(list(found.values()))
+
+
 def test_persian_theme_names_are_drawn_as_text(tmp_path):
     """The theme figure names each theme in English and Persian, on two lines (a line mixing the two scripts
     would be laid out right to left, its words reversed); SVG keeps the Persian as text."""

@@ -1,10 +1,10 @@
 """The papers' figures from a report's tables (matplotlib, no display needed), as each benchmark declares them
-(`Benchmark.figures`): grouped bars (one group per column, one bar per model, with 95% interval error bars where
-the paper draws them) and precision-recall maps with iso-F1 curves.
-
-Only the user's runs are drawn (the papers' numbers are in the tables). Every bar and point carries an SVG id
-(`bar-...`, `point-...`; a bar of 0, drawn as a stroke on the axis and a printed 0: `zero-...`, `label-zero-...`)
-so that a figure can be checked by reading its SVG back.
+(`Benchmark.figures`): grouped bars (one group per column, one bar per model) and precision-recall maps with iso-F1
+curves, every bar and point with its cell's 95% interval as an error bar whether or not the paper's figure has them
+(a rate from 2 answers must not look like one from 50; the caption names the values with none). Only the user's
+runs are drawn (the papers' numbers are in the tables). Every bar, point and error bar carries an SVG id (`bar-...`,
+`point-...`, `error-<its bar or point>`; a bar of 0, drawn as a stroke on the axis and a printed 0: `zero-...`,
+`label-zero-...`) so that a figure can be checked by reading its SVG back.
 
 Made for a paper: drawn at print size (a page's text width, text of 8-9 pt), saved as 300 dpi PNG, SVG and PDF
 with nothing cut off (tick labels wrapped, the legend under the axes, saved to the drawing's bounds); models named
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from figeval.benchmark import Benchmark, FigureSpec
 from figeval.reporting.cells import wrapped_lines
 from figeval.results.report import Report
+from figeval.stats import FEW_ITEMS, bootstrap_trusted
 from figeval.table_model import Cell, Row, Table
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn (`_pyplot`), not with the report
@@ -184,15 +185,37 @@ def _group_labels(ax, groups: list[str]) -> None:
                   linespacing=0.8)  # Noto Sans Arabic's tall line box: the lines of one label stay together
 
 
-def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | None]]], scale: float, errors: bool,
-                  gid: str) -> list:
-    """Bars per group (x) and series (colour); each value a Cell or None (no bar); error bars from intervals.
-    Returns one legend handle per series."""
+def _extent(value: float, cell: Cell, scale: float) -> list[list[float]] | None:
+    """The cell's 95% interval in the figure's scale as matplotlib's error extent around `value`; None without one."""
+    return None if cell.low is None or cell.high is None else [[value - cell.low * scale], [cell.high * scale - value]]
+
+
+def _error_bar(ax, x: float, y: float, xerr: list | None, yerr: list | None, gid: str) -> None:
+    """Black error bars around (x, y): `error-GID` in the SVG, their segments (LineCollection) the intervals."""
+    for lines in ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="none", ecolor="black", capsize=2, linewidth=0.8,
+                             zorder=4).lines[2]:
+        lines.set_gid(f"error-{gid}")
+
+
+def _caption(caption: str, table: Table, rows: Sequence[Row], paper_errors: bool,
+             missing: Sequence[tuple[str, Cell]]) -> str:
+    """The spec's caption, the settings every row shares, what the error bars are (unless the paper's caption says
+    it: `paper_errors`) and the values drawn without one, by why (`missing`: "model group" and its cell)."""
+    few = [what for what, cell in missing if cell.n is not None and not bootstrap_trusted(cell.n)]
+    why = [(FEW_ITEMS, few), ("the run's log gives none", [what for what, _ in missing if what not in few])]
+    return (caption + _shared_settings(table, rows) + ("" if paper_errors else "; error bars: 95% intervals")
+            + "".join(f"; no error bar where {reason} ({'; '.join(whats)})" for reason, whats in why if whats) + ".")
+
+
+def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | None]]], scale: float,
+                  gid: str) -> tuple[list, list[tuple[str, Cell]]]:
+    """Bars per group (x) and series (colour); each value a Cell or None (no bar); each bar's interval as an error
+    bar. Returns one legend handle per series, and the bars drawn without an interval ("model on group", cell)."""
     from matplotlib.patches import Patch
 
     width = 0.8 / max(1, len(series))
-    handles = []
-    for s, (_, cells) in enumerate(series):
+    handles, missing = [], []
+    for s, (label, cells) in enumerate(series):
         color = f"C{s % 10}"
         handles.append(Patch(facecolor=color))
         for g, cell in enumerate(cells):
@@ -203,19 +226,19 @@ def _grouped_bars(ax, groups: list[str], series: list[tuple[str, list[Cell | Non
             bar.set_gid(f"bar-{gid}-{s}-{g}")
             if cell.value == 0:
                 _zero_mark(ax, x, width, color, f"{gid}-{s}-{g}")
-            if errors and cell.low is not None and cell.high is not None:
-                ax.errorbar(x, cell.value * scale,
-                            yerr=[[(cell.value - cell.low) * scale], [(cell.high - cell.value) * scale]],
-                            fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+            if (extent := _extent(cell.value * scale, cell, scale)) is None:
+                missing.append((f"{label} {' '.join(groups[g].split())}", cell))
+            else:
+                _error_bar(ax, x, cell.value * scale, None, extent, f"bar-{gid}-{s}-{g}")
     ax.set_xlim(-0.5, len(groups) - 0.5)  # every group's room, its missing bars' too: a group sits on its tick
     _group_labels(ax, groups)
-    return handles
+    return handles, missing
 
 
-def _bars_by_row(table: Table, columns: Iterable[str], caption: str, name: str, ylabel: str, errors: bool = False,
+def _bars_by_row(table: Table, columns: Iterable[str], caption: str, name: str, ylabel: str, paper_errors: bool,
                  groups: Sequence[str] | None = None) -> Figure:
     """One group per column (named `groups`, else the columns' headers), one bar per user row; the y axis from 0
-    to the unit's whole (100% or 1) unless a value or interval is over it."""
+    to the unit's whole (100% or 1) unless a value or interval is over it (`paper_errors`: see `_caption`)."""
     plt = _pyplot()
     keys = list(columns)
     heads = {c.key: c.header for c in table.columns}
@@ -224,12 +247,12 @@ def _bars_by_row(table: Table, columns: Iterable[str], caption: str, name: str, 
     series = [(label, [row.cells.get(k) for k in keys]) for label, row in zip(_series_names(table, rows), rows)]
     layout = legend_layout([label for label, _ in series])
     fig, ax = plt.subplots(figsize=(WIDTH_INCHES, _height(2.9, layout)), layout="constrained")
-    handles = _grouped_bars(ax, list(groups) if groups is not None else [heads[k] for k in keys], series, scale,
-                            errors, name)
+    handles, missing = _grouped_bars(ax, list(groups) if groups is not None else [heads[k] for k in keys], series,
+                                     scale, name)
     ax.set_ylim(0, max(ax.get_ylim()[1], scale) if table.unit in ("percent", "fraction") else None)
     ax.set_ylabel(ylabel)
     _legend(fig, handles, layout)
-    return Figure(name, caption + _shared_settings(table, rows) + ".", fig)
+    return Figure(name, _caption(caption, table, rows, paper_errors, missing), fig)
 
 
 def figures(report: Report, benchmarks: Sequence[Benchmark]) -> list[Figure]:
@@ -269,14 +292,20 @@ def _precision_recall(table: Table, spec: FigureSpec) -> Figure:
         ax.plot(recall[visible], precision[visible], color="lightgray", linewidth=0.8)
         ax.annotate(f"F1={f1}", (recall[visible][-1], precision[visible][-1]), xytext=(2, 0),
                     textcoords="offset points", va="center", fontsize=SMALL_PT, color="dimgray")
-    for r, row in enumerate(rows):
-        for t, (prefix, marker, _) in enumerate(points):
+    missing = []
+    for (r, row), label in zip(enumerate(rows), _series_names(table, rows)):
+        for t, (prefix, marker, name) in enumerate(points):
             p, q, f = (row.cells.get(f"{prefix}/{m}") for m in ("precision", "recall", "f1"))
-            if p is None or q is None:
+            if p is None or q is None or not isinstance(p.value, float) or not isinstance(q.value, float):
                 continue
             size = 40 + 300 * (f.value if f is not None and isinstance(f.value, (int, float)) else 0)
             point = ax.scatter([q.value], [p.value], s=size, marker=marker, color=f"C{r % 10}", alpha=0.7)
             point.set_gid(f"point-{r}-{t}")
+            xerr, yerr = _extent(q.value, q, 1), _extent(p.value, p, 1)
+            if xerr or yerr:
+                _error_bar(ax, q.value, p.value, xerr, yerr, f"point-{r}-{t}")
+            missing += [(f"{label} {name} {axis}", cell) for axis, cell, extent in (
+                ("recall", q, xerr), ("precision", p, yerr)) if extent is None]
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(spec.x_axis or "recall")
@@ -285,7 +314,7 @@ def _precision_recall(table: Table, spec: FigureSpec) -> Figure:
     markers = [Line2D([], [], linestyle="", marker=marker, markersize=7, color="gray") for prefix, marker, _ in points
                if prefix in shown]
     _legend(fig, models + markers, layout)
-    return Figure(spec.name, spec.caption + _shared_settings(table, rows) + ".", fig)
+    return Figure(spec.name, _caption(spec.caption, table, rows, spec.errors, missing), fig)
 
 
 def svg_text(figure) -> str:
