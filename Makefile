@@ -7,7 +7,8 @@ BIN := $(VENV)/bin
 # This project's own machines keep a copy beside the checkout (../shared), which is used when present.
 DATA_FROM ?= $(wildcard ../shared/datasets/ffe-hallu)
 
-# Portable llama.cpp build: a native build segfaults in decode on AVX-512/AMX CPUs under KVM (DESIGN.md).
+# Portable llama.cpp build: a native build segfaults in decode on AVX-512/AMX CPUs under KVM (measured with
+# llama-cpp-python 0.3.36).
 # The first build takes about 12 minutes on 2 cores; pip caches the wheel, so later set-ups take seconds.
 export CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF

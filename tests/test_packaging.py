@@ -1,17 +1,20 @@
 """The package as others install and import it: tasks importable from `figeval`, a light `import figeval`, the
-metadata an index shows, version ranges with CI on the exact tested releases, and the embedded model as an extra."""
+metadata an index shows, version ranges with CI on the exact tested releases, the embedded model and Inspect's
+dataframes as extras, and set-up files that cite only documents the repository has."""
 
 import os
 import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 
 from tests.command import assert_one_line_error
 from tests.conftest import REPO_ROOT
+from tests.test_toy_benchmark import ANSWERS, run_toy, toy_registered  # noqa: F401 (a fixture)
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -127,3 +130,34 @@ def test_every_data_file_of_the_package_is_shipped():
             relative = path.relative_to(package)
             assert any(relative.full_match(p) if hasattr(relative, "full_match") else relative.match(p)
                        for p in patterns), f"{relative} is not in package-data: a wheel would lack it"
+
+
+def test_inspects_dataframes_have_their_extra_and_its_tested_releases():
+    extras = {name: {Requirement(r).name: Requirement(r) for r in requirements}
+              for name, requirements in PROJECT["optional-dependencies"].items()}
+    # inspect_ai.analysis refuses to run without pandas and pyarrow; `make setup` installs them through [test]
+    assert set(extras["analysis"]) == {"pandas", "pyarrow"}
+    assert "analysis" in extras["test"]["figeval"].extras
+    assert {"pandas", "pyarrow"} <= set(constraints())
+
+
+@pytest.mark.usefixtures("toy_registered")
+def test_inspects_dataframes_read_a_figeval_log(tmp_path: Path):
+    from inspect_ai.analysis import evals_df, samples_df
+
+    log = run_toy("toy_parity", ANSWERS, tmp_path)
+    assert list(evals_df(str(log))["task_name"]) == ["toy_parity"]
+    assert sorted(samples_df(str(log))["id"]) == ["toy-2", "toy-3", "toy-4", "toy-7"]
+
+
+# The files a user reads to set up and understand figeval.
+SETUP_FILES = ("Makefile", "constraints.txt", "pyproject.toml", "README.md", "docs/architecture.md",
+               "docs/python-api.md")
+
+
+def test_the_setup_files_cite_only_documents_the_repository_has():
+    for name in SETUP_FILES:
+        text = (REPO_ROOT / name).read_text(encoding="utf-8")
+        # a document named by its path from the repository's root (a pattern with * or <name> names none)
+        for cited in re.findall(r"(?<![\w*<>/.-])[\w./-]*\w\.md\b", text):
+            assert (REPO_ROOT / cited).is_file(), f"{name} cites {cited}, which the repository lacks"
