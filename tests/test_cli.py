@@ -167,3 +167,73 @@ def test_a_file_operation_no_check_foresaw_is_one_line_naming_the_path(tmp_path:
     with mock.patch("figeval.results.report.build_report", side_effect=refused):
         result = figeval("report", str(tmp_path), cwd=tmp_path)
     assert_one_line_error(result, f"{tmp_path / 'logs' / 'run.eval'}: Permission denied; check that the path")
+
+
+# --- error messages name only options their command has ----------------------------------------------------
+
+# (module, option, command module) of a message its command never shows: `figeval run --paper` builds its tables
+# with every task of the paper and no baseline, so build_report's refusals of --task and --baseline are report's.
+NEVER_SHOWN = {("figeval.results.report", "--task", "figeval.cli.run"),
+               ("figeval.results.report", "--baseline", "figeval.cli.run")}
+
+
+def options_named_in_errors(source: str) -> dict[int, set[str]]:
+    """The `--options` each `FigevalError(...)` of a module names, by line; an option in a quoted command line
+    (`figeval run --log-dir`, `inspect eval ...`) is that command's and is not counted."""
+    import ast
+
+    named = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "FigevalError":
+            text = "".join(part.value for arg in node.args for part in ast.walk(arg)
+                           if isinstance(part, ast.Constant) and isinstance(part.value, str))
+            options = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", re.sub(r"`(figeval|inspect) [^`]*`", "", text)))
+            if options:
+                named[node.lineno] = options
+    return named
+
+
+def test_options_named_in_errors_are_options_of_their_command():
+    import ast
+
+    import click
+
+    from figeval.cli import cli
+    from tests.conftest import REPO_ROOT
+
+    def owner(module: str) -> str:  # `figeval run`'s package is one command's
+        return "figeval.cli.run" if module.startswith("figeval.cli.run.") else module
+
+    def leaves(group: click.Group) -> list[click.Command]:
+        context = click.Context(group)
+        found = [group.get_command(context, name) for name in group.list_commands(context)]
+        return [leaf for command in found if command is not None
+                for leaf in (leaves(command) if isinstance(command, click.Group) else [command])]
+
+    options: dict[str, set[str]] = {}  # a module's commands' options, by the module
+    for command in leaves(cli):
+        options.setdefault(owner(command.callback.__module__), {"--help"}).update(
+            name for parameter in command.params for name in parameter.opts if name.startswith("--"))
+    sources = {".".join(path.relative_to(REPO_ROOT / "src").with_suffix("").parts).removesuffix(".__init__"):
+               path.read_text(encoding="utf-8") for path in (REPO_ROOT / "src" / "figeval").rglob("*.py")}
+    importers: dict[str, set[str]] = {}
+    for module, source in sources.items():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module in sources:
+                importers.setdefault(node.module, set()).add(owner(module))
+    wrong, checked = set(), 0
+    for module, source in sources.items():
+        # a command's module, or a helper module a command's module imports (the commands that show its messages)
+        commands = [owner(module)] if owner(module) in options else [user for user in importers.get(module, ())
+                                                                     if user in options]
+        for named in options_named_in_errors(source).values():
+            checked += bool(commands)
+            wrong |= {(module, option, command) for command in commands for option in named - options[command]}
+    assert wrong == NEVER_SHOWN
+    assert checked >= 54  # every message naming an option in a command module or a helper of one (54 today)
+
+
+def test_the_scan_finds_an_option_the_command_lacks():
+    source = ('raise FigevalError(f"no logs in {d}; pass the --log-dir, or `figeval run --model M` again")\n'
+              'raise FigevalError("nothing named")\n')
+    assert options_named_in_errors(source) == {1: {"--log-dir"}}

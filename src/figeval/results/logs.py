@@ -192,7 +192,7 @@ def given_logs(paths: Sequence[Path]) -> dict[Path, bool]:
         elif path.is_file():
             files = [(path, True)]
         else:
-            raise FigevalError(f"no log at '{path}'; give .eval files or the --log-dir a run wrote to.")
+            raise FigevalError(f"no log at '{path}'; give .eval files or the folder `figeval run --log-dir` wrote to.")
         for file, named in files:
             earlier = found.get(file.resolve())
             found[file.resolve()] = (earlier[0], earlier[1] or named) if earlier else (file, named)
