@@ -1,11 +1,13 @@
 """The summary `figeval run` ends with (and `figeval annotate apply` prints for the log it writes): the run's
-identity, one line per metric with its 95% interval and its own n, how the answers were read, and what to do
-when too many were not; reports show the same reading shares and warning."""
+identity, its numbers with their 95% intervals and their own n (as its benchmark's tables report them, laid out
+here from lines `figeval run` makes of the declarations; else every metric under its own name), how the answers
+were read, and what to do when too many were not; reports show the same reading shares and warning."""
 
 from __future__ import annotations
 
 import shlex
 import textwrap
+from collections.abc import Sequence
 
 from figeval.results.runs import RunSummary
 from figeval.scoring.metrics import denominator_name
@@ -50,11 +52,15 @@ def unread_warning(run: RunSummary) -> str | None:
     return f"{said} Read them by hand: `{write}`, fill 'label', then `{apply}`."
 
 
-def format_table(run: RunSummary) -> str:
-    """A two-column table: the run's identity (and what part of its dataset it ran, for a subset), then one line
-    per metric with three decimals and, where the metric records it, its own n beside it ("0.150 (n=200)": the
-    fakes one framing asked, not the run's samples), then how the answers were read and, when too many were not,
-    what to do."""
+def format_table(run: RunSummary, reported: Sequence[tuple[str, str]] | None = None) -> str:
+    """A two-column table: the run's identity (and what part of its dataset it ran, for a subset), then its
+    numbers, then how the answers were read and, when too many were not, what to do.
+
+    Args:
+        reported: the numbers as its benchmark reports them, (name, value) lines made from the benchmark's tables
+            (`figeval.cli.run.summary.reported_rows`: the papers' units, meaning and direction); None: every
+            metric of the log under its own name (`metric_rows`), for a task no benchmark declares tables for.
+    """
     head = [("task", run.task), ("model", run.model)]
     if run.display_name and run.display_name != run.model:
         head.append(("name", run.display_name))
@@ -63,7 +69,7 @@ def format_table(run: RunSummary) -> str:
         head.append(("subset", run.subset))
     if run.errors:
         head.append(("samples with errors", str(run.errors)))
-    rows = head + metric_rows(run)
+    rows = head + (metric_rows(run) if reported is None else list(reported))
     width = max(len(name) for name, _ in rows)
     # a long value (a subset's rule) wraps under itself at its spaces, so the table stays as wide as a terminal; a
     # path or model name is never cut (it stays whole, to be copied, however long)
