@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from inspect_ai.event import Event, ModelEvent
-from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, TaskStart, hooks
+from inspect_ai.hooks import Hooks, RunEnd, SampleEnd, TaskEnd, TaskStart, hooks
 
 # One line this often while work goes on (and always the last): steady enough to show a job is alive, sparse
 # enough for a log.
@@ -209,6 +209,17 @@ class RunProgress(Hooks):
     async def on_task_end(self, data: TaskEnd) -> None:
         self.tasks.pop(data.eval_id, None)
         self.caches.pop(data.eval_id, None)
-        if not self.tasks and self.ticker is not None:
+        if not self.tasks:
+            self._stop()
+
+    async def on_run_end(self, data: RunEnd) -> None:
+        # Inspect ends a task that fails or is cancelled without a task-end event: its lines stop with the run (an
+        # eval set's next attempt is a run of its own)
+        self.tasks.clear()
+        self.caches.clear()
+        self._stop()
+
+    def _stop(self) -> None:
+        if self.ticker is not None:
             self.ticker.stop()
             self.ticker = None

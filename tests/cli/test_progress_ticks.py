@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -54,3 +55,20 @@ def test_lines_come_on_time_while_samples_are_slow(slow_replay: None, ffe_hallu_
     assert re.fullmatch(r"ffe_detection samples: 3/3 \(100%\), [0-9.]+/(s|min), done in \d+ s", lines[-1]), lines
     # about 1.8 / 0.2 = 9 lines (11 seen), where lines on samples alone would be one
     assert len(lines) >= 6, lines
+    assert not ticking(), "the ticker outlived its run"
+
+
+def ticking() -> bool:
+    return any(thread.name == "figeval-progress" and thread.is_alive() for thread in threading.enumerate())
+
+
+def test_lines_stop_with_a_run_that_fails(slow_replay: None, ffe_hallu_imported: Path, tmp_path: Path):
+    """Inspect sends no task-end event for a task that fails: the run's end stops its lines, or a process that
+    goes on (an eval set's next attempt, a notebook) would print them for ever."""
+    replay = write_replay(tmp_path / "answers.jsonl", {id: "Yes" for id in IDS[:2]})  # the third id has no answer
+    env = {**os.environ, ENABLE_VARIABLE: "1"}
+    result = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "--sample-id", ",".join(IDS),
+                     "--log-dir", str(tmp_path / "logs"), "--retry-on-error", "0", env=env)
+    assert result.returncode != 0
+    assert "ffe_detection samples: 0/3 (0%), " in result.stderr  # it ticked while the answers were held
+    assert not ticking()
