@@ -1,7 +1,8 @@
 """Figures and tables a paper can take: 300 dpi PNG, SVG and PDF of each figure drawn at print size (text of 8 pt
 or more at a page's text width), nothing cut off at the edges, legends naming models by their display names, no
 title inside a figure (its caption is under it in the HTML page, once), a bar of 0 drawn so it can be seen and told
-from a missing one; LaTeX tables that fit a page with their marks explained, HTML tables that wrap or scroll.
+from a missing one; every bar and point with its interval; LaTeX tables that fit a page with their marks explained
+(HTML tables: test_html_tables.py).
 
 Figures are drawn from tables built here (the rows as `tables.build_table` makes them: a label, settings, cells),
 so that what each one must show is known by construction.
@@ -294,16 +295,3 @@ def test_latex_tables_compile_and_fit_the_page(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:]
     log = (tmp_path / "doc.log").read_text(encoding="latin-1")
     assert "Overfull \\hbox" not in log and "Float too large" not in log
-
-
-def test_html_tables_wrap_or_scroll():
-    from figeval.reporting.html import STYLE, html_table
-
-    text = html_table(wide_table())
-    assert text.startswith('<div class="table-scroll"><table id="t/wide">') and "</table></div>" in text
-    assert f'<td class="name" dir="auto">replay/runs/{LONG_NAME}</td>' in text
-    # the box scrolls a table wider than the page; names wrap anywhere; a value stays on one line
-    assert ".table-scroll { max-width: 100%; overflow-x: auto;" in STYLE
-    assert "td.name { max-width: 16em; overflow-wrap: anywhere; }" in STYLE
-    assert "white-space: nowrap" in STYLE.split("td.value", 1)[1]
-

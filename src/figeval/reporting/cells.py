@@ -115,12 +115,18 @@ def title_line(table: Table) -> str:
 WRAP_SPLITS = {"name": r"(?<=[/\-_ ])", "header": r"(?<= )", "value": r" (?=[\[(])"}
 
 
+def unbroken_parts(text: str, kind: str) -> list[str]:
+    """`text` cut where it may break across lines, and nowhere else: a name after `/`, `-`, `_` or a space (kept at
+    the end of its part), a header after a space, a value before its interval and its n ("21.5", "[18.0, 25.0]",
+    "(n=200)"; the space between them dropped)."""
+    return re.split(WRAP_SPLITS[kind], " ".join(text.splitlines()))
+
+
 def wrapped_lines(text: str, characters: int, kind: str) -> list[str]:
-    """`text` on lines of at most `characters` where it may break: a name after `/`, `-`, `_` or a space, a
-    header between words, a value before its interval and its n ("21.5", "[18.0, 25.0]", "(n=200)"). A part
-    longer than `characters` (a word with nowhere to break) is a line of its own. The figures wrap names so too."""
+    """`text` on lines of at most `characters`, broken only between its `unbroken_parts`. A part longer than
+    `characters` (a word with nowhere to break) is a line of its own. The figures wrap names so too."""
     lines: list[str] = []
-    for part in re.split(WRAP_SPLITS[kind], " ".join(text.splitlines())):
+    for part in unbroken_parts(text, kind):
         if lines and len(lines[-1]) + len(part) + (kind == "value") <= characters:
             lines[-1] += (" " if kind == "value" else "") + part
         else:
