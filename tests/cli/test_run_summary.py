@@ -150,3 +150,24 @@ def test_a_task_no_table_reports_keeps_every_metric_under_its_name():
     run = RunSummary("someone_elses_task", "m", 2, {"accuracy": 0.5}, "success", "logs/run.eval")
     assert reported_rows([], run) is None
     assert "accuracy  0.500" in " ".join(summary([], "someone_elses_task", {"accuracy": 0.5}, 2))
+
+
+def test_a_judged_rate_says_its_labels_are_the_judges():
+    """FFE-HALLU's Table 3 is people's labels in the paper; a run's are its judge's, as the report's row says.
+    Only the columns of the run's own meaning source (meaning=human) are its."""
+    from figeval._registry import BENCHMARKS
+    from figeval.cli.run.summary import summary_table
+    from figeval.results.runs import RunSummary
+
+    metrics = {"correct_rate": 0.5, "correct_rate/n": 2, "hallucinated_rate": 0.0, "hallucinated_rate/n": 2}
+    run = RunSummary("ffe_generation", "openai/gpt-4.1", 2, metrics, "success", "logs/run.eval",
+                     identity={"meaning": "human", "judge": "openai/gpt-4.1"})
+    table = summary_table(list(BENCHMARKS), run)
+    text = " ".join(table.split())  # a value too long for its column wraps under itself
+    # Wilson over 1 of 2: 0.5 +- 1.96 / 5.8416 * sqrt(0.5 + 0.9604) = 0.5 +- 0.4055 -> [9.5, 90.5]; 0 of 2: up to
+    # (1.9208 + 1.96 * 0.98) / 5.8416 = 0.6576 -> 65.8
+    assert "human Correct(%) 50.0 [9.5, 90.5] (n=2), higher is better, the judge's labels (the paper's are " \
+           "people's), the task's headline" in text
+    assert "human Hallucination(%) 0.0 [0.0, 65.8] (n=2), lower is better, the judge's labels (the paper's are " \
+           "people's) ---" in text
+    assert "paraphrased" not in table

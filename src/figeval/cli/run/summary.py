@@ -117,10 +117,10 @@ def reported_rows(benchmarks: Sequence[Benchmark], run: Any) -> list[tuple[str, 
     """The run's numbers as its benchmark's tables show them: under each table that has a column of the run (its
     task, and the settings the column needs), in the benchmark's order, the table's source and title and its unit
     in words, then one line per column: its header (`*` on figeval's own), the value in the table's unit with its
-    95% interval (`RunSummary.interval`) and n, the direction that is better, and whether it is the task's
-    headline. A metric shown under one table is not repeated under another; a table with its own build (a best
-    model per family, an analysis across tasks) is left to `figeval report`. None when no table has a column of
-    the run."""
+    95% interval (`RunSummary.interval`) and n, the direction that is better, whether its labels are a judge's where
+    the paper's are people's, and whether it is the task's headline. A metric shown under one table is not
+    repeated under another; a table with its own build (a best model per family, an analysis across tasks) is left
+    to `figeval report`. None when no table has a column of the run."""
     from figeval.reporting.cells import number
     from figeval.results.tables import build_table
     from figeval.stats import FEW_ITEMS, bootstrap_trusted
@@ -138,9 +138,10 @@ def reported_rows(benchmarks: Sequence[Benchmark], run: Any) -> list[tuple[str, 
             lines = []
             for column in spec.columns:
                 cell = cells.get(column.key)
-                if cell is None or not isinstance(cell.value, float) or (column.metric, column.complement) in shown:
+                number_of = (column.metric, column.complement)
+                if cell is None or not isinstance(cell.value, int | float) or number_of in shown:
                     continue
-                shown.add((column.metric, column.complement))
+                shown.add(number_of)
                 value = number(cell.value, spec.unit)
                 if cell.low is not None and cell.high is not None:
                     value += f" [{number(cell.low, spec.unit)}, {number(cell.high, spec.unit)}]"
@@ -149,6 +150,8 @@ def reported_rows(benchmarks: Sequence[Benchmark], run: Any) -> list[tuple[str, 
                 if cell.n is not None:
                     value += f" (n={cell.n}{f'; {FEW_ITEMS}' if few else ''})"
                 said = [DIRECTION_WORDS[column.better]] * bool(column.better)
+                if column.human_label:  # as the report's "labelled by" row setting says
+                    said.append("the judge's labels (the paper's are people's)")
                 if (column.task, column.metric, tuple(sorted(column.where.items()))) in headlines \
                         and not column.complement:
                     said.append("the task's headline")
