@@ -50,7 +50,8 @@ class FigureSpec:
     """The label of each of `columns` (`bars`: under its group; empty: the columns' headers; `precision_recall`:
     each prefix's name in the legend)."""
     errors: bool = False
-    """Error bars from the cells' 95% intervals (the paper's figure has them)."""
+    """The paper's caption already says its error bars are 95% intervals (figeval draws the cells' intervals on
+    every figure of a rate, and says so in the caption where the paper's does not)."""
     kind: FigureKind = "bars"
     x_axis: str = ""
     """`precision_recall`: the recall axis's label ("recall (factual)": which class is the positive)."""
