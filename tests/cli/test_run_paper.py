@@ -236,6 +236,8 @@ def test_a_paper_run_makes_every_table_of_the_paper_and_a_second_run_asks_no_mod
     for title in ("FFE-HALLU Table 3", "FFE-HALLU Table 4", "FFE-HALLU Figure 1", "FFE-HALLU Table 5"):
         assert title in ran.stdout
     assert "GPT-4.1 (paper)" in ran.stdout and "skipped" not in ran.stdout
+    # a replayed model's answers are keyed by sample id, never cached (providers.answers_by_sample_id): said once
+    assert ran.stdout.count("response cache off: no answer came from it\n") == 1
     written = sorted(info.name for info in list_eval_logs(str(folder)))
     assert len(written) == 4
 

@@ -78,7 +78,9 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     Raises:
         FigevalError: some run did not finish (after the tables of those that did).
     """
-    from figeval.cli.run.summary import report_command
+    from inspect_ai.log import read_eval_log
+
+    from figeval.cli.run.summary import cache_line, report_command
     from figeval.reporting.render import RENDERERS
     from figeval.results.report import build_report
 
@@ -87,6 +89,8 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
                           keep=lambda log: log.eval.task_id in ids)
     if result.runs:
         click.echo("\n" + RENDERERS["text"][1](result), nl=False)
+        # with a terminal, Inspect's live display (not figeval's progress lines) showed the run: said here
+        click.echo(cache_line(*(read_eval_log(run.log) for run in result.runs)))
     for run in skipped:
         click.echo(run.line())
     click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")

@@ -80,14 +80,15 @@ def print_summary(benchmarks: Sequence[Benchmark], log: Any, location: str, log_
     click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
 
 
-def cache_line(log: Any) -> str:
-    """How many of the run's answers Inspect's response cache gave, as the log's model events record it
+def cache_line(*logs: Any) -> str:
+    """How many of the runs' answers Inspect's response cache gave, as their logs' model events record it
     (`figeval.progress.CacheCount`); when it gave them all, that no model was asked."""
     from figeval.progress import CacheCount
 
     count = CacheCount()
-    for sample in log.samples or []:
-        count.add(sample.events)
+    for log in logs:
+        for sample in log.samples or []:
+            count.add(sample.events)
     every = count.answers and count.cached == count.answers
     return count.text() + (": no model was asked (`--no-cache` asks again)" if every else "")
 
