@@ -98,8 +98,11 @@ def test_any_gguf_path_works(api):
     output = asyncio.run(model.generate(PROMPT, config=GenerateConfig(max_tokens=2, temperature=0.0)))
     assert output.usage.output_tokens >= 1
     # A model given by path is hashed when loaded: the same file, the same hash as the package's.
+    # with the sampling it had: temperature as asked, top_p as the engine does unasked, no top-k, min-p or penalty
     assert output.metadata == {"model_file": path,
-                               "model_sha256": "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"}
+                               "model_sha256": "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+                               "sampling": {"temperature": 0.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0,
+                                            "repeat_penalty": 1.0}}
 
 
 def test_ffe_detection_on_the_embedded_model(ffe_hallu_imported: Path, tmp_path: Path):

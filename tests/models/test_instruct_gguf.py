@@ -93,3 +93,28 @@ def test_smollm2_answers_every_closed_label_task_and_each_answer_is_read_as_a_pe
         assert outcome.label == person[answer], (sample.id, answer[:200], outcome.explanation)
         if outcome.is_unparsed:
             assert outcome.status.value in ("unparsed", "truncated")
+
+
+@pytest.mark.slow
+def test_a_looping_answer_is_stopped_by_the_guard_well_before_its_token_limit():
+    import asyncio
+
+    from inspect_ai.model import ChatMessageUser, GenerateConfig
+
+    from figeval.models.gguf import GGUFModelAPI
+    from figeval.models.loops import LOOP_STOP, loop_end, loop_period
+
+    api = GGUFModelAPI(str(smollm2_path()), n_parallel=1)
+    # greedy, as nothing else is asked: SmolLM2 lists one word and its echo ("برادراشي: برادراشي") line after line
+    output = asyncio.run(api.generate([ChatMessageUser(content="List every Persian word you know.")], [], "none",
+                                      GenerateConfig(max_tokens=1000)))
+    assert output.stop_reason == "unknown" and output.choices[0].stop_details.type == LOOP_STOP
+    assert "stopped: repeating itself" in output.choices[0].stop_details.explanation
+    assert output.usage.output_tokens < 300  # of 1,000 allowed
+    answer = output.completion
+    # kept up to where the loop was first whole: a line of 19 characters over the last 200
+    assert loop_end(answer) == len(answer) and loop_period(answer) == 19
+    assert "برادراشي: برادراشي\n" * 10 in answer and answer.endswith("برادراشي: برادراشي\nبرادراشي:")
+    assert output.metadata["sampling"] == {"temperature": 0.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0,
+                                           "repeat_penalty": 1.0}
+    api.close()

@@ -7,7 +7,8 @@
 3. anything else is `unparsed`, never a guess.
 An output stopped by the token limit is read from its complete sentences by figeval's reader only (a person reads
 the verdict a rambling answer began with); when they state nothing it is `truncated` (counted as unparsed, named
-apart).
+apart). An output the loop guard stopped (`figeval.models.loops`: it was repeating itself, live or replayed) is
+`truncated` too, with that reason: it was stopped before it ended, and what it would have said is unknown.
 `logprob`: the probability mass of each label's words among the next token's top candidates decides, as
 lm-evaluation-harness does for base models; the label with the most mass wins, and no mass or a tie is None.
 The mass on all the labels' words together is kept (`label_mass`): a small one says the model barely answered.
@@ -24,6 +25,7 @@ from inspect_ai.model import ModelOutput
 from figeval.answering import ASKED_IN, AnswerMode
 from figeval.errors import FigevalError
 from figeval.markup import unwrapped
+from figeval.models.loops import LOOP_REASON, looped
 from figeval.parsing import best_label, label_probabilities, strip_reasoning
 from figeval.scoring.outcome import DecidedBy, Outcome, ReadBy
 from figeval.verdict import Undecided
@@ -60,11 +62,19 @@ LABEL_MASS = "label_mass"
 
 
 def is_truncated(output: ModelOutput) -> bool:
-    """Whether a generated answer was stopped by the token limit (so what it would have said is unknown)."""
-    return output.stop_reason in CUT_OFF
+    """Whether a generated answer was stopped before it ended, by the token limit or the loop guard (so what it
+    would have said is unknown)."""
+    return output.stop_reason in CUT_OFF or looped(output)
 
 
 def truncated_outcome(output: ModelOutput, target: str | None = None) -> Outcome:
+    if looped(output):
+        # no advice to raise the limit: more tokens would only repeat it. Counted in characters, as the rule is
+        # (a replayed answer has no tokens)
+        details = output.choices[0].stop_details
+        said = details.explanation if details is not None and details.explanation else LOOP_REASON
+        return Outcome.truncated(DecidedBy.PARSER, f"{said}, after {len(output.completion)} characters, before an "
+                                 "answer was read", target, stopped=LOOP_REASON)
     tokens = output.usage.output_tokens if output.usage else None
     return Outcome.truncated(DecidedBy.PARSER, f"stopped by the token limit ({tokens} tokens) before an answer "
                              "was read: raise max_tokens (--max-tokens) and re-run", target)
@@ -82,7 +92,11 @@ def complete_sentences(text: str) -> str:
 def _cut_off_reading(output: ModelOutput, reader: Parse, target: str | None) -> Outcome:
     """An answer the token limit stopped: what its complete sentences state, read by figeval's reader (the paper's
     first/last-word rules need the whole answer), as a person reads the verdict a rambling answer began with;
-    `truncated` when they state nothing (a think block never closed, a cut before the verdict) or two answers."""
+    `truncated` when they state nothing (a think block never closed, a cut before the verdict) or two answers.
+    A looping answer is `truncated` whatever its sentences say: caught repeating itself, the model stopped
+    answering before it concluded."""
+    if looped(output):
+        return truncated_outcome(output, target)
     said = complete_sentences(strip_reasoning(unwrapped(output.completion)[0]))
     try:
         label = reader(said) if said.strip() else None

@@ -21,7 +21,16 @@ as gemma-3-270m, whose messages are joined as plain text).
 Answer length: without `max_tokens`, an answer may use what its sequence's share of the context leaves (a
 reasoning model's think block is not cut at an arbitrary 512). A model without a chat template continues text
 and never stops by itself: its answer ends at the end of its first line of text (the prompts end in a cue such as
-"Answer:"), so a generated answer costs a few tokens, not the whole budget.
+"Answer:"), so a generated answer costs a few tokens, not the whole budget. An answer that repeats a passage back
+to back is stopped there (`figeval.models.loops`; Inspect's stop_reason "unknown" with `stop_details` naming the
+loop) and read as `truncated`, "stopped: repeating itself": an instruct model greedy-decoded loops now and then
+(SmolLM2-135M-Instruct: 7 of 40 detection answers ran to the token limit).
+
+Sampling: what a request does not set, the engine decodes greedily (temperature 0, top_p 1); it has no top-k,
+min-p or repetition penalty. Each output's metadata records the sampling it had (`sampling`). This differs from
+llama-cpp-python's server, which samples unasked at temperature 0.8, top_p 0.95, top_k 40, min_p 0.05 and
+repeat_penalty 1.1, and keeps the last three at temperature 0 (`sampling.py`); figeval's tasks ask temperature 0
+and top_p 1 on either route, so the two differ by that penalty and those filters.
 
 Importing this package does not import llama-cpp-python (an optional extra): the weights load on first use.
 """

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 import numpy as np
 
 from figeval.models.gguf.sampling import log_softmax, sample_token
+from figeval.models.loops import loop_period
 
 if TYPE_CHECKING:
     from figeval.models.gguf.bindings import MultiSequenceContext, Vocabulary
@@ -84,7 +85,8 @@ class Request:
     sampled: list[int] = field(default_factory=list)  # what the model produced, end-of-generation token included
     first_logprobs: np.ndarray | None = None
     text: str = ""
-    finish: Literal["stop", "max_tokens"] = "max_tokens"  # two of Inspect's stop reasons
+    # Inspect's stop reasons: "unknown" is the loop guard's stop (`loops.py`), which Inspect has no reason for
+    finish: Literal["stop", "max_tokens", "unknown"] = "max_tokens"
 
 
 R = TypeVar("R", bound=Request)
@@ -268,6 +270,9 @@ class Engine(Generic[R]):
             hit = end_of_first_line(request.text)
         if hit is not None:
             request.text, request.finish = request.text[:hit], "stop"
+            return True
+        if loop_period(request.text) is not None:  # it would go on repeating itself to max_tokens
+            request.finish = "unknown"
             return True
         if len(request.sampled) >= request.max_tokens:
             return True

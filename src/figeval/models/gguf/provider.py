@@ -22,6 +22,7 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
+    StopDetails,
     TopLogprob,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
@@ -29,8 +30,9 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from figeval._compat import UnretryableError, fail_unretryable_errors_once
 from figeval.errors import FigevalError
 from figeval.models.gguf.engine import MAX_OUTPUTS, MIN_ROWS, Engine, Request
-from figeval.models.gguf.sampling import top_k
+from figeval.models.gguf.sampling import NOT_APPLIED, UNASKED, top_k
 from figeval.models.gguf.weights import ALIASES, provenance, resolve_model_path, weights_identity
+from figeval.models.loops import stopped_looping
 
 if TYPE_CHECKING:
     from figeval.models.gguf.bindings import Vocabulary
@@ -190,8 +192,8 @@ class GGUFModelAPI(ModelAPI):
         return _Call(
             tokens=tokens,
             max_tokens=max_tokens,
-            temperature=config.temperature if config.temperature is not None else 0.0,
-            top_p=config.top_p if config.top_p is not None else 1.0,
+            temperature=config.temperature if config.temperature is not None else UNASKED["temperature"],
+            top_p=config.top_p if config.top_p is not None else UNASKED["top_p"],
             rng=np.random.default_rng(config.seed),
             logprobs=bool(config.logprobs),
             stops=[stop for stop in list(config.stop_seqs or []) + template_stops if stop],
@@ -244,8 +246,14 @@ class GGUFModelAPI(ModelAPI):
                     )
                 ]
             )
-        output = ModelOutput.from_content(self.model_name, call.text, stop_reason=call.finish)
-        output.metadata = dict(self._provenance)
+        answer, stop_details = call.text, None
+        if call.finish == "unknown" and (stopped := stopped_looping(answer)) is not None:
+            # kept up to where the loop was first whole, as the replay provider cuts the same text
+            answer, stop_details = stopped[0], StopDetails(**stopped[1])
+        output = ModelOutput.from_content(self.model_name, answer, stop_reason=call.finish, stop_details=stop_details)
+        # the sampling this answer had, asked or not, so the log says what a run unasked did
+        output.metadata = {**self._provenance,
+                           "sampling": {"temperature": call.temperature, "top_p": call.top_p, **NOT_APPLIED}}
         output.choices[0].logprobs = choice_logprobs
         input_tokens, output_tokens = len(call.tokens), len(call.sampled)
         output.usage = ModelUsage(

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+# What the engine does where a request sets nothing: greedy decoding (figeval's tasks ask it anyway:
+# answering.DETERMINISTIC), and no top-k, min-p or repetition penalty at all (it has none of those samplers).
+# llama-cpp-python's server (0.3.36, `llama_cpp/server/types.py`) samples unasked at temperature 0.8, top_p 0.95,
+# top_k 40, min_p 0.05 and repeat_penalty 1.1, and keeps top_k, min_p and repeat_penalty when a client sends
+# temperature 0 (Inspect has no such settings to send): so the same weights loop less there.
+UNASKED = {"temperature": 0.0, "top_p": 1.0}
+NOT_APPLIED = {"top_k": 0, "min_p": 0.0, "repeat_penalty": 1.0}
+
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits - logits.max()
