@@ -33,9 +33,11 @@ def test_import_from_a_folder_without_the_files(tmp_path: Path):
                           "has no file 'Authentic FFEs.csv'")
 
 
-def has_row(table: str, name: str, value: str) -> bool:
-    """Whether a summary table has the row `name  value` (the column width follows the longest name)."""
-    return re.search(rf"^{re.escape(name)} +{re.escape(value)}$", table, re.MULTILINE) is not None
+def has_row(table: str, name: str, value: str, whole: bool = True) -> bool:
+    """Whether a summary table has the row `name  value` (the column width follows the longest name); with
+    whole=False, a row whose value begins so (what follows it may wrap onto the next lines)."""
+    return re.search(rf"^{re.escape(name)} +{re.escape(value)}{'$' if whole else ''}", table,
+                     re.MULTILINE) is not None
 
 
 def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
@@ -43,10 +45,10 @@ def test_run_then_report(ffe_hallu_imported: Path, tmp_path: Path):
     logs = tmp_path / "logs"
     ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", "--log-dir", str(logs))
     assert ran.returncode == 0, ran.stderr
-    # The summary table ends the output, with the run's identity and its metrics.
-    # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 0.150, its n the 200 fakes
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 [0.107, 0.206] (n=200)")
-    assert has_row(ran.stdout, "agreement", "0.900 [0.851, 0.934] (n=200)")
+    # The summary table ends the output, with the run's identity and its metrics as Table 4 prints them.
+    # fake-q: rows 1-20 accepted and 21-30 unparsed (counted as accepting) of 200 -> 15.0%, its n the 200 fakes
+    assert has_row(ran.stdout, "  Prompt-Fake Halluc.(%)", "15.0 [10.7, 20.6] (n=200), lower is better")
+    assert has_row(ran.stdout, "  Agreement(%)", "90.0 [85.1, 93.4] (n=200), higher is better")
     assert has_row(ran.stdout, "samples", "400")
 
     tables = figeval("report", str(logs))
@@ -71,8 +73,8 @@ def test_two_epochs_give_the_metrics_of_one(ffe_hallu_imported: Path, tmp_path: 
                   "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 0, ran.stderr
     # the values of the one-epoch run above (test_run_then_report), over its 200 fakes, not 200 x 2 epochs
-    assert has_row(ran.stdout, "halluc_rate_fake_q", "0.150 [0.107, 0.206] (n=200)")
-    assert has_row(ran.stdout, "agreement", "0.900 [0.851, 0.934] (n=200)")
+    assert has_row(ran.stdout, "  Prompt-Fake Halluc.(%)", "15.0 [10.7, 20.6] (n=200), lower is better")
+    assert has_row(ran.stdout, "  Agreement(%)", "90.0 [85.1, 93.4] (n=200), higher is better")
 
 
 def test_run_with_a_missing_replay_answer_says_which_and_how_to_resume(ffe_hallu_imported: Path, tmp_path: Path):
@@ -152,9 +154,10 @@ def test_run_a_judged_task_with_the_judge_given_as_a_task_argument(ffe_hallu_imp
     assert has_row(ran.stdout, "judge", f"replay/{judge}") and has_row(ran.stdout, "judge_prompt", "paper")
     assert (has_row(ran.stdout, "meaning", "human")
             and has_row(ran.stdout, "prompt_version", "ffe-generation-v5+ffe-judge-v3"))
-    # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each, over the 2 answers
-    assert (has_row(ran.stdout, "correct_rate", "0.500 [0.095, 0.905] (n=2)")
-            and has_row(ran.stdout, "incorrect_rate", "0.500 [0.095, 0.905] (n=2)"))
+    # 001 matches its reference (correct), 002 answers row 12's FFE, judged incorrect: 1/2 each (50.0%, Wilson
+    # 9.5-90.5), over the 2 answers, Table 3's columns of the human meanings
+    assert (has_row(ran.stdout, "  human Correct(%)", "50.0 [9.5, 90.5] (n=2), higher is better", whole=False)
+            and has_row(ran.stdout, "  human Incorrect(%)", "50.0 [9.5, 90.5] (n=2)", whole=False))
     # --limit 2 of the task's 200 samples: a task that asks each sample once and reports no groups takes the first
     assert re.search(r"^subset +limit 2: the first 2 of 200 samples \(the task asks each sample once", ran.stdout,
                      re.MULTILINE)
