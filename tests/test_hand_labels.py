@@ -53,6 +53,8 @@ def test_unread_answers_are_labelled_by_hand_into_a_new_log(run_with_unread_answ
     applied = figeval("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
     assert applied.returncode == 0, applied.stderr
     assert "2 answers labelled by hand, 0 still unread" in applied.stdout
+    # the new log's summary as a run's, in its benchmark's units: factual recall 3/3 in percent, Wilson [43.9, 100]
+    assert "  Factual Recall            100.0 [43.9, 100.0] (n=3), higher is better\n" in applied.stdout
     labelled = read_eval_log(str(out))
     after = run_metrics(labelled)
     # by hand: factual Y on q1, q2, q3 = 3/3; hallucinated N on q1, q2 of 3 = 2/3; Hamming (1 + 1 + 1/2) / 3

@@ -175,10 +175,9 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
         unread_answers,
         write_log,
     )
+    import figeval._registry  # registers the tasks' metrics and reducers, which Inspect recomputes with
+    from figeval.cli.run.summary import summary_table
     from figeval.results.runs import summarize
-    from figeval.results.summary import format_table
-
-    import figeval._registry  # noqa: F401  registers the tasks' metrics and reducers, which Inspect recomputes with
     from figeval.results.agreement_groups import kappa_text
     from figeval.stats import agreement_row
 
@@ -193,7 +192,8 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
         row = agreement_row("extractor vs hand labels", list(extractor), list(person))
         kappa = kappa_text(row.kappa, row.n) if row.kappa else f"undefined ({row.note})"
         click.echo(f"extractor vs hand labels: n={row.n}, agreement {100 * row.percent:.1f}%, Cohen's kappa {kappa}")
-    click.echo(format_table(summarize(applied.log)))
+    # the same summary as the run's, in its benchmark's units
+    click.echo(summary_table(figeval._registry.BENCHMARKS, summarize(applied.log)))
 
 
 def _note(line: str) -> None:
