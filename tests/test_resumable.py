@@ -133,3 +133,23 @@ def test_a_damaged_row_before_the_last_is_named(tmp_path: Path):
     path = sheet(tmp_path, "row,text,verified\n1,text 1,,extra,cells\n2,text 2,\n")
     with pytest.raises(DataError, match=r"sheet\.csv: row 1 has 5 fields but the header has 3"):
         resumed_rows(path, COLUMNS)
+
+
+def test_a_build_step_prints_progress_on_time_while_no_item_finishes(tmp_path: Path, monkeypatch):
+    # one item that takes 1.2 s (a model loading): with lines every 0.3 s, lines come while it runs, each saying
+    # 0/1 and that no time left can be said yet; then the last line, 1/1
+    import asyncio
+
+    from figeval import progress
+
+    monkeypatch.setattr(progress, "INTERVAL_S", 0.3)
+    lines: list[str] = []
+
+    async def slow(key: str) -> dict:
+        await asyncio.sleep(1.2)
+        return {"answer": key}
+
+    resumable_step(tmp_path / "step.jsonl", ["k1"], slow, "asking", lines.append)
+    waiting = [line for line in lines if line.startswith("  asking: 0/1 (0%)")]
+    assert len(waiting) >= 2 and all(line.endswith("time left: cannot estimate yet") for line in waiting)
+    assert lines[-1].startswith("  asking: 1/1 (100%)") and "done in 1 s" in lines[-1]

@@ -1,10 +1,11 @@
 """Progress of long work as plain lines at a steady pace: done/total, time so far, rate and time left.
 
-Builders report through `Progress`; `figeval run` without a terminal (a batch job, CI, `nohup`, a pipe) turns on
-`RunProgress`, an Inspect hook, because Inspect's live display prints nothing there until the run ends, and its
-plain display prints only when a solver step completes. The hook's lines tick on time, from a thread of their own,
-so they keep coming while no sample finishes (a model loading, a long answer) and while an in-process model holds
-the event loop. Each line also says how many answers Inspect's response cache gave (`CacheCount`).
+Builders report through `Progress`, ticked on time while they work (`ticking`); `figeval run` without a terminal
+(a batch job, CI, `nohup`, a pipe) turns on `RunProgress`, an Inspect hook, because Inspect's live display prints
+nothing there until the run ends, and its plain display prints only when a solver step completes. The hook's lines
+tick on time, from a thread of their own, so they keep coming while no sample finishes (a model loading, a long
+answer) and while an in-process model holds the event loop. Each line also says how many answers Inspect's
+response cache gave (`CacheCount`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from inspect_ai.event import Event, ModelEvent
@@ -74,9 +76,10 @@ class Progress:
     time left follow the rule above (`MIN_OBSERVED`, `MIN_SHARE`, `MIN_WINDOW_S`); `note` is said after each line
     when it gives any text."""
 
-    def __init__(self, what: str, total: int, report: Callable[[str], None], interval: float = INTERVAL_S,
+    def __init__(self, what: str, total: int, report: Callable[[str], None], interval: float | None = None,
                  clock: Callable[[], float] = time.monotonic, note: Callable[[], str] = lambda: "") -> None:
-        self.what, self.total, self.report, self.interval, self.clock = what, total, report, interval, clock
+        self.what, self.total, self.report, self.clock = what, total, report, clock
+        self.interval = INTERVAL_S if interval is None else interval
         self.note = note
         self.done = 0
         self.started = self.last = clock()
@@ -147,6 +150,17 @@ class CacheCount:
         if self.answers and not self.cache_on:
             return "response cache off: no answer came from it"
         return f"{self.cached} of {self.answers} answers from the response cache"
+
+
+@contextmanager
+def ticking(progress: Progress) -> Iterator[Progress]:
+    """`progress` ticked on time while the block runs: a line every interval though no item finishes (a builder's
+    model loading, a long answer), checked a few times per interval so a line comes within a quarter of its time."""
+    ticker = Ticker(progress.tick, progress.interval / 4)
+    try:
+        yield progress
+    finally:
+        ticker.stop()
 
 
 def _stderr(line: str) -> None:

@@ -20,7 +20,7 @@ from typing import TypeVar
 from figeval.data.table import Column, Row, delimiter_of, read_table
 from figeval.errors import DataError
 from figeval.output import atomic_open, open_append
-from figeval.progress import Progress
+from figeval.progress import Progress, ticking
 from figeval.spreadsheet import SheetWriter
 
 T = TypeVar("T")
@@ -187,7 +187,8 @@ def fill_sheet(
         async def run_all() -> None:
             await asyncio.gather(*(one(item) for item in todo))
 
-        asyncio.run(run_all())
+        with ticking(progress):
+            asyncio.run(run_all())
     with atomic_open(out, "utf-8-sig", newline="") as handle:
         writer = SheetWriter(handle)
         writer.writerow(header)
@@ -221,5 +222,6 @@ def resumable_step(path: Path, keys: Sequence[str], work: Callable[[str], Awaita
         async def run_all() -> None:
             await asyncio.gather(*(one(key) for key in todo))
 
-        asyncio.run(run_all())
+        with ticking(progress):
+            asyncio.run(run_all())
     return done
