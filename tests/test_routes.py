@@ -1,7 +1,7 @@
 """One task, three routes, one result: `figeval run`, `inspect eval figeval/<task>` and `inspect_ai.eval()` of the
-task object give the same samples, answers and metrics for the same arguments (DESIGN.md: "Tasks run three ways,
-all the same code"). The answer mode is decided in the task (answer_mode=auto, by the model's name), not by the
-route: a gguf model answers by logprob on every route.
+task object give the same samples, answers and metrics for the same arguments (docs/architecture.md: every task
+is an Inspect `@task`, so the three routes run the same code). The answer mode is decided in the task
+(answer_mode=auto, by the model's provider), not by the route: a gguf model answers by logprob on every route.
 """
 
 from __future__ import annotations

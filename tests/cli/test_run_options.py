@@ -155,11 +155,11 @@ def test_limit_runs_whole_items_of_every_stratum_by_id(ffe_hallu_imported: Path,
     # "Yes" to everything: fakes rejected under fake-q (0 of 10 accepted) and accepted under real-q (10 of 10),
     # average 0.5 over 20 answers, no item answered alike under both (agreement 0 of 10); controls rejected under
     # fake-q only: false rejection 10 of 20 answers
-    assert has_row(result.stdout, "halluc_rate_fake_q", "0.000 [0.000, 0.278] (n=10)")
-    assert has_row(result.stdout, "halluc_rate_real_q", "1.000 [0.722, 1.000] (n=10)")
-    assert has_row(result.stdout, "halluc_rate_avg", "0.500 [0.299, 0.701] (n=20)")
-    assert has_row(result.stdout, "agreement", "0.000 [0.000, 0.278] (n=10)")
-    assert has_row(result.stdout, "false_rejection_rate", "0.500 [0.299, 0.701] (n=20)")
+    assert has_row(result.stdout, "  Prompt-Fake Halluc.(%)", "0.0 [0.0, 27.8] (n=10), lower is better")
+    assert has_row(result.stdout, "  Prompt-Real Halluc.(%)", "100.0 [72.2, 100.0] (n=10), lower is better")
+    assert has_row(result.stdout, "  Avg(%)", "50.0 [29.9, 70.1] (n=20), lower is better, the task's headline")
+    assert has_row(result.stdout, "  Agreement(%)", "0.0 [0.0, 27.8] (n=10), higher is better")
+    assert has_row(result.stdout, "  Real FFEs rejected(%) *", "50.0 [29.9, 70.1] (n=20), lower is better")
 
 
 def test_name_is_the_runs_display_name_beside_the_users_metadata(ffe_hallu_imported: Path, tmp_path: Path):

@@ -73,7 +73,7 @@ def test_a_label_outside_the_task_labels_is_refused():
 def test_scores_averaged_across_epochs_are_refused_with_the_fix():
     averaged = to_score(Outcome("yes", DecidedBy.PARSER, target="yes"), YES_NO).model_copy(
         update={"value": {"yes": 0.5, "no": 0.5, "unparsed": 0, "judge_unparsed": 0, "correct": 0.5}})
-    with pytest.raises(FigevalError, match="averaged across epochs .* drop --epochs-reducer"):
+    with pytest.raises(FigevalError, match="averaged across epochs .* without --epochs-reducer"):
         outcome_of(averaged)
 
 

@@ -185,7 +185,7 @@ def outcome_of(score: Score) -> Outcome:
     if any(v not in (0, 1) for v in value.values()):
         raise FigevalError(
             "scores were averaged across epochs (values between 0 and 1); figeval tasks reduce epochs with their "
-            "own `outcome_mode` reducer: drop --epochs-reducer."
+            "own `outcome_mode` reducer: run the task again without --epochs-reducer."
         )
     chosen = [label for label in metadata[_LABELS] if value.get(label) == 1]
     if value.get(TRUNCATED):
