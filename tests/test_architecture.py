@@ -15,7 +15,7 @@ LAYERS = (
     ("text, parsing and primitives", ("figeval.version", "figeval.errors", "figeval._compat", "figeval.text",
                                       "figeval.markup",
                                       "figeval.parsing", "figeval.verdict", "figeval.providers", "figeval.output",
-                                      "figeval.spreadsheet", "figeval.progress",
+                                      "figeval.spreadsheet", "figeval.progress", "figeval.terminal",
                                       "figeval.stats", "figeval.paired", "figeval.answering",
                                       "figeval.arguments")),
     ("data", ("figeval.data",)),

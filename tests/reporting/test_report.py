@@ -564,3 +564,18 @@ def test_one_rounding_rule_for_every_shown_number(value, unit, decimals, shown):
     from figeval.reporting.cells import number
 
     assert number(value, unit, decimals) == shown
+
+
+def test_the_text_report_s_notes_fit_a_120_column_terminal(logs: Path):
+    # notes (a subset's, the paper's own inconsistencies) ran to 790 columns on one line; each now wraps at its
+    # spaces under "note: ", a word with no space (a log's path) whole on its own line
+    from figeval.reporting.render import render_text
+
+    text = render_text(build_report(logs, BENCHMARKS, paper=True))
+    notes = [line for line in text.splitlines() if line.startswith(("note: ", "    "))]
+    assert any(line.startswith("    ") for line in notes)  # some note was long enough to wrap
+    assert all(len(line) <= 120 or " " not in line.strip() for line in notes)
+    # and nothing was lost: the notes read back as they were written
+    joined = " ".join(" ".join(text.split("\n")).split())
+    assert all(" ".join(note.split()) in joined for table in build_report(logs, BENCHMARKS, paper=True).tables
+               for note in table.notes)

@@ -12,7 +12,6 @@ import contextlib
 import io
 import json
 import re
-import textwrap
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass
 from inspect import Parameter, signature
@@ -21,6 +20,7 @@ from typing import Any
 import click
 
 from figeval.benchmark import Benchmark, parameter_choices
+from figeval.terminal import TERMINAL_WIDTH, wrapped
 from figeval.errors import DataError, FigevalError
 from figeval.task import identity_declaration
 
@@ -150,14 +150,10 @@ def _shown(value: Any) -> str:
 
 
 # The listing's width: it fits a 120-column terminal; a longer cell wraps under itself at its spaces.
-LIST_WIDTH = 120
+LIST_WIDTH = TERMINAL_WIDTH
 _HEADER = ("task", "samples", "arguments: NAME=default{choices}, given as -T NAME=VALUE")
 
 
-def _wrapped(text: str, width: int, indent: str = "", more: str = "") -> list[str]:
-    # an argument or a path stays whole (to be copied), so wrapping is at spaces only
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=more, break_long_words=False,
-                         break_on_hyphens=False) or [""]
 
 
 def _benchmark_line(info: TaskInfo) -> str:
@@ -188,10 +184,10 @@ def listing_lines(infos: list[TaskInfo]) -> list[str]:
     for info in infos:
         if info.benchmark != benchmark:
             benchmark = info.benchmark
-            lines += ["", *_wrapped(_benchmark_line(info), LIST_WIDTH, more="    ")]
+            lines += ["", *wrapped(_benchmark_line(info), LIST_WIDTH, more="    ")]
         own_note = info.samples_note if info.samples is None and info.data in ("present", "user file") else None
         cells = ([own_note.removeprefix("n/a: ")] if own_note else []) + [_arguments_text(info)]
-        column = [line for cell in cells for line in _wrapped(cell, LIST_WIDTH - indent)]
+        column = [line for cell in cells for line in wrapped(cell, LIST_WIDTH - indent)]
         count = str(info.samples) if info.samples is not None else "n/a"
         lines.append(f"  {info.name.ljust(name_width)}  {count.ljust(count_width)}  {column[0]}".rstrip())
         lines += [" " * indent + line for line in column[1:]]
@@ -222,7 +218,7 @@ def list_tasks(tasks: tuple[str, ...], as_json: bool) -> None:
     if not tasks:
         click.echo("\npapers, for `figeval run --paper NAME`:")
         for paper in paper_runs():
-            click.echo("\n".join(_wrapped(paper, LIST_WIDTH, "  ", "    ")))
+            click.echo("\n".join(wrapped(paper, LIST_WIDTH, "  ", "    ")))
 
 
 def paper_runs() -> list[str]:

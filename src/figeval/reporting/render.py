@@ -13,10 +13,11 @@ from figeval.reporting.latex import render_latex
 from figeval.results.report import Report
 from figeval.results.runs import RunSummary
 from figeval.table_model import Table
+from figeval.terminal import hanging
 
 
 def _notes(table: Table) -> list[str]:
-    return [f"note: {note}" for note in table_notes(table)]
+    return [hanging(f"note: {note}") for note in table_notes(table)]
 
 
 def text_table(table: Table) -> str:
@@ -63,6 +64,8 @@ def _settings(run: RunSummary) -> str:
 
 
 def render_text(report: Report) -> str:
+    # notes wrap to the terminal; a table's rows are as wide as its columns, and each run's line (its log's path,
+    # to copy) is one line
     return "\n\n".join([*(text_table(table) for table in report.tables), "\n".join(run_lines(report))]) + "\n"
 
 

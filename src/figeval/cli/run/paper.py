@@ -19,6 +19,7 @@ import click
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
 from figeval.running.protocol import PaperRun, SkippedRun, set_task_ids
+from figeval.terminal import hanging
 
 
 def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any], model: str,
@@ -65,9 +66,9 @@ def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipp
     click.echo(f"figeval: {benchmark.title}'s protocol on {model}, {len(runs)} run{'s' if len(runs) != 1 else ''} "
                f"logged in {folder}")
     for run in runs:
-        click.echo(f"  {run.describe()}")
+        click.echo(hanging(f"  {run.describe()}"))
     for skip in skipped:
-        click.echo(f"  {skip.line()}")
+        click.echo(hanging(f"  {skip.line()}"))
 
 
 def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
@@ -92,7 +93,7 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
         # with a terminal, Inspect's live display (not figeval's progress lines) showed the run: said here
         click.echo(cache_line(*(read_eval_log(run.log) for run in result.runs)))
     for run in skipped:
-        click.echo(run.line())
+        click.echo(hanging(run.line()))
     click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")
     click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
     if not finished:
