@@ -1,7 +1,7 @@
-"""When a generation is looping: the one rule by which the gguf provider stops a live answer and the replay
-provider a recorded one, and how such an output is marked.
+"""When a generation is looping: the rule by which the gguf provider stops an answer, and how such an output is
+marked.
 
-The rule, on the text generated so far (characters, so a live answer and its replayed text are judged alike):
+The rule, on the text generated so far (characters, not one model's tokens, so any provider's text is judged alike):
 the text ends in a passage of p characters (1 <= p <= MAX_PERIOD) repeated back to back, the repetition
 covering at least max(MIN_REPEATS * p, MIN_SPAN) characters (an exact period p over that span: every character
 equal to the one p before it). Why these numbers, from SmolLM2-135M-Instruct's 40 FFE detection answers in
@@ -54,7 +54,7 @@ def loop_period(text: str) -> int | None:
 
 def loop_end(text: str) -> int | None:
     """Where a text first meets the rule: the length of its shortest prefix that ends in a loop, or None when no
-    prefix does. A live answer the guard stopped keeps this much, so the same text replayed is cut at the same
+    prefix does. An answer the guard stopped keeps this much, so its kept text, judged again, is cut at the same
     place."""
     if len(text) < MIN_SPAN:
         return None
@@ -87,7 +87,7 @@ def stopped_looping(text: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def looped(output: Any) -> bool:
-    """Whether an Inspect `ModelOutput` was stopped by the loop guard (live or replayed)."""
+    """Whether an Inspect `ModelOutput` was stopped by the loop guard (its choice's `stop_details`)."""
     choice = output.choices[0] if output.choices else None
     details = getattr(choice, "stop_details", None)
     return details is not None and details.type == LOOP_STOP

@@ -7,7 +7,7 @@
 3. anything else is `unparsed`, never a guess.
 An output stopped by the token limit is read from its complete sentences by figeval's reader only (a person reads
 the verdict a rambling answer began with); when they state nothing it is `truncated` (counted as unparsed, named
-apart). An output the loop guard stopped (`figeval.models.loops`: it was repeating itself, live or replayed) is
+apart). An output the loop guard stopped (`figeval.models.loops`: it was repeating itself) is
 `truncated` too, with that reason: it was stopped before it ended, and what it would have said is unknown.
 `logprob`: the probability mass of each label's words among the next token's top candidates decides, as
 lm-evaluation-harness does for base models; the label with the most mass wins, and no mass or a tie is None.
@@ -70,7 +70,6 @@ def is_truncated(output: ModelOutput) -> bool:
 def truncated_outcome(output: ModelOutput, target: str | None = None) -> Outcome:
     if looped(output):
         # no advice to raise the limit: more tokens would only repeat it. Counted in characters, as the rule is
-        # (a replayed answer has no tokens)
         details = output.choices[0].stop_details
         said = details.explanation if details is not None and details.explanation else LOOP_REASON
         return Outcome.truncated(DecidedBy.PARSER, f"{said}, after {len(output.completion)} characters, before an "

@@ -248,7 +248,7 @@ class GGUFModelAPI(ModelAPI):
             )
         answer, stop_details = call.text, None
         if call.finish == "unknown" and (stopped := stopped_looping(answer)) is not None:
-            # kept up to where the loop was first whole, as the replay provider cuts the same text
+            # kept up to where the loop was first whole: the kept text, judged again, ends at the same place
             answer, stop_details = stopped[0], StopDetails(**stopped[1])
         output = ModelOutput.from_content(self.model_name, answer, stop_reason=call.finish, stop_details=stop_details)
         # the sampling this answer had, asked or not, so the log says what a run unasked did
