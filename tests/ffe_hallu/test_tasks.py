@@ -168,7 +168,9 @@ def test_missing_replay_id_fails_that_sample_and_a_retry_resumes_without_redoing
 def test_reasoning_models_are_read_after_thousands_of_tokens_and_a_cut_one_is_truncated(ffe_hallu_imported: Path,
                                                                                         tmp_path: Path):
     # DeepSeek-R1's shape: a think block of about 6,000 words that goes back and forth, then the answer
-    pondering = " ".join(["Is it real? It sounds like one. But the wording is odd, so maybe not; yes, or no?"] * 400)
+    # (each reading numbered: 400 copies of one sentence back to back would be a loop, which the loop guard stops)
+    pondering = " ".join(f"Is it real, reading {i}? It sounds like one. But the wording is odd, so maybe not; yes, "
+                         "or no?" for i in range(1, 401))
     replay = write_replay(tmp_path / "answers.jsonl", {
         "ffe-fake-001/fake-q": f"<think>\n{pondering}\n</think>\n\nYes, it is a fabricated proverb.",
         # cut off inside its think block by the token limit: nothing was answered

@@ -17,8 +17,8 @@ def run(unread: float, log: str = "logs/run.eval") -> RunSummary:
 
 def test_the_summary_says_how_answers_were_read_and_what_to_do_over_2_percent_unread():
     table = format_table(run(0.03))
-    assert "answers read by: the paper's rule 50.0%, figeval's reader 47.0%, unread 3.0% (truncated by the token " \
-           "limit 1.0%)" in table
+    assert "answers read by: the paper's rule 50.0%, figeval's reader 47.0%, unread 3.0% (stopped before a whole " \
+           "answer 1.0%)" in table
     assert "read/" not in table  # the shares are said once, in words
     assert "note: 3.0% of answers are unread (over 2%)" in table
     assert "figeval annotate unread logs/run.eval --out unread.csv" in table

@@ -8,6 +8,10 @@ from its answer, as Inspect's providers give it: never read as the answer). Dupl
 created; a sample whose id is not in the file fails once (no retry: the file answers the same every time) with
 an error naming the file, the id and the fix, and is never scored.
 
+A recorded text that loops is replayed as the gguf provider would have produced it: cut where the loop guard
+(`figeval.models.loops`, the same rule) would have stopped it, and marked as stopped by it (Inspect's
+`stop_details`), so it is scored as a live looping answer is.
+
 Replayed outputs must not go through Inspect's response cache: the cache is keyed by prompt, and two samples
 with the same prompt can have different recorded answers. `figeval run` leaves the cache off for replay.
 """
@@ -30,6 +34,7 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
+    StopDetails,
     StopReason,
     TopLogprob,
 )
@@ -37,6 +42,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from figeval._compat import UnretryableError, fail_unretryable_errors_once
 from figeval.errors import FigevalError
+from figeval.models.loops import stopped_looping
 
 
 @dataclass(frozen=True)
@@ -173,10 +179,14 @@ class ReplayModelAPI(ModelAPI):
             logprobs = Logprobs(
                 content=[Logprob(token=best.token, logprob=best.logprob, top_logprobs=record.top_logprobs)]
             )
-        output = ModelOutput.from_content(self.model_name, record.output, stop_reason=record.stop_reason)  # type: ignore[arg-type]
+        text, stop_reason, stop_details = record.output, record.stop_reason, None
+        if (stopped := stopped_looping(text)) is not None:
+            text, stop_reason, stop_details = stopped[0], "unknown", StopDetails(**stopped[1])
+        output = ModelOutput.from_content(self.model_name, text, stop_reason=stop_reason,  # type: ignore[arg-type]
+                                          stop_details=stop_details)
         if record.reasoning is not None:
             output.choices[0].message.content = [ContentReasoning(reasoning=record.reasoning),
-                                                 ContentText(text=record.output)]
+                                                 ContentText(text=text)]
         output.choices[0].logprobs = logprobs
         # Replayed text costs no tokens; a usage record keeps Inspect from counting with tiktoken (online).
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)

@@ -30,7 +30,8 @@ def reading_line(run: RunSummary) -> str | None:
         return None
     line = ", ".join(f"{READ_LAYERS[layer]} {100 * share:.1f}%" for layer, share in shares.items() if share)
     truncated = run.metrics.get("truncated_rate")
-    return line + (f" (truncated by the token limit {100 * truncated:.1f}%)" if truncated else "")
+    # stopped before a whole answer: by the token limit or by the loop guard (`figeval.models.loops`)
+    return line + (f" (stopped before a whole answer {100 * truncated:.1f}%)" if truncated else "")
 
 
 def unread_warning(run: RunSummary) -> str | None:
