@@ -13,7 +13,7 @@ import pytest
 from inspect_ai.log import list_eval_logs
 
 from figeval._registry import BENCHMARKS
-from figeval.running.protocol import PaperRun, paper_benchmark, protocol_runs, set_folder
+from figeval.running.protocol import PaperRun, paper_benchmark, protocol_runs, set_folder, set_name
 from figeval.errors import FigevalError
 from figeval.results.report import build_report
 from tests.command import assert_one_line_error, figeval, figeval_subprocess
@@ -458,3 +458,52 @@ def test_a_paper_run_on_a_subset_warns_about_nothing_that_is_not_wrong(ffe_hallu
     assert "ffe_generation (meaning=paraphrased" in ran.stdout  # both generation runs ran
     said = ran.stdout + ran.stderr
     assert "not found" not in said and "WARNING" not in said, said
+
+
+def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_imported: Path, tmp_path: Path):
+    # three models answering every question "Yes", "No", or "Yes" to "is it fake?" only (issue 42): one command,
+    # one eval set in LOG_DIR/ffe-hallu/<the models>, each model's detection run, a row per model in each table
+    ids = detection_ids()
+    texts = {"yes": dict.fromkeys(ids, "Yes"), "no": dict.fromkeys(ids, "No"),
+             "fake": {id: "Yes" if id.endswith("/fake-q") else "No" for id in ids}}
+    models = [f"replay/{write_jsonl(tmp_path / f'{name}.jsonl', answers)}" for name, answers in texts.items()]
+    command = ("run", "--paper", "ffe-hallu", "--model", ",".join(models), "--limit", "10", "--log-dir",
+               str(tmp_path / "logs"))
+    ran = figeval(*command)
+    assert ran.returncode == 0, ran.stderr
+    folder = Path(set_folder(str(tmp_path / "logs"), "ffe-hallu", set_name(None, models)))
+    assert ran.stdout.startswith(f"figeval: FFE-HALLU's protocol on {', '.join(models)}, 1 run logged in")
+    assert len(list_eval_logs(str(folder))) == 3
+    # Table 4 (--limit 10: 4 fakes): "Yes" accepts each fake asked "is it real?" (real-q 100.00), "No" each fake
+    # asked "is it fake?" (fake-q 100.00), "fake" none: three rows, the paper's beside them
+    table = ran.stdout[ran.stdout.index("FFE-HALLU Table 4"):ran.stdout.index("FFE-HALLU Figure 1")]
+    rows = {parts[0]: [parts[2], parts[6]] for parts in (line.split() for line in table.splitlines()[2:5])}
+    assert rows == {"fake": ["0.00", "0.00"], "no": ["100.00", "0.00"], "yes": ["0.00", "100.00"]}
+    # again, with files answering nothing the protocol asks: every (run, model) is finished, nothing is asked
+    for model in models:
+        write_jsonl(Path(model.removeprefix("replay/")), {"ffe-nothing": "No"})
+    again = figeval(*command)
+    assert again.returncode == 0, again.stderr
+    assert len(list_eval_logs(str(folder))) == 3
+    assert again.stdout[again.stdout.index("FFE-HALLU Table 4"):] == ran.stdout[ran.stdout.index("FFE-HALLU Table 4"):]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "ffe_detection", "--model", "replay/a.jsonl,replay/b.jsonl"], "several models run a paper's protocol"),
+    (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/b.jsonl", "--name", "mine"],
+     "a run of several models is named by its models"),
+    (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/a.jsonl"], "a model is given twice"),
+])
+def test_several_models_outside_a_paper_run_or_with_a_name_are_one_line(args, message):
+    assert_one_line_error(figeval(*args), message)
+
+
+def test_a_set_of_several_models_is_named_by_their_stems_and_a_digest_of_the_models():
+    # files of the same stems in two folders are two sets; ten long names still make a folder name (255 bytes at most)
+    here = set_name(None, ["replay/x/yes.jsonl", "replay/x/no.jsonl"])
+    there = set_name(None, ["replay/y/yes.jsonl", "replay/y/no.jsonl"])
+    assert here.startswith("yes+no+") and there.startswith("yes+no+") and here != there
+    assert set_name("mine", ["replay/x/yes.jsonl"]) == "mine" and set_name(None, ["openai/gpt-4.1"]) == "openai/gpt-4.1"
+    long = set_name(None, [f"replay/{'m' * 80}-{i}.jsonl" for i in range(10)])
+    assert len(long) == 100 + 1 + 8
+    assert len(Path(set_folder("logs", "ffe-hallu", long)).name.encode()) < 255

@@ -16,7 +16,7 @@ import figeval
 from figeval._registry import BENCHMARKS
 from figeval.errors import FigevalError
 from figeval.results.report import build_report
-from figeval.running.protocol import paper_benchmark, set_folder
+from figeval.running.protocol import paper_benchmark, set_folder, set_name
 from tests.cli.test_run_paper import PAIRS, paraphrase_sheet, scripted_answers, write_jsonl
 from tests.cli.test_run_plan import ABSENT, LIMIT_40_ITEMS
 from tests.command import figeval as figeval_command
@@ -89,15 +89,16 @@ def test_the_library_plans_only_the_benchmarks_it_is_given():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: figeval.plan("ffe_detection", models=["replay/a.jsonl", "replay/b.jsonl"]),
-     "several models in one run are not supported yet"),
+     "a plan is of one model"),
+    (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/a.jsonl"]), "a model is given twice"),
+    (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/b.jsonl"], name="mine"),
+     "a run of several models is named by its models"),
     (lambda: figeval.plan("ffe_detection", model="replay/a.jsonl", models=["replay/a.jsonl"]), "give one of them"),
     (lambda: figeval.plan(model=ABSENT), "give a task to plan"),
     (lambda: figeval.plan("ffe_detection", paper="ffe-hallu", model=ABSENT), "give the tasks or the paper"),
     (lambda: figeval.plan(paper="no-such-paper", model=ABSENT), "no such paper; the papers: ffe-hallu"),
     (lambda: figeval.plan("ffe_detection", model="nosuchprovider/x"), "nosuchprovider"),
     (lambda: figeval.plan("ffe_detection", model=ABSENT, limit=0), "--limit 0"),
-    (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/b.jsonl"]),
-     "several models in one run are not supported yet"),
     (lambda: figeval.run_paper("ffe-hallu", model=ABSENT, options={"limit": 3}), "give it as run_paper's own"),
     (lambda: figeval.run_paper("ffe-hallu", model=ABSENT, options={"no_such_option": 3}),
      "no option of `inspect eval` is named so"),
@@ -174,3 +175,42 @@ def test_a_paper_run_that_stopped_is_not_finished_and_the_same_call_goes_on(ffe_
     assert resumed.finished
     [log] = [read_eval_log(path) for path in resumed.logs]
     assert log.status == "success" and len(log.samples or []) == 40
+
+
+def every_row(folder: Path) -> dict[tuple, tuple[object, object]]:
+    """Every cell of the paper's tables over the runs in `folder` (any depth), by table, row and column."""
+    report = build_report(folder, [FFE_HALLU], paper=True)
+    return {(table.key, row.label, tuple(sorted(row.identity.items())), key): (cell.value, cell.n)
+            for table in report.tables for row in table.rows if not row.reference for key, cell in row.cells.items()}
+
+
+def test_a_paper_run_of_three_models_is_their_three_runs_in_one_set(ffe_hallu_imported: Path, tmp_path: Path):
+    from figeval.benchmarks.ffe_hallu.tasks import ffe_detection
+
+    # three models answering every question "Yes", "No", or "Yes" to "is it fake?" only (issue 42)
+    ids = [str(sample.id) for sample in ffe_detection().dataset]
+    answers = {"yes": dict.fromkeys(ids, "Yes"), "no": dict.fromkeys(ids, "No"),
+               "fake": {id: "Yes" if id.endswith("/fake-q") else "No" for id in ids}}
+    models = [f"replay/{write_jsonl(tmp_path / f'{name}.jsonl', texts)}" for name, texts in answers.items()]
+    together = figeval.run_paper("ffe-hallu", models=models, limit=10, log_dir=tmp_path / "together")
+    assert together.finished and len(together.logs) == 3  # detection on each model (the other runs need files)
+    assert together.folder == Path(set_folder(str(tmp_path / "together"), "ffe-hallu", set_name(None, models)))
+    assert sorted(read_eval_log(log, header_only=True).eval.model for log in together.logs) == sorted(models)
+    for model in models:
+        assert figeval.run_paper("ffe-hallu", model=model, limit=10, log_dir=tmp_path / "alone").finished
+    # the same tables, cell for cell: a row per model, as the three runs one at a time and `figeval report` give
+    cells = every_row(together.folder)
+    assert cells == every_row(tmp_path / "alone")
+    # Table 4 over --limit 10 (4 fakes, 1 control): "Yes" to all accepts every fake under real-q, none under fake-q
+    table_4 = {(label, key): value for (table, label, _, key), value in cells.items() if table == "ffe-hallu/table-4"}
+    assert (table_4[("yes", "real_q")], table_4[("no", "real_q")], table_4[("fake", "real_q")]) == (
+        (1.0, 4), (0.0, 4), (0.0, 4))
+    assert (table_4[("yes", "fake_q")], table_4[("no", "fake_q")], table_4[("fake", "fake_q")]) == (
+        (0.0, 4), (1.0, 4), (0.0, 4))
+    assert {label for _, label, _, _ in cells} == {"yes", "no", "fake"}
+
+    # Again, with files answering nothing the protocol asks: every (run, model) is finished in the set's folder
+    for model in models:
+        write_jsonl(Path(model.removeprefix("replay/")), {"ffe-nothing": "No"})
+    again = figeval.run_paper("ffe-hallu", models=models, limit=10, log_dir=tmp_path / "together")
+    assert again.finished and again.logs == together.logs

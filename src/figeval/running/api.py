@@ -28,8 +28,10 @@ class PaperResult:
 
     paper: str
     model: str
+    """The model under test; several models joined by ", "."""
     folder: Path
-    """The set's folder, LOG_DIR/<paper>/<name or model>: running the same set again asks only what is missing."""
+    """The set's folder, LOG_DIR/<paper>/<name, or the models joined by "+">: running the same set again asks only
+    what is missing."""
     runs: tuple[PaperRun, ...]
     skipped: tuple[SkippedRun, ...]
     logs: tuple[str, ...]
@@ -102,7 +104,8 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
     Args:
         paper: the paper's name (`figeval list` lists them).
         model: the model under test (default: the embedded gguf/gemma-3-270m).
-        models: the same as a list; one model for now.
+        models: several models instead: one eval set over every (run, model) pair, each model with its own
+            settings, in LOG_DIR/<paper>/<the models joined by "+">; its tables have a row per model.
         log_dir: where the paper's folder is made.
         args: task arguments (`-T`), as text or values; `TASK:NAME` keys for one task's runs.
         judge: the judge of the judged runs (`--judge`); without one they are skipped.
@@ -121,32 +124,41 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
     from figeval._compat import preload_inspect_modules
     from figeval.running.launch import launch_params
     from figeval.running.models import openai_name_warning
-    from figeval.running.paper import paper_setup, prepare_tasks, run_set, set_logs
-    from figeval.running.protocol import paper_benchmark, set_folder
+    from figeval.running.paper import paper_setup, prepare_tasks, run_set, set_logs, several_models_tasks
+    from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
-    model = one_model(model, models)
+    names = given_models(model, models)
+    if len(names) > 1 and name is not None:
+        raise FigevalError(f"name={name!r}: a run of several models is named by its models; run each model in "
+                           "turn to give it a name.")
     check_options(options or {})
     chosen = {"limit": limit, "epochs": epochs, "m": m_pairs(model_args)} | dict(options or {})
     given = {option for option, value in chosen.items() if value is not None}
-    params = checked_params(model, chosen | {"log_dir": str(log_dir)})
+    params = checked_params(names[0], chosen | {"log_dir": str(log_dir)})
     benchmark = paper_benchmark(paper, benchmarks)
     runs, skipped, params, notes = paper_setup(benchmark, given_args(args, judge), roles, params, given)
-    tasks, ids = prepare_tasks(benchmarks, runs, params, model, name)
-    if warning := openai_name_warning(model):
-        warnings.warn(warning, stacklevel=2)
-    folder = set_folder(str(log_dir), benchmark.name, name.strip() if name else model)
-    params, local = launch_params(params, model, given, cache=cache)
+    if len(names) > 1:
+        tasks, ids, params, local = several_models_tasks(benchmarks, runs, params, names, given, cache)
+    else:
+        tasks, ids = prepare_tasks(benchmarks, runs, params, names[0], name)
+        params, one_local = launch_params(params, names[0], given, cache=cache)
+        local = [one_local] if one_local else []
+    for each in names:
+        if warning := openai_name_warning(each):
+            warnings.warn(warning, stacklevel=2)
+    folder = set_folder(str(log_dir), benchmark.name, set_name(name, names))
     preload_inspect_modules()
     finished = run_set(params, tasks, folder, ids)
-    return PaperResult(benchmark.name, model, Path(folder), tuple(runs), tuple(skipped), tuple(set_logs(folder)),
-                       finished, tuple([*notes, *([local] if local else [])]))
+    return PaperResult(benchmark.name, ", ".join(names), Path(folder), tuple(runs), tuple(skipped),
+                       tuple(set_logs(folder)), finished, tuple([*notes, *local]))
 
 
-def one_model(model: str | None, models: Sequence[str] | None) -> str:
-    """The model under test, given as `model` or as a list of one (several are not run together yet).
+def given_models(model: str | None, models: Sequence[str] | None) -> list[str]:
+    """The models under test, given as `model` or as a list (default: the embedded model).
 
     Raises:
-        FigevalError: both given, an empty list, several models, or a model whose provider Inspect does not know.
+        FigevalError: both given, an empty list or a text for a list, a model given twice, or a model whose
+            provider Inspect does not know.
     """
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.running.models import check_provider
@@ -154,13 +166,26 @@ def one_model(model: str | None, models: Sequence[str] | None) -> str:
     if models is not None:
         if model is not None:
             raise FigevalError(f"model={model} and models={list(models)}: give one of them.")
-        if isinstance(models, str) or len(models) != 1:
-            raise FigevalError(f"models={models!r}: several models in one run are not supported yet; give one "
-                               "model (model=NAME) and run each in turn.")
-        model = models[0]
-    model = model or DEFAULT_MODEL
-    check_provider(model)
-    return model
+        if isinstance(models, str) or not models:
+            raise FigevalError(f"models={models!r}: give a list of models (model=NAME for one).")
+        if len(set(models)) < len(models):
+            raise FigevalError(f"models={list(models)}: a model is given twice; give each once.")
+    found = list(models) if models is not None else [model or DEFAULT_MODEL]
+    for each in found:
+        check_provider(each)
+    return found
+
+
+def one_model(model: str | None, models: Sequence[str] | None) -> str:
+    """The model under test, given as `model` or as a list of one (a plan is of one model).
+
+    Raises:
+        FigevalError: as `given_models`, or several models.
+    """
+    found = given_models(model, models)
+    if len(found) != 1:
+        raise FigevalError(f"models={list(found)}: a plan is of one model; plan each model in turn.")
+    return found[0]
 
 
 # Options run_paper takes by its own parameters, or sets itself for every run of the set.

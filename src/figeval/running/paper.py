@@ -89,6 +89,44 @@ def prepare_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], par
     return tasks, ids
 
 
+# A model's own run settings. Inspect merges an eval's generate config over every model's, so in a set of several
+# models (each with its own cache rule, connections and timeouts, `launch.launch_params`) the set gives none of
+# them and each model carries its own.
+MODEL_SETTINGS = ("cache", "max_connections", "max_retries", "attempt_timeout")
+
+
+def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], params: dict[str, Any],
+                         models: Sequence[str], given: Collection[str],
+                         cache: bool = True) -> tuple[list[Any], list[str], dict[str, Any], list[str]]:
+    """Every (run, model) pair's task for one eval set: each run's task built and checked for each model as a
+    single run's is (`prepare_tasks`), run on that model with that model's own settings; the samples `--limit`
+    selected; the set's options without any model's settings; and what a local server was given.
+
+    Raises:
+        FigevalError: what `launch.prepared_task` refuses, for any run and model.
+    """
+    from inspect_ai import task_with
+    from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+
+    from figeval.arguments import parse_pairs
+    from figeval.running.launch import eval_options, launch_params
+
+    tasks, ids, notes = [], [], []
+    model_args = parse_pairs(params.get("m") or (), "-M")
+    for model in models:
+        own, local = launch_params(params, model, given, cache=cache)
+        settings = {name: own[name] for name in MODEL_SETTINGS[1:] if own.get(name) is not None}
+        given_cache = "cache" in given and own.get("cache")
+        settings["cache"] = CachePolicy(expiry=own["cache"]) if given_cache else eval_options(model, cache)["cache"]
+        bound = get_model(model, config=GenerateConfig(**settings), **model_args)
+        built, selected = prepare_tasks(benchmarks, runs, params, model, None)
+        tasks += [task_with(task, model=bound) for task in built]
+        ids += selected
+        notes += [f"{model}: {local}"] if local else []
+    set_params, _ = launch_params(params, models[0], given, cache=cache)
+    return tasks, sorted(set(ids)), set_params | dict.fromkeys(MODEL_SETTINGS), notes
+
+
 def run_set(params: dict[str, Any], tasks: Sequence[Any], folder: str, sample_ids: Sequence[str] = ()) -> bool:
     """Inspect's eval-set over the prepared tasks in `folder`: tasks finished there are not run again; nothing there
     is removed but the earlier attempts of a task the set runs again (each holds nothing its newest attempt lacks).

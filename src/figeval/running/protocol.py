@@ -175,6 +175,22 @@ def decoding_line(decoding: Decoding | None, applied: dict[str, Any]) -> str | N
     return f"decoding: {pairs_text(applied)}, the paper's ({decoding.source})"
 
 
+def set_name(run_name: str | None, models: Sequence[str]) -> str:
+    """What names a paper run's set (`set_folder`): the run's `--name`, its one model, or its several models
+    (`models_name`)."""
+    return run_name.strip() if run_name else models_name(models) if len(models) > 1 else models[0]
+
+
+def models_name(models: Sequence[str]) -> str:
+    """The name of a set of several models, for its folder: their short names (a file's stem) joined by "+", cut to
+    a folder name's length, then 8 hex digits of the models as given, so that two sets of other files with the
+    same stems never share a folder."""
+    from figeval.results.model_names import short_name
+
+    joined = "+".join(short_name(model) for model in models)[:100]
+    return f"{joined}+{hashlib.sha256(chr(10).join(models).encode('utf-8')).hexdigest()[:8]}"
+
+
 def set_folder(log_dir: str, paper: str, name: str) -> str:
     """The eval set's folder: LOG_DIR/<paper>/<name> (the run's `--name`, else the model). A name that is not a safe
     folder name as it is ("gguf/gemma-3-270m", "مدل الف" with its space) becomes its letters, digits, `.`, `_` and

@@ -49,7 +49,8 @@ def figeval_help(command: Any) -> Any:
 @click.argument("task_names", metavar="[TASK...]", nargs=-1)
 @click.option("--paper", metavar="NAME", help="Run every task of that paper's evaluation protocol (an eval set in "
               "LOG_DIR/NAME/MODEL, or --name: a re-run asks nothing twice), then print its tables with the paper's "
-              "rows; runs that need a file or judge not given are listed as skipped. Papers: see `figeval list`.")
+              "rows; runs that need a file or judge not given are listed as skipped; --model A,B,C runs every "
+              "model in one set, a row each. Papers: see `figeval list`.")
 @click.option("--judge", metavar="MODEL", help="The judge of the judged tasks (the same as -T judge=MODEL).")
 @click.option("-m", "model_short", default=None, hidden=True, help="Same as --model.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse or store model responses in Inspect's cache "
@@ -76,7 +77,8 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     .env). An option whose default or meaning in figeval differs from Inspect's says figeval's in its help.
 
     --paper NAME runs the paper's protocol (`figeval list` lists the papers) as one Inspect eval set in
-    LOG_DIR/NAME/MODEL (MODEL: --name, if given): a task finished there is not run again, one that stopped goes on
+    LOG_DIR/NAME/MODEL (MODEL: --name, if given; several models, comma-separated: one set over every run and model,
+    a row each in the tables): a task finished there is not run again, one that stopped goes on
     from its completed samples. -T NAME=VALUE goes to every run that takes it, -T TASK:NAME=VALUE to TASK's runs
     only (two tasks that each need their own file); a run whose file or judge is not given is skipped, with the
     argument that runs it.
@@ -91,8 +93,12 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     benchmarks = figeval._registry.BENCHMARKS
     load_dotenv_as_inspect_does()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
     model = params["model"] or model_short or os.environ.get("INSPECT_EVAL_MODEL") or DEFAULT_MODEL
+    # several models, comma-separated as `inspect eval` takes them, are one paper run's
+    models = [name.strip() for name in model.split(",")]
+    model = models[0]
     args = parse_pairs(params["t"], "-T", typed=False)
-    check_provider(model)
+    for each in models:
+        check_provider(each)
     check_counts(params)
     check_selection(params)
     check_reducers(params["epochs_reducer"])
@@ -104,9 +110,12 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
         if task_names:
             raise FigevalError(f"{' '.join(task_names)} and --paper {paper}: give the TASKs or the paper.")
         given = given_options(ctx, params)
-        run_paper(benchmarks, paper, args, params, model, run_name, roles, given, dry_run,
-                  lambda params: launch_options(given, params, model, no_cache, log_realtime))
+        run_paper(benchmarks, paper, args, params, models, run_name, roles, given, dry_run,
+                  lambda params: launch_options(given, params, model, no_cache, log_realtime), cache=not no_cache)
         return
+    if len(models) > 1:
+        raise FigevalError(f"--model {','.join(models)}: several models run a paper's protocol together (--paper "
+                           "NAME); give one model for a task.")
     if not task_names:
         raise FigevalError("give a TASK to run (`figeval list` lists them), or --paper NAME for a paper's protocol.")
     if dry_run:

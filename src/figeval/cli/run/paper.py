@@ -18,15 +18,17 @@ import click
 
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
+from figeval.running.paper import MODEL_SETTINGS
 from figeval.running.protocol import PaperRun, SkippedRun, set_task_ids
 from figeval.terminal import hanging
 
 
-def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any], model: str,
-              run_name: str | None, roles: tuple[str, ...], given: Collection[str], dry_run: bool,
-              launch_options: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any],
+              models: Sequence[str], run_name: str | None, roles: tuple[str, ...], given: Collection[str],
+              dry_run: bool, launch_options: Callable[[dict[str, Any]], dict[str, Any]], cache: bool = True) -> None:
     """`--paper NAME`: the protocol's runs built and checked as single runs are, before any model is asked, then
-    planned (`--dry-run`) or run as one eval set.
+    planned (`--dry-run`) or run as one eval set; with several models, one set over every (run, model) pair, each
+    model with its own settings (`running.paper.several_models_tasks`).
 
     Args:
         launch_options: Inspect's options for the set from the run's (the command's defaults applied).
@@ -34,30 +36,44 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     from figeval._compat import preload_inspect_modules
     from figeval.cli.run.display import quiet_inspect_output
     from figeval.running.models import openai_name_warning
-    from figeval.running.paper import paper_setup, prepare_tasks, run_set
-    from figeval.running.protocol import paper_benchmark, set_folder
+    from figeval.running.paper import paper_setup, prepare_tasks, run_set, several_models_tasks
+    from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
     benchmark = paper_benchmark(paper, benchmarks)
+    if len(models) > 1 and run_name is not None:
+        raise FigevalError(f"--name {run_name}: a run of several models is named by its models; run each model in "
+                           "turn to give it a name.")
+    if len(set(models)) < len(models):
+        raise FigevalError(f"--model {','.join(models)}: a model is given twice; give each once.")
     runs, skipped, params, notes = paper_setup(benchmark, args, roles, params, given)
     for line in notes:
         click.echo(line)
     if dry_run:
         from figeval.cli.run.plan import plan_run
 
-        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, model, run_name)
+        if len(models) > 1:
+            raise FigevalError(f"--model {','.join(models)} --dry-run: a plan is of one model; plan each in turn.")
+        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, models[0], run_name)
         for skip in skipped:
             click.echo(skip.line())
         return
-    tasks, ids = prepare_tasks(benchmarks, runs, params, model, run_name)
-    if warning := openai_name_warning(model):
-        click.echo(warning, err=True)
+    if len(models) > 1:
+        tasks, ids, set_params, local = several_models_tasks(benchmarks, runs, params, models, given, cache)
+        set_params = launch_options(set_params) | {name: set_params[name] for name in MODEL_SETTINGS}
+        for line in local:
+            click.echo(line)
+    else:
+        tasks, ids = prepare_tasks(benchmarks, runs, params, models[0], run_name)
+    for model in models:
+        if warning := openai_name_warning(model):
+            click.echo(warning, err=True)
     log_dir = params["log_dir"]
     # prepare_tasks has refused an empty --name
-    folder = set_folder(log_dir, benchmark.name, run_name.strip() if run_name else model)
+    folder = set_folder(log_dir, benchmark.name, set_name(run_name, models))
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
-    print_runs(benchmark, model, runs, skipped, folder)
-    finished = run_set(launch_options(params), tasks, folder, ids)
+    print_runs(benchmark, ", ".join(models), runs, skipped, folder)
+    finished = run_set(set_params if len(models) > 1 else launch_options(params), tasks, folder, ids)
     print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]])
 
 
