@@ -479,6 +479,8 @@ def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_i
     table = ran.stdout[ran.stdout.index("FFE-HALLU Table 4"):ran.stdout.index("FFE-HALLU Figure 1")]
     rows = {parts[0]: [parts[2], parts[6]] for parts in (line.split() for line in table.splitlines()[2:5])}
     assert rows == {"fake": ["0.00", "0.00"], "no": ["100.00", "0.00"], "yes": ["0.00", "100.00"]}
+    # the three runs on one subset, filling the same columns: one note for the three, not one per model
+    assert table.count("from a subset run") == 1 and "note: fake, no, yes " in table
     # again, with files answering nothing the protocol asks: every (run, model) is finished, nothing is asked
     for model in models:
         write_jsonl(Path(model.removeprefix("replay/")), {"ffe-nothing": "No"})

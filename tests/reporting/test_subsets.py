@@ -196,3 +196,23 @@ def test_the_summary_never_cuts_a_path():
     table = format_table(RunSummary("ffe_generation", "replay/a.jsonl", 2, {"agreement": 0.5}, "success",
                                     "logs/run.eval", identity={"judge": judge}))
     assert f"judge      {judge}" in table.splitlines()
+
+
+def test_runs_of_one_subset_filling_the_same_columns_share_one_note():
+    # a paper run of three models on --limit 10: one note naming the three and each log, not three notes; a run of
+    # another subset, or filling other columns, keeps a note of its own
+    from figeval.results.tables import subset_notes
+
+    def smoke(name: str, subset: str = "limit 10: 10 of 800 samples") -> RunSummary:
+        return RunSummary("ffe_detection", f"replay/{name}.jsonl", 10, {}, "success", f"logs/{name}.eval",
+                          subset=subset, display_name=name)
+
+    notes = subset_notes([(smoke("yes"), ["Avg(%)"]), (smoke("no"), ["Avg(%)"]), (smoke("fake"), ["Agreement(%)"]),
+                          (smoke("big", "limit 40: 40 of 800 samples"), ["Avg(%)"])])
+    assert notes == [
+        "yes, no Avg(%): each from a subset run (limit 10: 10 of 800 samples; no complete run of ffe_detection with "
+        "these settings): logs/yes.eval; logs/no.eval.",
+        "fake Agreement(%): from a subset run (limit 10: 10 of 800 samples; no complete run of ffe_detection with "
+        "these settings): logs/fake.eval.",
+        "big Avg(%): from a subset run (limit 40: 40 of 800 samples; no complete run of ffe_detection with these "
+        "settings): logs/big.eval."]

@@ -112,7 +112,7 @@ def build_table(spec: TableSpec, runs: Sequence[RunSummary], scope_of: Callable[
             # the paper's columns are people's labels; this row's are its judge's (and its rules')
             row.identity = {LABELLED_BY: JUDGE_LABELS, **row.identity}
         table.rows.append(row)
-    table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
+    table.notes += subset_notes(list(from_subsets.values()))
     if few := few_items_note(table):
         table.notes.append(few)
     table.identity_keys = shown_settings(table.rows, [names[key] for key in names if key in files],
@@ -144,6 +144,23 @@ def preferred_text(candidates: Sequence[RunSummary]) -> str:
     if any(run.complete for run in candidates):
         return "newest complete run (over the subset runs)"
     return "newest of these subset runs"
+
+
+def subset_notes(used: Sequence[tuple[RunSummary, Sequence[str]]]) -> list[str]:
+    """`subset_note` once for runs that fill the same columns from the same subset of one task (a paper run of
+    several models on `--limit 10`): the models named together and each run's log, instead of a note per model."""
+    groups: dict[tuple, list[RunSummary]] = {}
+    for run, headers in used:
+        groups.setdefault((run.task, run.subset, tuple(headers)), []).append(run)
+    notes = []
+    for (task, subset, headers), runs in groups.items():
+        if len(runs) == 1:
+            notes.append(subset_note(runs[0], headers))
+            continue
+        names = ", ".join(run.display_name for run in runs)
+        notes.append(f"{names} {', '.join(headers)}: each from a subset run ({subset}; no complete run of {task} with "
+                     f"these settings): {'; '.join(run.log for run in runs)}.")
+    return notes
 
 
 def subset_note(run: RunSummary, headers: Sequence[str]) -> str:

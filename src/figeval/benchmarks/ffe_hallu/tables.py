@@ -25,7 +25,7 @@ from figeval.table_model import (
     unparsed_column,
     unread_note,
 )
-from figeval.results.tables import few_items_note, preferred, preferred_text, proportion_interval, subset_note
+from figeval.results.tables import few_items_note, preferred, preferred_text, proportion_interval, subset_notes
 from figeval.stats import bootstrap_interval, bootstrap_trusted
 
 # How the report names the paper (the benchmark's title).
@@ -257,7 +257,7 @@ def contamination_table(runs: Sequence[RunSummary]) -> Table | None:
         table.notes.append(f"{new.display_name}: published {old.log}, fresh {new.log}")
     choices = {id(choice): (choice, header) for pair in chosen for choice, header in zip(pair, (_PUBLISHED, _FRESH))}
     table.notes += [note for choice, header in choices.values() if (note := choice.note(header)) is not None]
-    table.notes += [subset_note(run, headers) for run, headers in subsets.values() if headers]
+    table.notes += subset_notes([(run, headers) for run, headers in subsets.values() if headers])
     if few := few_items_note(table):
         table.notes.append(few)
     table.identity_keys = shown_settings(table.rows, [_FAKES, "category"])

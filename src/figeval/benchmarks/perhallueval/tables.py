@@ -16,7 +16,7 @@ from figeval.benchmarks.perhallueval.families import FAMILIES, family_label, fam
 from figeval.results.rows import RowRuns, model_rows, setting_names, shared_settings, shown_settings
 from figeval.results.runs import RunSummary
 from figeval.table_model import Cell, Column, Row, Table, TableContext, TableSpec, unparsed_column, unread_note
-from figeval.results.tables import build_table, metric_cell, preferred, subset_note
+from figeval.results.tables import build_table, metric_cell, preferred, subset_note, subset_notes
 
 # How the report names the paper (the benchmark's title).
 PAPER = "PerHalluEval"
@@ -127,7 +127,7 @@ def best_per_family(spec: TableSpec, runs: Sequence[RunSummary], family_of: Call
     for run, header in chosen:
         if not run.complete:
             from_subsets.setdefault(run.log, (run, []))[1].append(header)
-    table.notes += [subset_note(run, headers) for run, headers in from_subsets.values()]
+    table.notes += subset_notes(list(from_subsets.values()))
     return table
 
 
