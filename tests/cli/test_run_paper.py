@@ -481,6 +481,10 @@ def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_i
     assert rows == {"fake": ["0.00", "0.00"], "no": ["100.00", "0.00"], "yes": ["0.00", "100.00"]}
     # the three runs on one subset, filling the same columns: one note for the three, not one per model
     assert table.count("from a subset run") == 1 and "note: fake, no, yes " in table
+    # then the leaderboard: each model's headline, Table 4's average (4/8, 4/8 and 0/8 hallucinated)
+    board = ran.stdout[ran.stdout.index("Leaderboard: each task's headline metric"):].splitlines()
+    assert {parts[0]: parts[2] for parts in (line.split() for line in board[2:5])} == {
+        "fake": "0.0", "no": "50.0", "yes": "50.0"}
     # again, with files answering nothing the protocol asks: every (run, model) is finished, nothing is asked
     for model in models:
         write_jsonl(Path(model.removeprefix("replay/")), {"ffe-nothing": "No"})

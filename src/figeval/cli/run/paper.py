@@ -74,7 +74,7 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, ", ".join(models), runs, skipped, folder)
     finished = run_set(set_params if len(models) > 1 else launch_options(params), tasks, folder, ids)
-    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]])
+    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]], several=len(models) > 1)
 
 
 def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipped: Sequence[SkippedRun],
@@ -88,9 +88,10 @@ def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipp
 
 
 def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
-                  finished: bool, command: Sequence[str]) -> None:
-    """The paper's tables over the set's runs with its published rows, what was skipped, and where the logs are;
-    for a set that did not finish, the runs that did not and the command that goes on with them.
+                  finished: bool, command: Sequence[str], several: bool = False) -> None:
+    """The paper's tables over the set's runs with its published rows (with `several` models, their paired
+    differences and the leaderboard after them), what was skipped, and where the logs are; for a set that did not
+    finish, the runs that did not and the command that goes on with them.
 
     Raises:
         FigevalError: some run did not finish (after the tables of those that did).
@@ -98,7 +99,7 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     from inspect_ai.log import read_eval_log
 
     from figeval.cli.run.summary import cache_line, report_command
-    from figeval.reporting.render import RENDERERS
+    from figeval.reporting.render import RENDERERS, text_table
     from figeval.results.report import build_report
 
     ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
@@ -106,6 +107,10 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
                           keep=lambda log: log.eval.task_id in ids)
     if result.runs:
         click.echo("\n" + RENDERERS["text"][1](result), nl=False)
+        if several:
+            [board] = build_report(Path(folder), [benchmark], benchmark.task_names(), leaderboard=True,
+                                   keep=lambda log: log.eval.task_id in ids).tables[:1]
+            click.echo("\n" + text_table(board))
         # with a terminal, Inspect's live display (not figeval's progress lines) showed the run: said here
         click.echo(cache_line(*(read_eval_log(run.log) for run in result.runs)))
     for run in skipped:
