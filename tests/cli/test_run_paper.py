@@ -291,6 +291,12 @@ def test_a_paper_run_that_stopped_goes_on_from_its_completed_samples(ffe_hallu_i
     [first] = list_eval_logs(folder)
     answered = {sample.id for sample in read_eval_log(first).samples if sample.error is None}
     assert answered and missing not in answered and len(answered) < 40
+    # the dry run plans what is left: the samples no log of the set answered (issue 42), as many as the re-run below
+    # asks, which the file answering only the missing one shows
+    plan = figeval(*command, "--dry-run")
+    assert plan.returncode == 0, plan.stderr
+    assert f"ffe_detection (defaults): {40 - len(answered)} samples" in plan.stdout
+    assert f"already answered: {len(answered)} samples in the set's folder (not asked again)" in plan.stdout
 
     # The file now answers only the missing sample: the run is complete with it, so nothing else was asked again
     write_jsonl(model, {missing: "No"})

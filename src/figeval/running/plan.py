@@ -17,9 +17,10 @@ stand-in answer and counts it without the answer.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
@@ -57,6 +58,9 @@ class TaskPlan:
     """The rule of the subset `--limit N` selects."""
     note: str | None = None
     """Anything that makes a figure less than exact (an unseeded shuffle)."""
+    answered: int = 0
+    """Samples a log in the paper run's folder already holds without error: a re-run does not ask them again, and
+    they are left out of every figure above."""
 
     @property
     def judge_calls(self) -> int:
@@ -140,9 +144,28 @@ async def rendered_prompts(task: Task, samples: Sequence[Sample], model: str) ->
     return [await render(sample) for sample in samples]
 
 
+def answered_samples(folder: str, task_name: str, task: Task, model: str) -> set[str]:
+    """Ids of the task's samples that a log in an eval set's folder already holds without error, from runs of this
+    model and of the task as built (its recorded identity): what the set's re-run does not ask again."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from figeval.task import IDENTITY_KEY
+
+    if not Path(folder).is_dir():
+        return set()
+    identity = (task.metadata or {}).get(IDENTITY_KEY)
+    answered: set[str] = set()
+    for info in list_eval_logs(folder, recursive=False):
+        header = read_eval_log(info, header_only=True)
+        if (header.eval.task.split("/")[-1] == task_name and header.eval.model == model
+                and (header.eval.metadata or {}).get(IDENTITY_KEY) == identity):
+            answered |= {str(sample.id) for sample in read_eval_log(info).samples or [] if sample.error is None}
+    return answered
+
+
 def plan_task(benchmarks: Sequence[Benchmark], task_name: str, task: Task, args: dict[str, Any],
               params: dict[str, Any], model: str, roles: tuple[str, ...], subset: str | None = None,
-              model_args: dict[str, Any] | None = None) -> TaskPlan:
+              model_args: dict[str, Any] | None = None, answered: Collection[str] = ()) -> TaskPlan:
     """The plan of one task, built and checked as the run would build it.
 
     Args:
@@ -156,8 +179,11 @@ def plan_task(benchmarks: Sequence[Benchmark], task_name: str, task: Task, args:
         roles: `--model-role` bindings (a judge given as `grader`).
         subset: the rule of the subset `--limit N` selected, if any.
         model_args: the model's own arguments (`-M`; a gguf model's `chat_template` decides how messages join).
+        answered: ids of samples already answered (`answered_samples`), left out.
     """
     samples, note = planned_samples(task, task_name, params)
+    left = [sample for sample in samples if str(sample.id) not in answered]
+    done, samples = len(samples) - len(left), left
     epochs = params.get("epochs") or task.epochs or 1
     rendered = asyncio.run(rendered_prompts(task, samples, model))
     tokenizer = tokenizer_for(model, model_args or {})
@@ -166,14 +192,14 @@ def plan_task(benchmarks: Sequence[Benchmark], task_name: str, task: Task, args:
     judge = judge_plan(benchmarks, task_name, args, [state for state, _ in rendered], epochs, roles,
                        dict(task.metadata or {}))
     return TaskPlan(task_name, args, len(samples), epochs, len(prompts) * epochs, tokens, tokenizer, judge,
-                    role_model(roles, EXTRACTOR_ROLE), subset, note)
+                    role_model(roles, EXTRACTOR_ROLE), subset, note, done)
 
 
 def plan_runs(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[str, Any], tuple[str, ...]]],
               params: dict[str, Any], model: str, run_name: str | None,
-              model_args: dict[str, Any] | None = None) -> list[TaskPlan]:
+              model_args: dict[str, Any] | None = None, folder: str | None = None) -> list[TaskPlan]:
     """Each run (a task, its arguments and role bindings) built and checked as it would be (`launch.prepared_task`),
-    then planned (`plan_task`).
+    then planned (`plan_task`); with a paper run's `folder`, what is left of it (`answered_samples`).
 
     Raises:
         FigevalError: what the run would refuse before asking any model.
@@ -184,7 +210,9 @@ def plan_runs(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[st
     for task_name, given, bound in runs:
         task_params = dict(params)  # each task's own --limit subset
         task, subset = prepared_task(benchmarks, task_name, given, task_params, model, run_name, bound)
-        plans.append(plan_task(benchmarks, task_name, task, given, task_params, model, bound, subset, model_args))
+        answered = answered_samples(folder, task_name, task, model) if folder else set()
+        plans.append(plan_task(benchmarks, task_name, task, given, task_params, model, bound, subset, model_args,
+                               answered))
     return plans
 
 

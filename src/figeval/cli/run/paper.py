@@ -53,7 +53,9 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
 
         if len(models) > 1:
             raise FigevalError(f"--model {','.join(models)} --dry-run: a plan is of one model; plan each in turn.")
-        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, models[0], run_name)
+        # what is left: a sample a log of this set already answered is not asked again
+        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, models[0], run_name,
+                 set_folder(params["log_dir"], benchmark.name, set_name(run_name, models)))
         for skip in skipped:
             click.echo(skip.line())
         return

@@ -15,12 +15,12 @@ from figeval.running.tokens import Tokenizer
 
 
 def plan_run(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[str, Any], tuple[str, ...]]],
-             params: dict[str, Any], model: str, run_name: str | None) -> None:
+             params: dict[str, Any], model: str, run_name: str | None, folder: str | None = None) -> None:
     """`--dry-run`: each run (a task, its arguments and role bindings) built, checked and planned
-    (`running.plan.plan_runs`), then its plan printed."""
+    (`running.plan.plan_runs`; with a paper run's `folder`, what is left of it), then its plan printed."""
     from figeval.running.models import openai_name_warning
 
-    plans = plan_runs(benchmarks, runs, params, model, run_name, parse_pairs(params.get("m") or (), "-M"))
+    plans = plan_runs(benchmarks, runs, params, model, run_name, parse_pairs(params.get("m") or (), "-M"), folder)
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     print_plan(Plan(model, tuple(plans)))
@@ -52,6 +52,8 @@ def plan_lines(plan: TaskPlan) -> list[str]:
     lines = [f"{plan.task} ({pairs_text(plan.args, 'defaults')}): {plan.samples:,} samples"]
     if plan.subset:
         lines.append(f"  subset: {plan.subset}")
+    if plan.answered:
+        lines.append(f"  already answered: {plan.answered:,} samples in the set's folder (not asked again)")
     lines += [f"  model calls: {plan.calls:,} ({calls})",
               f"  prompt tokens: {tokens_text(plan.prompt_tokens, plan.tokenizer)}"]
     if plan.judge is not None:
