@@ -17,6 +17,7 @@ stand-in answer and counts it without the answer.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Collection, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
@@ -145,8 +146,8 @@ async def rendered_prompts(task: Task, samples: Sequence[Sample], model: str) ->
 
 
 def answered_samples(folder: str, task_name: str, task: Task, model: str) -> set[str]:
-    """Ids of the task's samples that a log in an eval set's folder already holds without error, from runs of this
-    model and of the task as built (its recorded identity): what the set's re-run does not ask again."""
+    """Ids of the task's samples that a log in an eval set's folder already holds without error in every epoch, from
+    runs of this model and of the task as built (its recorded identity): what the set's re-run does not ask again."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     from figeval.task import IDENTITY_KEY
@@ -159,7 +160,9 @@ def answered_samples(folder: str, task_name: str, task: Task, model: str) -> set
         header = read_eval_log(info, header_only=True)
         if (header.eval.task.split("/")[-1] == task_name and header.eval.model == model
                 and (header.eval.metadata or {}).get(IDENTITY_KEY) == identity):
-            answered |= {str(sample.id) for sample in read_eval_log(info).samples or [] if sample.error is None}
+            # a sample is answered once every epoch of it is (a re-run asks a missing epoch again)
+            epochs = Counter(str(sample.id) for sample in read_eval_log(info).samples or [] if sample.error is None)
+            answered |= {id for id, done in epochs.items() if done >= (header.eval.config.epochs or 1)}
     return answered
 
 
