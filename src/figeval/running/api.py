@@ -124,7 +124,14 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
     from figeval._compat import preload_inspect_modules
     from figeval.running.launch import launch_params
     from figeval.running.models import openai_name_warning
-    from figeval.running.paper import paper_setup, prepare_tasks, run_set, set_logs, several_models_tasks
+    from figeval.running.paper import (
+        paper_setup,
+        prepare_tasks,
+        run_set,
+        set_logs,
+        several_models_tasks,
+        without_model_settings,
+    )
     from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
     names = given_models(model, models)
@@ -138,11 +145,15 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
     benchmark = paper_benchmark(paper, benchmarks)
     runs, skipped, params, notes = paper_setup(benchmark, given_args(args, judge), roles, params, given)
     if len(names) > 1:
-        tasks, ids, params, local = several_models_tasks(benchmarks, runs, params, names, given, cache)
+        tasks, ids, servers = several_models_tasks(benchmarks, runs, params, names, given, cache)
     else:
         tasks, ids = prepare_tasks(benchmarks, runs, params, names[0], name)
-        params, one_local = launch_params(params, names[0], given, cache=cache)
-        local = [one_local] if one_local else []
+    params, first = launch_params(params, names[0], given, cache=cache)
+    if len(names) > 1:
+        params = without_model_settings(params)
+        local = [f"{model}: {note}" for model, note in servers.items()]
+    else:
+        local = [first] if first else []
     for each in names:
         if warning := openai_name_warning(each):
             warnings.warn(warning, stacklevel=2)

@@ -97,10 +97,11 @@ MODEL_SETTINGS = ("cache", "max_connections", "max_retries", "attempt_timeout")
 
 def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], params: dict[str, Any],
                          models: Sequence[str], given: Collection[str],
-                         cache: bool = True) -> tuple[list[Any], list[str], dict[str, Any], list[str]]:
+                         cache: bool = True) -> tuple[list[Any], list[str], dict[str, str]]:
     """Every (run, model) pair's task for one eval set: each run's task built and checked for each model as a
     single run's is (`prepare_tasks`), run on that model with that model's own settings; the samples `--limit`
-    selected; the set's options without any model's settings; and what a local server was given.
+    selected; and what each local server was given, by model. The set's own options leave the models' settings
+    out (`without_model_settings`).
 
     Raises:
         FigevalError: what `launch.prepared_task` refuses, for any run and model.
@@ -111,7 +112,9 @@ def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRu
     from figeval.arguments import parse_pairs
     from figeval.running.launch import eval_options, launch_params
 
-    tasks, ids, notes = [], [], []
+    tasks: list[Any] = []
+    ids: list[str] = []
+    notes: dict[str, str] = {}
     model_args = parse_pairs(params.get("m") or (), "-M")
     for model in models:
         own, local = launch_params(params, model, given, cache=cache)
@@ -122,9 +125,14 @@ def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRu
         built, selected = prepare_tasks(benchmarks, runs, params, model, None)
         tasks += [task_with(task, model=bound) for task in built]
         ids += selected
-        notes += [f"{model}: {local}"] if local else []
-    set_params, _ = launch_params(params, models[0], given, cache=cache)
-    return tasks, sorted(set(ids)), set_params | dict.fromkeys(MODEL_SETTINGS), notes
+        notes |= {model: local} if local else {}
+    return tasks, sorted(set(ids)), notes
+
+
+def without_model_settings(params: dict[str, Any]) -> dict[str, Any]:
+    """A set's launched options (`launch.launch_params`, of its first model) with no model's own settings: each
+    model of a set of several carries its own (`several_models_tasks`)."""
+    return params | dict.fromkeys(MODEL_SETTINGS)
 
 
 def run_set(params: dict[str, Any], tasks: Sequence[Any], folder: str, sample_ids: Sequence[str] = ()) -> bool:

@@ -18,7 +18,7 @@ import click
 
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
-from figeval.running.paper import MODEL_SETTINGS
+from figeval.running.paper import without_model_settings
 from figeval.running.protocol import PaperRun, SkippedRun, set_task_ids
 from figeval.terminal import hanging
 
@@ -59,11 +59,9 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
         for skip in skipped:
             click.echo(skip.line())
         return
+    servers: dict[str, str] = {}
     if len(models) > 1:
-        tasks, ids, set_params, local = several_models_tasks(benchmarks, runs, params, models, given, cache)
-        set_params = launch_options(set_params) | {name: set_params[name] for name in MODEL_SETTINGS}
-        for line in local:
-            click.echo(line)
+        tasks, ids, servers = several_models_tasks(benchmarks, runs, params, models, given, cache)
     else:
         tasks, ids = prepare_tasks(benchmarks, runs, params, models[0], run_name)
     for model in models:
@@ -75,7 +73,14 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, ", ".join(models), runs, skipped, folder)
-    finished = run_set(set_params if len(models) > 1 else launch_options(params), tasks, folder, ids)
+    # the first model's local server line is the launch's own; the other models' are said here
+    set_params = launch_options(params)
+    for model in models[1:]:
+        if model in servers:
+            click.echo(f"{model}: {servers[model]}")
+    if len(models) > 1:
+        set_params = without_model_settings(set_params)
+    finished = run_set(set_params, tasks, folder, ids)
     print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]], several=len(models) > 1)
 
 
