@@ -47,3 +47,11 @@ def model_file(model: str) -> str | None:
     """The file a model of a file-naming provider reads (`replay/runs/a.jsonl` -> `runs/a.jsonl`), else None."""
     provider, _, name = model.partition("/")
     return name if provider_of(model).names_a_file and name else None
+
+
+def service_of(model: str) -> str:
+    """Where a model's calls go, for counting them by destination: its provider, or for an OpenAI-compatible
+    server its service (`openai-api/lab/m` -> `openai-api/lab`, each service its own base URL and key)."""
+    provider, _, rest = model.partition("/")
+    service = rest.partition("/")[0] if provider == "openai-api" and "/" in rest else None
+    return f"{provider}/{service}" if service else provider

@@ -16,6 +16,7 @@ import figeval
 from figeval._registry import BENCHMARKS
 from figeval.errors import FigevalError
 from figeval.results.report import build_report
+from figeval.running.plan import ServiceTotal
 from figeval.running.protocol import paper_benchmark, set_folder, set_name
 from tests.cli.test_run_paper import PAIRS, paraphrase_sheet, scripted_answers, write_jsonl
 from tests.cli.test_run_plan import ABSENT, LIMIT_40_ITEMS
@@ -89,7 +90,7 @@ def test_the_library_plans_only_the_benchmarks_it_is_given():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: figeval.plan("ffe_detection", models=["replay/a.jsonl", "replay/b.jsonl"]),
-     "a plan is of one model"),
+     "several models run a paper's protocol together"),
     (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/a.jsonl"]), "a model is given twice"),
     (lambda: figeval.run_paper("ffe-hallu", models=["replay/a.jsonl", "replay/b.jsonl"], name="mine"),
      "a run of several models is named by its models"),
@@ -214,3 +215,108 @@ def test_a_paper_run_of_three_models_is_their_three_runs_in_one_set(ffe_hallu_im
         write_jsonl(Path(model.removeprefix("replay/")), {"ffe-nothing": "No"})
     again = figeval.run_paper("ffe-hallu", models=models, limit=10, log_dir=tmp_path / "together")
     assert again.finished and again.logs == together.logs
+
+
+def test_the_plan_of_a_half_finished_set_of_three_models_is_what_its_re_run_asks(ffe_hallu_imported: Path,
+                                                                                 tmp_path: Path):
+    # --limit 40 of detection (tests/cli/test_run_plan.py's 40 ids); "whole" answers them all, "one" lacks one
+    # sample and "three" three: the set stops with each of those two part-way (issue 42)
+    chosen = [f"{item}/{framing}" for item in LIMIT_40_ITEMS for framing in ("fake-q", "real-q")]
+    lacking = {"whole": [], "one": ["ffe-fake-052/real-q"],
+               "three": ["ffe-fake-002/fake-q", "ffe-real-004/real-q", "ffe-real-009/fake-q"]}
+    files = {name: write_jsonl(tmp_path / f"{name}.jsonl", {id: "Yes" for id in chosen if id not in missing})
+             for name, missing in lacking.items()}
+    models = [f"replay/{path}" for path in files.values()]
+    stopped = figeval.run_paper("ffe-hallu", models=models, limit=40, log_dir=tmp_path / "logs")
+    assert not stopped.finished
+    # what the logs hold answered, read here without figeval: every sample without an error, by model
+    answered = {name: set() for name in files}
+    for info in list_eval_logs(str(stopped.folder)):
+        log = read_eval_log(info)
+        name = Path(log.eval.model).stem
+        answered[name] |= {str(sample.id) for sample in log.samples or [] if sample.error is None}
+    left = {name: sorted(set(chosen) - answered[name]) for name in files}
+    assert left["whole"] == [] and set(lacking["three"]) <= set(left["three"])
+
+    plan = figeval.plan(paper="ffe-hallu", models=models, limit=40, log_dir=tmp_path / "logs")
+    assert [(Path(task.model).stem, task.samples, task.answered, task.calls) for task in plan.tasks] == [
+        (name, len(left[name]), 40 - len(left[name]), len(left[name])) for name in files]
+    assert plan.by_service() == {"replay": ServiceTotal(sum(map(len, left.values())), plan.prompt_tokens,
+                                                        tokens_estimated=True)}
+
+    # Each file now answers only what its plan left: the re-run finishes, so it asked every planned sample, and
+    # asked no other (a replay file without an answer stops the run)
+    for name, path in files.items():
+        write_jsonl(path, {id: "No" for id in left[name]} or {"ffe-nothing": "No"})
+    resumed = figeval.run_paper("ffe-hallu", models=models, limit=40, log_dir=tmp_path / "logs")
+    assert resumed.finished
+    for log in map(read_eval_log, resumed.logs):
+        assert log.status == "success" and len(log.samples or []) == 40
+        name = Path(log.eval.model).stem
+        assert sorted(str(sample.id) for sample in log.samples or [] if sample.output.completion == "No") == left[name]
+
+
+def test_a_plan_of_several_models_totals_each_service(ffe_hallu_imported: Path, tmp_path: Path):
+    sheet = paraphrase_sheet(tmp_path / "paraphrases.csv")
+    models = ["openai-api/lab/m", "openai/gpt-x"]
+    plan = figeval.plan(paper="ffe-hallu", models=models, judge="anthropic/claude-x", limit=10,
+                        args={"paraphrases": str(sheet)}, log_dir=tmp_path / "logs")
+    # each model: detection 10, generation 10 + 3 paraphrased (test_a_paper_s_plan_is_what_its_dry_run_prints),
+    # its 13 answers judged by the one judge: 26 judge calls
+    per_model = [(task.task, task.samples, task.judge_calls) for task in plan.tasks if task.model == models[0]]
+    assert per_model == [(task.task, task.samples, task.judge_calls) for task in plan.tasks if task.model == models[1]]
+    services = plan.by_service()
+    assert {service: total.calls for service, total in services.items()} == {
+        "anthropic": 26, "openai": 23, "openai-api/lab": 23}
+    assert services["anthropic"].left_out == ("judge prompts without the answers",)
+    assert sum(total.prompt_tokens for total in services.values()) == plan.prompt_tokens
+    assert services["openai"].prompt_tokens == services["openai-api/lab"].prompt_tokens  # the same prompts
+    printed = figeval_command("run", "--paper", "ffe-hallu", "--model", ",".join(models), "--judge",
+                              "anthropic/claude-x", "-T", f"paraphrases={sheet}", "--limit", "10", "--dry-run",
+                              "--log-dir", str(tmp_path / "logs"))
+    assert printed.returncode == 0, printed.stderr
+    lines = printed.stdout.splitlines()
+    assert "ffe_detection on openai/gpt-x (defaults): 10 samples" in lines
+    by_service = lines.index("by service:")
+    assert lines[by_service + 1:by_service + 4] == [
+        f"  anthropic: 26 calls, ~{services['anthropic'].prompt_tokens:,} prompt tokens (judge prompts without the "
+        "answers)",
+        f"  openai: 23 calls, ~{services['openai'].prompt_tokens:,} prompt tokens",
+        f"  openai-api/lab: 23 calls, ~{services['openai'].prompt_tokens:,} prompt tokens"]
+    assert lines[by_service + 4].startswith("total: 46 samples, 72 model calls (46 to the model, 26 to judges)")
+
+
+def test_a_judge_of_several_models_is_made_once_and_keeps_the_response_cache(ffe_hallu_imported: Path,
+                                                                            tmp_path: Path, monkeypatch):
+    from inspect_ai.model import Model
+
+    from figeval.running.paper import paper_setup, several_models_tasks
+    from tests.api_stub import StubServer
+    from tests.cli.test_run_paper import FABRICATED, REFERENCE_001, detection_ids
+
+    # two models giving each dictionary meaning a different answer, so no judge prompt of one is the other's
+    rows = [f"ffe-gen-{row:03d}/human" for row in range(1, 11)]
+    answers = {name: dict.fromkeys(detection_ids(), "Yes") | dict.fromkeys(rows, answer)
+               for name, answer in (("first", REFERENCE_001), ("second", FABRICATED))}
+    models = [f"replay/{write_jsonl(tmp_path / f'{name}.jsonl', texts)}" for name, texts in answers.items()]
+    with StubServer(latency=0.01) as judge:
+        for name, value in judge.env("judge").items():
+            monkeypatch.setenv(name, value)
+        # the judged run on both models, the judge bound as the grader role: one judge model for both models'
+        # tasks (a local judge is loaded once), with its own settings (the set's options give no model any)
+        roles = ("grader=openai-api/judge/m",)
+        runs, _, params, _ = paper_setup(FFE_HALLU, {}, roles, {"limit": "10", "log_dir": str(tmp_path)}, {"limit"})
+        tasks, _, _ = several_models_tasks(BENCHMARKS, runs, params, models, {"limit"})
+        # (Inspect gives each task its own copy of a role's Model, sharing the one client or loaded weights)
+        graders = {id(task.model_roles["grader"].api) for task in tasks if task.model_roles}
+        assert len(graders) == 1 and isinstance(next(task.model_roles["grader"] for task in tasks
+                                                     if task.model_roles), Model)
+        assert next(task.model_roles["grader"] for task in tasks if task.model_roles).config.cache is not None
+        # each model's 10 answers judged, each asked twice (the stub's answer is no verdict: asked once more with
+        # the format); the same set again in another folder asks the judge nothing: its answers come from the
+        # response cache, as in a set of one model
+        first = figeval.run_paper("ffe-hallu", models=models, roles=roles, limit=10, log_dir=tmp_path / "first")
+        assert first.finished and judge.counts["ok"] == 2 * 10 * 2
+        judge.reset()
+        again = figeval.run_paper("ffe-hallu", models=models, roles=roles, limit=10, log_dir=tmp_path / "again")
+        assert again.finished and judge.counts["ok"] == 0

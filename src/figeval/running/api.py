@@ -47,14 +47,17 @@ def plan(tasks: str | Sequence[str] = (), *, paper: str | None = None, model: st
          models: Sequence[str] | None = None, args: Mapping[str, Any] | None = None, judge: str | None = None,
          roles: Sequence[str] = (), limit: int | str | None = None, sample_id: str | None = None,
          epochs: int | None = None, model_args: Mapping[str, Any] | None = None, name: str | None = None,
-         benchmarks: Sequence[Benchmark]) -> Plan:
-    """What a run of tasks, or of a paper's protocol, would ask, without asking any model or writing a log.
+         log_dir: str | Path = "logs", benchmarks: Sequence[Benchmark]) -> Plan:
+    """What a run of tasks, or of a paper's protocol, would ask, without asking any model or writing a log; a
+    paper's plan is of what `run_paper` with the same arguments would still ask (samples its set's folder already
+    holds answered are left out).
 
     Args:
         tasks: a task's name, or several (each argument goes to the tasks that take it).
         paper: a paper's name instead of tasks: every run of its protocol (`Plan.skipped`: those left out).
         model: the model under test (default: the embedded gguf/gemma-3-270m).
-        models: the same as a list; one model for now.
+        models: several models instead, for a paper's protocol: every run on each (`Plan.by_service`: the calls
+            and tokens each service is asked for).
         args: task arguments (`-T`), as text or values; `TASK:NAME` keys for one task of a paper's protocol.
         judge: the judge of judged tasks (`-T judge=`).
         roles: model role bindings (`--model-role`), as `ROLE=MODEL`.
@@ -63,6 +66,7 @@ def plan(tasks: str | Sequence[str] = (), *, paper: str | None = None, model: st
         epochs: epochs of each sample (default: the task's).
         model_args: the model's own arguments (`-M`).
         name: the run's name in reports (`--name`).
+        log_dir: where a paper run's folder is (as `run_paper`'s).
         benchmarks: the benchmarks the tasks or the paper are found in.
 
     Raises:
@@ -70,26 +74,31 @@ def plan(tasks: str | Sequence[str] = (), *, paper: str | None = None, model: st
     """
     from figeval.running.paper import paper_setup
     from figeval.running.plan import plan_runs, task_settings
-    from figeval.running.protocol import paper_benchmark
+    from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
-    model = one_model(model, models)
-    params = checked_params(model, {"limit": limit, "sample_id": sample_id, "epochs": epochs, "m": m_pairs(model_args)})
+    names = given_models(model, models)
+    several_refused(names, name, paper)
+    params = checked_params(names[0], {"limit": limit, "sample_id": sample_id, "epochs": epochs,
+                                       "m": m_pairs(model_args)})
     task_args, given = given_args(args, judge), {name for name in ("limit", "sample_id", "epochs") if params[name]}
     if paper is not None:
         if tasks:
             raise FigevalError(f"{tasks} and paper={paper}: give the tasks or the paper.")
         benchmark = paper_benchmark(paper, benchmarks)
-        runs, skipped, params, notes = paper_setup(benchmark, task_args, roles, params | {"log_dir": "."}, given)
-        planned = plan_runs(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, model, name,
-                            dict(model_args or {}))
-        return Plan(model, tuple(planned), tuple(skipped), tuple(notes))
-    names = [tasks] if isinstance(tasks, str) else list(tasks)
-    if not names:
+        runs, skipped, params, notes = paper_setup(benchmark, task_args, roles, params | {"log_dir": str(log_dir)},
+                                                   given)
+        folder = set_folder(str(log_dir), benchmark.name, set_name(name, names))
+        planned = [plan for each in names
+                   for plan in plan_runs(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, each,
+                                         name, dict(model_args or {}), folder)]
+        return Plan(tuple(names), tuple(planned), tuple(skipped), tuple(notes))
+    task_names = [tasks] if isinstance(tasks, str) else list(tasks)
+    if not task_names:
         raise FigevalError("give a task to plan (`figeval list` lists them), or paper=NAME for a paper's protocol.")
-    settings = task_settings(benchmarks, names, task_args, roles)
+    settings = task_settings(benchmarks, task_names, task_args, roles)
     planned = plan_runs(benchmarks, [(task, given, bound) for task, (given, bound) in settings.items()], params,
-                        model, name, dict(model_args or {}))
-    return Plan(model, tuple(planned))
+                        names[0], name, dict(model_args or {}))
+    return Plan(tuple(names), tuple(planned))
 
 
 def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | None = None,
@@ -135,9 +144,7 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
     from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
     names = given_models(model, models)
-    if len(names) > 1 and name is not None:
-        raise FigevalError(f"name={name!r}: a run of several models is named by its models; run each model in "
-                           "turn to give it a name.")
+    several_refused(names, name, paper)
     check_options(options or {})
     chosen = {"limit": limit, "epochs": epochs, "m": m_pairs(model_args)} | dict(options or {})
     given = {option for option, value in chosen.items() if value is not None}
@@ -187,16 +194,18 @@ def given_models(model: str | None, models: Sequence[str] | None) -> list[str]:
     return found
 
 
-def one_model(model: str | None, models: Sequence[str] | None) -> str:
-    """The model under test, given as `model` or as a list of one (a plan is of one model).
+def several_refused(models: Sequence[str], name: str | None, paper: str | None) -> None:
+    """Several models are one paper run's, named by its models.
 
     Raises:
-        FigevalError: as `given_models`, or several models.
+        FigevalError: several models beside a name, or for tasks rather than a paper.
     """
-    found = given_models(model, models)
-    if len(found) != 1:
-        raise FigevalError(f"models={list(found)}: a plan is of one model; plan each model in turn.")
-    return found[0]
+    if len(models) > 1 and name is not None:
+        raise FigevalError(f"name={name!r}: a run of several models is named by its models; run each model in "
+                           "turn to give it a name.")
+    if len(models) > 1 and paper is None:
+        raise FigevalError(f"models={list(models)}: several models run a paper's protocol together (paper=NAME); "
+                           "give one model for tasks.")
 
 
 # Options run_paper takes by its own parameters, or sets itself for every run of the set.

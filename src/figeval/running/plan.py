@@ -45,6 +45,8 @@ class TaskPlan:
     """What one task's run would ask of its models."""
 
     task: str
+    model: str
+    """The model under test."""
     args: dict[str, Any]
     samples: int
     epochs: int
@@ -194,7 +196,7 @@ def plan_task(benchmarks: Sequence[Benchmark], task_name: str, task: Task, args:
     tokens = sum(tokenizer.count(prompt) for prompt in prompts) * epochs
     judge = judge_plan(benchmarks, task_name, args, [state for state, _ in rendered], epochs, roles,
                        dict(task.metadata or {}))
-    return TaskPlan(task_name, args, len(samples), epochs, len(prompts) * epochs, tokens, tokenizer, judge,
+    return TaskPlan(task_name, model, args, len(samples), epochs, len(prompts) * epochs, tokens, tokenizer, judge,
                     role_model(roles, EXTRACTOR_ROLE), subset, note, done)
 
 
@@ -220,15 +222,39 @@ def plan_runs(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[st
 
 
 @dataclass(frozen=True)
-class Plan:
-    """What a run of one or more tasks (or of a paper's protocol) would ask: each task's plan and the totals."""
+class ServiceTotal:
+    """What a plan asks of one service (`providers.service_of`): its calls and their prompt tokens."""
 
-    model: str
+    calls: int = 0
+    prompt_tokens: int = 0
+    calls_bounded: bool = False
+    """The calls are an upper bound (a judge the task's rules may not need, an extractor)."""
+    tokens_estimated: bool = False
+    left_out: tuple[str, ...] = ()
+    """What the prompt tokens leave out (a judge's answers, an extractor's prompts)."""
+
+    def plus(self, calls: int, tokens: int | None, bounded: bool, estimated: bool, left_out: str = "") -> ServiceTotal:
+        left = (*self.left_out, left_out) if left_out and left_out not in self.left_out else self.left_out
+        return ServiceTotal(self.calls + calls, self.prompt_tokens + (tokens or 0), self.calls_bounded or bounded,
+                            self.tokens_estimated or estimated, left)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run of one or more tasks (or of a paper's protocol, on one or more models) would ask: each task's
+    plan and the totals."""
+
+    models: tuple[str, ...]
     tasks: tuple[TaskPlan, ...]
     skipped: tuple[SkippedRun, ...] = ()
     """A paper's runs left out for a file or judge not given."""
     notes: tuple[str, ...] = ()
     """What a paper run applies of the paper's decoding, and each setting of the user's that departs from it."""
+
+    @property
+    def model(self) -> str:
+        """The models under test, joined by ", "."""
+        return ", ".join(self.models)
 
     @property
     def samples(self) -> int:
@@ -265,3 +291,24 @@ class Plan:
     @property
     def tokens_estimated(self) -> bool:
         return any(not plan.tokenizer.exact or (plan.judge and plan.judge.tokens_estimated) for plan in self.tasks)
+
+    def by_service(self) -> dict[str, ServiceTotal]:
+        """The calls and prompt tokens each service is asked for (`providers.service_of`): the models under test's,
+        their judges' (prompts without the answers) and extractors' (at most, prompts not counted)."""
+        from figeval.providers import service_of
+
+        totals: dict[str, ServiceTotal] = {}
+
+        def add(model: str, *figures: Any) -> None:
+            service = service_of(model)
+            totals[service] = totals.get(service, ServiceTotal()).plus(*figures)
+
+        for task in self.tasks:
+            add(task.model, task.calls, task.prompt_tokens, False, not task.tokenizer.exact)
+            if task.judge is not None:
+                judge = task.judge
+                add(judge.model, judge.calls, judge.tokens, not judge.exact_calls, judge.tokens_estimated,
+                    "judge prompts without the answers" if judge.tokens is not None else "judge prompts not counted")
+            if task.extractor:
+                add(task.extractor, task.extractor_calls, None, True, False, "extractor prompts not counted")
+        return dict(sorted(totals.items()))

@@ -10,20 +10,23 @@ import click
 from figeval.arguments import pairs_text, parse_pairs
 from figeval.benchmark import Benchmark
 from figeval.running.judge_plan import JudgePlan
-from figeval.running.plan import Plan, TaskPlan, plan_runs
+from figeval.running.plan import Plan, ServiceTotal, TaskPlan, plan_runs
 from figeval.running.tokens import Tokenizer
 
 
 def plan_run(benchmarks: Sequence[Benchmark], runs: Sequence[tuple[str, dict[str, Any], tuple[str, ...]]],
-             params: dict[str, Any], model: str, run_name: str | None, folder: str | None = None) -> None:
-    """`--dry-run`: each run (a task, its arguments and role bindings) built, checked and planned
+             params: dict[str, Any], models: Sequence[str], run_name: str | None, folder: str | None = None) -> None:
+    """`--dry-run`: each run (a task, its arguments and role bindings) built, checked and planned for each model
     (`running.plan.plan_runs`; with a paper run's `folder`, what is left of it), then its plan printed."""
     from figeval.running.models import openai_name_warning
 
-    plans = plan_runs(benchmarks, runs, params, model, run_name, parse_pairs(params.get("m") or (), "-M"), folder)
-    if warning := openai_name_warning(model):
-        click.echo(warning, err=True)
-    print_plan(Plan(model, tuple(plans)))
+    model_args = parse_pairs(params.get("m") or (), "-M")
+    plans = [plan for model in models
+             for plan in plan_runs(benchmarks, runs, params, model, run_name, model_args, folder)]
+    for model in models:
+        if warning := openai_name_warning(model):
+            click.echo(warning, err=True)
+    print_plan(Plan(tuple(models), tuple(plans)))
 
 
 def judge_lines(judge: JudgePlan) -> list[str]:
@@ -43,13 +46,15 @@ def tokens_text(tokens: int, tokenizer: Tokenizer) -> str:
     return f"{tokens:,} ({tokenizer.how})" if tokenizer.exact else f"~{tokens:,} ({tokenizer.how})"
 
 
-def plan_lines(plan: TaskPlan) -> list[str]:
-    """A task's plan for people: its samples, calls and tokens, one figure a line."""
+def plan_lines(plan: TaskPlan, several: bool = False) -> list[str]:
+    """A task's plan for people: its samples, calls and tokens, one figure a line (the model named when the plan
+    is of `several` models)."""
     epochs = f"{plan.epochs} epoch{'s' if plan.epochs != 1 else ''}"
     per_epoch = plan.calls // plan.epochs
     calls = (f"{plan.samples:,} samples x {epochs}" if per_epoch == plan.samples else
              f"{per_epoch:,} generate calls over {plan.samples:,} samples, x {epochs}")
-    lines = [f"{plan.task} ({pairs_text(plan.args, 'defaults')}): {plan.samples:,} samples"]
+    on = f" on {plan.model}" if several else ""
+    lines = [f"{plan.task}{on} ({pairs_text(plan.args, 'defaults')}): {plan.samples:,} samples"]
     if plan.subset:
         lines.append(f"  subset: {plan.subset}")
     if plan.answered:
@@ -85,5 +90,19 @@ def print_plan(plan: Plan) -> None:
     click.echo(f"dry run of {plan.model}: no model is asked anything and no log is written (calls are counted as if "
                "none were in the response cache)")
     for task in plan.tasks:
-        click.echo("\n".join(plan_lines(task)))
+        click.echo("\n".join(plan_lines(task, several=len(plan.models) > 1)))
+    services = plan.by_service()
+    if len(services) > 1:
+        click.echo("by service:")
+        for service, total in services.items():
+            click.echo(f"  {service_line(service, total)}")
     click.echo(total_line(plan))
+
+
+def service_line(service: str, total: ServiceTotal) -> str:
+    """One service's share of a plan: its calls ("at most" an upper bound) and prompt tokens ("~" estimated; what
+    is left out of them said)."""
+    calls = f"{'at most ' if total.calls_bounded else ''}{total.calls:,} calls"
+    tokens = f"{'~' if total.tokens_estimated else ''}{total.prompt_tokens:,} prompt tokens"
+    left_out = f" ({', '.join(total.left_out)})" if total.left_out else ""
+    return f"{service}: {calls}, {tokens}{left_out}"
