@@ -498,6 +498,16 @@ def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_i
     assert again.returncode == 0, again.stderr
     assert len(list_eval_logs(str(folder))) == 3
     assert again.stdout[again.stdout.index("FFE-HALLU Table 4"):] == ran.stdout[ran.stdout.index("FFE-HALLU Table 4"):]
+    # --baseline: each other model's paired differences against the "fake" model only (50 points worse each)
+    against = figeval(*command, "--baseline", models[2])
+    assert against.returncode == 0, against.stderr
+    paired = against.stdout[against.stdout.index("Paired differences on the same items"):].splitlines()
+    assert [parts[:6] for parts in (line.split() for line in paired[2:4])] == [
+        ["no", "5", "ffe_detection", "halluc_rate_avg", "fake", "50.0"],
+        ["yes", "5", "ffe_detection", "halluc_rate_avg", "fake", "50.0"]]
+    assert paired[4].startswith("note:")
+    # the tables alone, then where the runs are: no list of runs used
+    assert "runs used:" not in against.stdout and f"logs: {folder} " in against.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -505,6 +515,11 @@ def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_i
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/b.jsonl", "--name", "mine"],
      "a run of several models is named by its models"),
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/a.jsonl"], "a model is given twice"),
+    (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/b.jsonl", "--baseline", "replay/c.jsonl"],
+     "--baseline replay/c.jsonl: not one of the models run"),
+    (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl", "--baseline", "replay/a.jsonl"],
+     "not one of the models run"),
+    (["run", "ffe_detection", "--baseline", "replay/a.jsonl"], "a baseline is of a paper run of several models"),
 ])
 def test_several_models_outside_a_paper_run_or_with_a_name_are_one_line(args, message):
     assert_one_line_error(figeval(*args), message)
@@ -519,3 +534,55 @@ def test_a_set_of_several_models_is_named_by_their_stems_and_a_digest_of_the_mod
     long = set_name(None, [f"replay/{'m' * 80}-{i}.jsonl" for i in range(10)])
     assert len(long) == 100 + 1 + 8
     assert len(Path(set_folder("logs", "ffe-hallu", long)).name.encode()) < 255
+
+
+def test_a_paper_run_stopped_by_ctrl_c_says_it_did_not_finish_and_its_re_run_goes_on(ffe_hallu_imported: Path,
+                                                                                    tmp_path: Path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from inspect_ai.log import read_eval_log
+
+    from tests.api_stub import StubServer
+
+    # Two stub servers hold their answers after their first 3 and 5; the set is stopped there as a user stops it
+    servers = [StubServer(latency=0.01).start() for _ in range(2)]
+    env = dict(os.environ)
+    try:
+        for number, (server, answers) in enumerate(zip(servers, (3, 5)), start=1):
+            env |= server.env(f"stub{number}")
+            server.hold_after(answers)
+        models = "openai-api/stub1/m,openai-api/stub2/m"
+        command = ("run", "--paper", "ffe-hallu", "--model", models, "--limit", "10", "--no-cache", "--log-dir",
+                   str(tmp_path / "logs"))
+        process = subprocess.Popen([sys.executable, "-m", "figeval", *command], env=env, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        while sum(server.total_answered() for server in servers) < 3 + 5:
+            time.sleep(0.1)
+        time.sleep(1)  # the answers in the logs
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+        for server in servers:
+            server.release(answer_held=False)
+        # Inspect's eval-set returns as a success with every log cancelled: the command says the runs did not finish
+        assert process.returncode == 2 and "Traceback" not in stderr
+        [line] = [line for line in stderr.splitlines() if line.startswith("error: ")]
+        assert ("did not finish: ffe_detection on openai-api/stub1/m (cancelled); ffe_detection on openai-api/stub2/m "
+                "(cancelled)") in line and f"run `figeval {' '.join(command)}` again" in line
+        folder = set_folder(str(tmp_path / "logs"), "ffe-hallu", set_name(None, models.split(",")))
+        logs = [read_eval_log(info) for info in list_eval_logs(folder)]
+        # each log holds its answered samples (and the one cancelled while held, with its error)
+        kept = {log.eval.model: len([sample for sample in log.samples or [] if sample.error is None]) for log in logs}
+        # (a sample whose answer had not been read when the signal came is cancelled too: a slow machine keeps fewer)
+        assert 0 < kept["openai-api/stub1/m"] <= 3 and 0 < kept["openai-api/stub2/m"] <= 5
+        for server in servers:
+            server.reset()
+        resumed = figeval_subprocess(*command, env=env)
+        assert resumed.returncode == 0, resumed.stderr
+        # only what was not answered
+        assert [server.counts["ok"] for server in servers] == [10 - kept[model] for model in models.split(",")]
+    finally:
+        for server in servers:
+            server.stop()

@@ -9,7 +9,7 @@ its log's completed samples (and the response cache).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, cast
 
 from figeval.benchmark import Benchmark
@@ -35,11 +35,13 @@ def selected_ids(task: Any, task_name: str, params: dict[str, Any]) -> list[str]
     return [f"{task.name}:{id}" for id in ids]
 
 
-def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]]) -> Any:
+def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]],
+               made: Callable[[str], Any] | None = None) -> Any:
     """The task with its own run's `--model-role` bindings. An eval set binds `--model-role` to every task (each
     task's identity and log would name it), but the protocol's runs ask different roles: a judged run its grader,
     the others an extractor. `models` keeps each binding's model, made once for every run that asks it (a local
-    judge is loaded once)."""
+    judge is loaded once); `made` makes a model given by its name alone (with its own settings, in a set of
+    several models), else Inspect makes it with the set's."""
     from inspect_ai import task_with
 
     from figeval._compat import parse_model_roles
@@ -47,7 +49,9 @@ def bind_roles(task: Any, roles: Sequence[str], models: dict[str, dict[str, Any]
     bound: dict[str, Any] = {}
     for given in roles:
         if given not in models:
-            models[given] = parse_model_roles((given,))
+            parsed = parse_model_roles((given,))
+            models[given] = {role: made(model) if made and isinstance(model, str) else model
+                             for role, model in parsed.items()}
         bound |= models[given]
     return task_with(task, model_roles=bound) if bound else task
 
@@ -69,9 +73,11 @@ def paper_setup(benchmark: Benchmark, args: dict[str, Any], roles: Sequence[str]
 
 
 def prepare_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], params: dict[str, Any], model: str,
-                  run_name: str | None) -> tuple[list[Any], list[str]]:
-    """Each run's task built and checked as a single run's is (`launch.prepared_task`), bound to its own roles, and
-    the samples `--limit` selected (`TASK:ID`; empty without `--limit`).
+                  run_name: str | None, role_models: dict[str, dict[str, Any]] | None = None,
+                  made: Callable[[str], Any] | None = None) -> tuple[list[Any], list[str]]:
+    """Each run's task built and checked as a single run's is (`launch.prepared_task`), bound to its own roles
+    (`bind_roles`: each role's model made once in `role_models`), and the samples `--limit` selected (`TASK:ID`;
+    empty without `--limit`).
 
     Raises:
         FigevalError: what `launch.prepared_task` refuses, for any run.
@@ -79,13 +85,13 @@ def prepare_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], par
     from figeval.running.launch import prepared_task
 
     tasks, ids = [], []
-    role_models: dict[str, dict[str, Any]] = {}
+    role_models = {} if role_models is None else role_models
     for run in runs:
         task_params = dict(params)  # each run's own --limit subset
         task, _ = prepared_task(benchmarks, run.task, run.args, task_params, model, run_name, run.roles)
         if params.get("limit") is not None:
             ids += selected_ids(task, run.task, task_params)
-        tasks.append(bind_roles(task, run.roles, role_models))
+        tasks.append(bind_roles(task, run.roles, role_models, made))
     return tasks, ids
 
 
@@ -101,7 +107,7 @@ def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRu
     """Every (run, model) pair's task for one eval set: each run's task built and checked for each model as a
     single run's is (`prepare_tasks`), run on that model with that model's own settings; the samples `--limit`
     selected; and what each local server was given, by model. The set's own options leave the models' settings
-    out (`without_model_settings`).
+    out (`without_model_settings`), so a role's model (a judge) has its own too, made once for every model's runs.
 
     Raises:
         FigevalError: what `launch.prepared_task` refuses, for any run and model.
@@ -112,17 +118,24 @@ def several_models_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRu
     from figeval.arguments import parse_pairs
     from figeval.running.launch import eval_options, launch_params
 
-    tasks: list[Any] = []
-    ids: list[str] = []
-    notes: dict[str, str] = {}
-    model_args = parse_pairs(params.get("m") or (), "-M")
-    for model in models:
+    def own_config(model: str) -> tuple[GenerateConfig, str | None]:
         own, local = launch_params(params, model, given, cache=cache)
         settings = {name: own[name] for name in MODEL_SETTINGS[1:] if own.get(name) is not None}
         given_cache = "cache" in given and own.get("cache")
         settings["cache"] = CachePolicy(expiry=own["cache"]) if given_cache else eval_options(model, cache)["cache"]
-        bound = get_model(model, config=GenerateConfig(**settings), **model_args)
-        built, selected = prepare_tasks(benchmarks, runs, params, model, None)
+        return GenerateConfig(**settings), local
+
+    tasks: list[Any] = []
+    ids: list[str] = []
+    notes: dict[str, str] = {}
+    role_models: dict[str, dict[str, Any]] = {}
+    model_args = parse_pairs(params.get("m") or (), "-M")
+    for model in models:
+        config, local = own_config(model)
+        # made for this set alone: a model memoized by name would keep a client of an earlier base URL
+        bound = get_model(model, config=config, memoize=False, **model_args)
+        built, selected = prepare_tasks(benchmarks, runs, params, model, None, role_models,
+                                        lambda role: get_model(role, config=own_config(role)[0], memoize=False))
         tasks += [task_with(task, model=bound) for task in built]
         ids += selected
         notes |= {model: local} if local else {}
@@ -166,9 +179,19 @@ def run_set(params: dict[str, Any], tasks: Sequence[Any], folder: str, sample_id
     try:
         with click.Context(click.Command("figeval")) if outside else contextlib.nullcontext(), \
                 quiet_ids_of_other_runs([id.partition(":")[2] for id in sample_ids]):
-            return run_inspect_eval_set_command(params, retry_attempts=RETRY_ATTEMPTS, log_dir_allow_dirty=True)
+            said = run_inspect_eval_set_command(params, retry_attempts=RETRY_ATTEMPTS, log_dir_allow_dirty=True)
     except PrerequisiteError as error:
         raise FigevalError(prerequisite_line(str(error))) from None
+    # Inspect's eval-set stopped by Ctrl-C returns as a success with its logs cancelled: the logs say
+    return said and set_finished(folder, len(tasks))
+
+
+def set_finished(folder: str, tasks: int) -> bool:
+    """Every one of the set's `tasks` has a log in `folder` that ended in success."""
+    from inspect_ai.log import read_eval_log
+
+    logs = set_logs(folder)
+    return len(logs) == tasks and all(read_eval_log(log, header_only=True).status == "success" for log in logs)
 
 
 def set_logs(folder: str) -> list[str]:
