@@ -119,9 +119,8 @@ def report_of(found: FoundRuns, benchmarks: Sequence[Benchmark], labelled: Seque
     contexts = {benchmark.name: TableContext(paper, benchmark.numbers(), families or {}) for benchmark in benchmarks}
     runs = found.runs
     present = {run.task for run in runs}
-    if baseline is not None and baseline not in {run.display_name for run in runs}:
-        raise FigevalError(f"--baseline {baseline}: no run of that model; the models, as the report names them: "
-                           f"{', '.join(sorted({run.display_name for run in runs}))}.")
+    if baseline is not None:
+        baseline = baseline_name(baseline, runs)
     scores = ScoreCache()
     if leaderboard:
         spec = TableSpec("leaderboard", "", "", "Leaderboard: each task's headline metric (percent)", "percent",
@@ -144,6 +143,23 @@ def report_of(found: FoundRuns, benchmarks: Sequence[Benchmark], labelled: Seque
     if (table := reading_table(runs)).rows:
         tables.append(table)
     return Report(tables, runs, found.superseded, found.not_successful)
+
+
+def baseline_name(baseline: str, runs: Sequence[RunSummary]) -> str:
+    """The baseline model as the report names it, given so or as its runs record it (`openai-api/lab/m`).
+
+    Raises:
+        FigevalError: no run is of that model, or its runs are named two ways (runs given two --name).
+    """
+    if baseline in {run.display_name for run in runs}:
+        return baseline
+    named = sorted({run.display_name for run in runs if run.model == baseline})
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise FigevalError(f"--baseline {baseline}: its runs are named {' and '.join(named)}; give one of those.")
+    raise FigevalError(f"--baseline {baseline}: no run of that model; the models, as the report names them: "
+                       f"{', '.join(sorted({run.display_name for run in runs}))}.")
 
 
 def benchmark_tables(benchmark: Benchmark, runs: Sequence[RunSummary], present: set[str],

@@ -59,6 +59,8 @@ def figeval_help(command: Any) -> Any:
               "(figeval's default: off, it costs about a quarter of the CPU per sample).")
 @click.option("--name", "run_name", default=None, help="The run's name in reports (instead of the model's), recorded "
               "as the log's metadata display_name.")
+@click.option("--baseline", metavar="MODEL", help="With --paper and several models: the paired differences are of "
+              "every model against this one of them (default: every pair).")
 @click.option("--dry-run", is_flag=True, help="Print what the run would ask, per task and in total: its samples, model "
               "calls (judge calls beside them; retries not counted) and prompt tokens (exact with a gguf model's "
               "own vocabulary, else estimated and labelled). No model is called or loaded, no log is written; "
@@ -67,8 +69,8 @@ def figeval_help(command: Any) -> Any:
 @inspect_eval_options
 @click.pass_context
 def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judge: str | None,
-        model_short: str | None, no_cache: bool, log_realtime: bool, run_name: str | None, dry_run: bool,
-        **params: Any) -> None:
+        model_short: str | None, no_cache: bool, log_realtime: bool, run_name: str | None, baseline: str | None,
+        dry_run: bool, **params: Any) -> None:
     """Run a benchmark task (TASK: see `figeval list`) and print its summary table, or with --paper NAME every task
     of a paper's protocol and its tables; with --dry-run, what the run of one or more tasks (or of a paper) would
     cost, without running it.
@@ -111,8 +113,12 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
             raise FigevalError(f"{' '.join(task_names)} and --paper {paper}: give the TASKs or the paper.")
         given = given_options(ctx, params)
         run_paper(benchmarks, paper, args, params, models, run_name, roles, given, dry_run,
-                  lambda params: launch_options(given, params, model, no_cache, log_realtime), cache=not no_cache)
+                  lambda params: launch_options(given, params, model, no_cache, log_realtime), cache=not no_cache,
+                  baseline=baseline)
         return
+    if baseline is not None:
+        raise FigevalError(f"--baseline {baseline}: a baseline is of a paper run of several models (--paper NAME "
+                           "--model A,B); `figeval report --baseline` compares the runs of a folder.")
     if len(models) > 1:
         raise FigevalError(f"--model {','.join(models)}: several models run a paper's protocol together (--paper "
                            "NAME); give one model for a task.")
@@ -123,7 +129,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
         from figeval.running.plan import task_settings
 
         settings = task_settings(benchmarks, task_names, args, roles)
-        plan_run(benchmarks, [(name, given, bound) for name, (given, bound) in settings.items()], params, model,
+        plan_run(benchmarks, [(name, given, bound) for name, (given, bound) in settings.items()], params, [model],
                  run_name)
         return
     if len(task_names) > 1:

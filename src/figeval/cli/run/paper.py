@@ -25,13 +25,15 @@ from figeval.terminal import hanging
 
 def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any],
               models: Sequence[str], run_name: str | None, roles: tuple[str, ...], given: Collection[str],
-              dry_run: bool, launch_options: Callable[[dict[str, Any]], dict[str, Any]], cache: bool = True) -> None:
+              dry_run: bool, launch_options: Callable[[dict[str, Any]], dict[str, Any]], cache: bool = True,
+              baseline: str | None = None) -> None:
     """`--paper NAME`: the protocol's runs built and checked as single runs are, before any model is asked, then
     planned (`--dry-run`) or run as one eval set; with several models, one set over every (run, model) pair, each
     model with its own settings (`running.paper.several_models_tasks`).
 
     Args:
         launch_options: Inspect's options for the set from the run's (the command's defaults applied).
+        baseline: one of `models`, the others' paired differences taken against it.
     """
     from figeval._compat import preload_inspect_modules
     from figeval.cli.run.display import quiet_inspect_output
@@ -45,16 +47,17 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
                            "turn to give it a name.")
     if len(set(models)) < len(models):
         raise FigevalError(f"--model {','.join(models)}: a model is given twice; give each once.")
+    if baseline is not None and (len(models) < 2 or baseline not in models):
+        raise FigevalError(f"--baseline {baseline}: not one of the models run (--model {','.join(models)}); give "
+                           "one of several models, as --model gives it.")
     runs, skipped, params, notes = paper_setup(benchmark, args, roles, params, given)
     for line in notes:
         click.echo(line)
     if dry_run:
         from figeval.cli.run.plan import plan_run
 
-        if len(models) > 1:
-            raise FigevalError(f"--model {','.join(models)} --dry-run: a plan is of one model; plan each in turn.")
         # what is left: a sample a log of this set already answered is not asked again
-        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, models[0], run_name,
+        plan_run(benchmarks, [(run.task, run.args, run.roles) for run in runs], params, models, run_name,
                  set_folder(params["log_dir"], benchmark.name, set_name(run_name, models)))
         for skip in skipped:
             click.echo(skip.line())
@@ -81,7 +84,8 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     if len(models) > 1:
         set_params = without_model_settings(set_params)
     finished = run_set(set_params, tasks, folder, ids)
-    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]], several=len(models) > 1)
+    print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]], several=len(models) > 1,
+                  baseline=baseline)
 
 
 def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipped: Sequence[SkippedRun],
@@ -95,10 +99,10 @@ def print_runs(benchmark: Benchmark, model: str, runs: Sequence[PaperRun], skipp
 
 
 def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequence[SkippedRun],
-                  finished: bool, command: Sequence[str], several: bool = False) -> None:
+                  finished: bool, command: Sequence[str], several: bool = False, baseline: str | None = None) -> None:
     """The paper's tables over the set's runs with its published rows (with `several` models, their paired
-    differences and the leaderboard after them), what was skipped, and where the logs are; for a set that did not
-    finish, the runs that did not and the command that goes on with them.
+    differences, against `baseline` if given, and the leaderboard after them), what was skipped, and where the logs
+    are; for a set that did not finish, the runs that did not and the command that goes on with them.
 
     Raises:
         FigevalError: some run did not finish (after the tables of those that did).
@@ -106,14 +110,15 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     from inspect_ai.log import read_eval_log
 
     from figeval.cli.run.summary import cache_line, report_command
-    from figeval.reporting.render import RENDERERS, text_table
+    from figeval.reporting.render import text_table
     from figeval.results.report import build_report
 
     ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
-    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True,
+    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True, baseline=baseline,
                           keep=lambda log: log.eval.task_id in ids)
     if result.runs:
-        click.echo("\n" + RENDERERS["text"][1](result), nl=False)
+        # the tables alone: the runs they rest on are the set's logs, said below
+        click.echo("\n" + "\n\n".join(text_table(table) for table in result.tables) + "\n")
         if several:
             [board] = build_report(Path(folder), [benchmark], benchmark.task_names(), leaderboard=True,
                                    keep=lambda log: log.eval.task_id in ids).tables[:1]
@@ -125,16 +130,18 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
     click.echo(f"logs: {folder} (view with `{shlex.join(['inspect', 'view', '--log-dir', folder])}`)")
     click.echo(f"report: `{report_command(log_dir)}` (tables and figures of every run in {log_dir})")
     if not finished:
-        listed = "; ".join(sorted({_unfinished(run) for run in result.not_successful})) or "some runs"
+        listed = "; ".join(sorted({_unfinished(run, several) for run in result.not_successful})) or "some runs"
         raise FigevalError(f"did not finish: {listed} | their completed samples are kept in {folder}; run "
                            f"`{shlex.join(command)}` again to go on from them.")
 
 
-def _unfinished(run: Any) -> str:
-    """A run that did not finish, with its status and the error its log records."""
+def _unfinished(run: Any, several: bool) -> str:
+    """A run that did not finish (with `several` models, on which), with its status and the error its log
+    records."""
     from inspect_ai.log import read_eval_log
 
     from figeval.cli.run.summary import error_reason
 
     log = read_eval_log(run.log, header_only=True)
-    return f"{run.task} ({run.status}{f': {error_reason(log)}' if log.error else ''})"
+    on = f" on {log.eval.model}" if several else ""
+    return f"{run.task}{on} ({run.status}{f': {error_reason(log)}' if log.error else ''})"
