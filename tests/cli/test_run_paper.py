@@ -566,6 +566,9 @@ def test_a_paper_run_stopped_by_ctrl_c_says_it_did_not_finish_and_its_re_run_goe
         stdout, stderr = process.communicate(timeout=120)
         for server in servers:
             server.release(answer_held=False)
+        # each model says what its local server was given, once, named
+        assert [line.split(": local server")[0] for line in stdout.splitlines() if "local server: the" in line] == [
+            "openai-api/stub1/m", "openai-api/stub2/m"]
         # Inspect's eval-set returns as a success with every log cancelled: the command says the runs did not finish
         assert process.returncode == 2 and "Traceback" not in stderr
         [line] = [line for line in stderr.splitlines() if line.startswith("error: ")]

@@ -144,7 +144,9 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     click.echo(f"figeval: {task_name} on {model} ({pairs_text(args, 'defaults')})")
     if subset is not None:
         click.echo(f"subset: {subset}")
-    params = launch_options(given_options(ctx, params), params, model, no_cache, log_realtime)
+    params, note = launch_options(given_options(ctx, params), params, model, no_cache, log_realtime)
+    if note is not None:
+        click.echo(note)
     # The task built above (Inspect would build it again from its name and -T): the same @task function and
     # arguments `inspect eval figeval/<task>` uses; the answer mode is decided per sample (answer_mode=auto).
     params |= {"tasks": (task,), "t": (), "task_config": None}
@@ -169,14 +171,12 @@ def given_options(ctx: click.Context, params: dict[str, Any]) -> set[str]:
 
 
 def launch_options(given: set[str], params: dict[str, Any], model: str, no_cache: bool,
-                   log_realtime: bool) -> dict[str, Any]:
+                   log_realtime: bool) -> tuple[dict[str, Any], str | None]:
     """Inspect's options for the run (`running.launch.launch_params`: figeval's defaults where the user gave none, a
-    local server's own settings, the model), saying what a local server was given; Inspect's output set for it
+    local server's own settings, the model) and what a local server was given; Inspect's output set for it
     (`display.py`)."""
     if log_realtime:
         params, given = params | {"no_log_realtime": False}, given | {"no_log_realtime"}
     params, note = launch_params(params, model, given, cache=not no_cache)
-    if note is not None:
-        click.echo(note)
     progress_lines_without_terminal(given)
-    return params
+    return params, note

@@ -25,14 +25,16 @@ from figeval.terminal import hanging
 
 def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any], params: dict[str, Any],
               models: Sequence[str], run_name: str | None, roles: tuple[str, ...], given: Collection[str],
-              dry_run: bool, launch_options: Callable[[dict[str, Any]], dict[str, Any]], cache: bool = True,
+              dry_run: bool, launch_options: Callable[[dict[str, Any]], tuple[dict[str, Any], str | None]],
+              cache: bool = True,
               baseline: str | None = None) -> None:
     """`--paper NAME`: the protocol's runs built and checked as single runs are, before any model is asked, then
     planned (`--dry-run`) or run as one eval set; with several models, one set over every (run, model) pair, each
     model with its own settings (`running.paper.several_models_tasks`).
 
     Args:
-        launch_options: Inspect's options for the set from the run's (the command's defaults applied).
+        launch_options: Inspect's options for the set from the run's (the command's defaults applied), and what a
+            local server was given.
         baseline: one of `models`, the others' paired differences taken against it.
     """
     from figeval._compat import preload_inspect_modules
@@ -76,13 +78,14 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     preload_inspect_modules()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, ", ".join(models), runs, skipped, folder)
-    # the first model's local server line is the launch's own; the other models' are said here
-    set_params = launch_options(params)
-    for model in models[1:]:
-        if model in servers:
-            click.echo(f"{model}: {servers[model]}")
+    set_params, note = launch_options(params)
     if len(models) > 1:
         set_params = without_model_settings(set_params)
+        for model in models:  # each model says what its local server was given (`several_models_tasks`)
+            if model in servers:
+                click.echo(f"{model}: {servers[model]}")
+    elif note is not None:
+        click.echo(note)
     finished = run_set(set_params, tasks, folder, ids)
     print_outcome(benchmark, folder, log_dir, skipped, finished, ["figeval", *sys.argv[1:]], several=len(models) > 1,
                   baseline=baseline)
