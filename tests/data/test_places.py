@@ -95,7 +95,27 @@ def test_verify_names_a_folder_where_a_file_goes(isolated_data_dir: Path, tmp_pa
         "turkish-idioms/idioms.tsv: missing",
         f"turkish-idioms: to repair: {place} is a folder where figeval keeps the file 'idioms.tsv' of turkish-idioms; "
         "move it away, then run `figeval data import turkish-idioms FOLDER`."]
-    assert one_error_line(result).startswith("error: 1 file(s) missing or not matching their pin")
+    # the error line itself names the file and the fix: the one repair line, which names the command
+    assert one_error_line(result) == (f"error: 1 file(s) missing or not matching their pin: {place} (missing); "
+                                      f"{place} is a folder where figeval keeps the file 'idioms.tsv' of "
+                                      "turkish-idioms; move it away, then run `figeval data import turkish-idioms "
+                                      "FOLDER`.")
+
+
+def test_verify_names_the_first_files_and_the_commands_that_store_them(isolated_data_dir: Path, tmp_path: Path):
+    # nothing stored: the 11 files of the 5 datasets are missing, listed in registry order (the lines above the
+    # error); the line names the first 3 and counts the other 8, and gives the store command of every dataset
+    result = figeval("data", "verify", cwd=tmp_path)
+    first = [isolated_data_dir / "ffe-hallu" / "Authentic FFEs.csv", isolated_data_dir / "ffe-hallu" / "Fake FFEs.csv",
+             isolated_data_dir / "turkish-idioms" / "idioms.tsv"]
+    assert one_error_line(result) == (
+        f"error: 11 file(s) missing or not matching their pin: {first[0]} (missing), {first[1]} (missing), "
+        f"{first[2]} (missing) and 8 more; run `figeval data fetch NAME` (or `figeval data import NAME FOLDER`) "
+        "for each of ffe-hallu, turkish-idioms, persian-allusions, pquad, pn-summary.")
+    # one dataset with nothing to repair but storing: its own command
+    assert one_error_line(figeval("data", "verify", "turkish-idioms", cwd=tmp_path)) == (
+        f"error: 1 file(s) missing or not matching their pin: {first[2]} (missing); run `figeval data import "
+        "turkish-idioms FOLDER`.")
 
 
 @pytest.mark.skipif(AS_ROOT, reason="root writes into a read-only folder")

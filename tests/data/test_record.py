@@ -74,7 +74,10 @@ def test_every_reader_names_the_damaged_record_and_the_fix(stored_then_damaged: 
     verified = figeval("data", "verify", "turkish-idioms", cwd=tmp_path)
     assert verified.stdout.splitlines() == ["turkish-idioms/idioms.tsv: unverifiable",
                                             f"turkish-idioms: to repair: {message}"]
-    assert verified.returncode == 2 and len(verified.stderr.splitlines()) == 1
+    # the error line names the stored file and, as the one repair line, the record and its fix
+    assert verified.returncode == 2 and verified.stderr.splitlines() == [
+        f"error: 1 file(s) missing or not matching their pin: {record_path(source).parent / 'idioms.tsv'} "
+        f"(unverifiable); {message}"]
 
     tasks = figeval("list", "--json", cwd=tmp_path)
     assert tasks.returncode == 0, tasks.stderr

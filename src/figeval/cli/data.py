@@ -10,6 +10,7 @@ import click
 from figeval.errors import DataError, FigevalError
 
 if TYPE_CHECKING:
+    from figeval.data.source import DatasetSource
     from figeval.data.stored import FileStatus
 
 
@@ -107,16 +108,40 @@ def data_verify(name: str | None) -> None:
 
     sources = [get_source(name)] if name else list(datasets().values())
     _usable_data_dir()
-    problems = 0
+    unmatched: list[tuple[DatasetSource, FileStatus]] = []
     for source in sources:
         statuses = file_statuses(source)
         for status in statuses:
             click.echo(f"{source.name}/{status.file.name}: {status.state.value}")
-            problems += status.state is not FileState.OK
+        unmatched += [(source, status) for status in statuses if status.state is not FileState.OK]
         for problem in _fixes(statuses):
             click.echo(f"{source.name}: to repair: {problem}")
-    if problems:
-        raise FigevalError(
-            f"{problems} file(s) missing or not matching their pin; run `figeval data fetch NAME` "
-            "(or `figeval data import NAME FOLDER`), or what a 'to repair' line above says."
-        )
+    if unmatched:
+        raise FigevalError(_unmatched_line(unmatched))
+
+
+_NAMED_FILES = 3
+"""How many unmatched files the error line of `verify` names; the lines above it list every one."""
+
+
+def _unmatched_line(unmatched: list[tuple[DatasetSource, FileStatus]]) -> str:
+    """The one error line of `verify`: the files it is about (the first few) and what restores them. A single
+    repair line (a folder in a file's place, a damaged record) already names its file and its command, so it is
+    the fix; several are each said above, and the store command follows them."""
+    from figeval.data.stored import store_command
+
+    named = [f"{status.path} ({status.state.value})" for _, status in unmatched[:_NAMED_FILES]]
+    more = len(unmatched) - len(named)
+    files = ", ".join(named) + (f" and {more} more" if more else "")
+    problems = list(dict.fromkeys(status.problem for _, status in unmatched if status.problem))
+    sources = list({source.name: source for source, _ in unmatched}.values())
+    if len(problems) == 1 and all(status.problem for _, status in unmatched):
+        fix = problems[0]
+    else:
+        first = "after what each 'to repair' line above says, " if problems else ""
+        if len(sources) == 1:
+            fix = f"{first}run {store_command(sources[0])}."
+        else:
+            fix = (f"{first}run `figeval data fetch NAME` (or `figeval data import NAME FOLDER`) for each of "
+                   f"{', '.join(source.name for source in sources)}.")
+    return f"{len(unmatched)} file(s) missing or not matching their pin: {files}; {fix}"
