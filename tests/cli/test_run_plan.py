@@ -173,3 +173,30 @@ def test_the_plan_is_what_the_embedded_model_is_asked(ffe_hallu_imported: Path, 
     calls = sum(1 for sample in log.samples for event in sample.events if event.event == "model")
     assert calls == 10
     assert planned.split()[0] == f"{log.stats.model_usage['gguf/gemma-3-270m'].input_tokens:,}"
+
+
+# What a file given as `gguf/FILE` is instead of the weights, and the words its refusal says it with: a git-lfs
+# pointer as a clone holds it before `git lfs pull` (its format's three lines), an empty file, and other bytes
+# (the first 4 of "PK\x03\x04...", a zip, shown as Python writes bytes).
+NOT_GGUF = {
+    "lfs pointer": (b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"0" * 64 + b"\nsize 168004768\n",
+                    "is a git-lfs pointer (a small text file naming the weights), not the weights; run `git lfs pull` "
+                    "in the clone it is from, or download the .gguf file again"),
+    "empty": (b"", "is empty (0 bytes), not a GGUF model; download the .gguf file again"),
+    "other bytes": (b"PK\x03\x04" + bytes(60),
+                    "is not a GGUF model: its first 4 bytes are b'PK\\x03\\x04', not b'GGUF'; download the .gguf "
+                    "file again"),
+}
+
+
+@pytest.mark.parametrize("dry", [True, False], ids=["dry run", "run"])
+@pytest.mark.parametrize("kind", list(NOT_GGUF))
+def test_a_model_file_that_is_not_gguf_is_refused_before_it_is_read(kind: str, dry: bool, ffe_hallu_imported: Path,
+                                                                   tmp_path: Path):
+    content, what = NOT_GGUF[kind]
+    model = tmp_path / "model.gguf"
+    model.write_bytes(content)
+    result = figeval("run", "ffe_detection", "-m", f"gguf/{model}", "--limit", "10", "--log-dir",
+                     str(tmp_path / "logs"), *(["--dry-run"] if dry else []), cwd=tmp_path)
+    assert_one_line_error(result, f"gguf: {model} {what}")
+    assert not (tmp_path / "logs").exists()

@@ -45,7 +45,35 @@ def resolve_model_path(name: str) -> tuple[Path, bool | None]:
         raise FigevalError(
             f"gguf: no model file at '{name}'; give the path of a .gguf file or one of: {', '.join(ALIASES)}."
         )
+    problem = _not_gguf(path)
+    if problem:
+        raise FigevalError(f"gguf: {path} {problem}")
     return path, None
+
+
+GGUF_MAGIC = b"GGUF"
+"""The first 4 bytes of every GGUF file (the format's magic number)."""
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+"""How a git-lfs pointer file begins: what a clone holds in place of the weights until `git lfs pull`."""
+_REDOWNLOAD = "download the .gguf file again (e.g. `huggingface-cli download OWNER/REPO FILE.gguf`)"
+
+
+def _not_gguf(path: Path) -> str | None:
+    """What the file is instead of a GGUF model, with the fix; None for a GGUF file. Checked before llama.cpp
+    reads it, which fails on anything else with a traceback that names neither what the file is nor the fix."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(len(LFS_POINTER))
+    except OSError as error:
+        return f"cannot be read ({error.strerror}); make it readable."
+    if start.startswith(GGUF_MAGIC):
+        return None
+    if not start:
+        return f"is empty (0 bytes), not a GGUF model; {_REDOWNLOAD}."
+    if start == LFS_POINTER:
+        return ("is a git-lfs pointer (a small text file naming the weights), not the weights; run `git lfs pull` "
+                f"in the clone it is from, or {_REDOWNLOAD}.")
+    return (f"is not a GGUF model: its first 4 bytes are {start[:4]!r}, not {GGUF_MAGIC!r}; {_REDOWNLOAD}.")
 
 
 def weights_identity(name: str) -> str:
