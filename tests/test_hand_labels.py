@@ -11,7 +11,7 @@ from inspect_ai.log import read_eval_log
 from figeval.benchmarks.perhallueval.tasks import perhallueval_qa
 from figeval.errors import DataError
 from figeval.annotation.hand_labels import apply_hand_labels, read_hand_labels, unread_answers
-from tests.command import figeval
+from tests.command import assert_one_line_error, figeval
 from tests.ffe_hallu.test_tasks import write_replay
 from tests.metric_values import run_metrics
 
@@ -121,3 +121,28 @@ def test_an_extractor_reads_only_unread_answers_and_its_agreement_with_people_is
     assert "extractor vs hand labels: n=2, agreement 50.0%, Cohen's kappa" in applied.stdout
     # the person's label replaces the extractor's: factual recall Y on q1 of 2 = 1/2 (q2 now N)
     assert run_metrics(read_eval_log(str(out)))["factual_recall"] == pytest.approx(1 / 2)
+
+
+def test_a_sheet_that_exists_is_never_written_over_nor_through_a_link(run_with_unread_answers: Path,
+                                                                      tmp_path: Path):
+    log, sheet = run_with_unread_answers, tmp_path / "unread.csv"
+    assert figeval("annotate", "unread", str(log), "--out", str(sheet), cwd=tmp_path).returncode == 0
+    filled = sheet.read_text(encoding="utf-8-sig").replace(",\n", ",Y\n").replace(",\r\n", ",Y\r\n")
+    assert [row["label"] for row in csv.DictReader(filled.splitlines())] == ["Y", "Y"]  # a person's labels
+    sheet.write_text(filled, encoding="utf-8-sig")
+    # unread and export write sheets people fill: an existing --out is refused, as apply refuses an existing log
+    for command in (["annotate", "unread", str(log), "--out", str(sheet)],
+                    ["annotate", "export", str(log), "--out", str(sheet)]):
+        assert_one_line_error(figeval(*command, cwd=tmp_path), f"--out {sheet} exists",
+                              "write to another path, or remove it yourself")
+        assert sheet.read_text(encoding="utf-8-sig") == filled
+    # a Label Studio export holding people's annotations, given as the tasks to write
+    annotated = tmp_path / "project.json"
+    annotated.write_text('[{"data": {}, "annotations": [{"result": []}]}]', encoding="utf-8")
+    assert_one_line_error(figeval("annotate", "export", str(log), "--out", str(annotated), "--format", "labelstudio",
+                                  cwd=tmp_path), f"--out {annotated} exists")
+    link = tmp_path / "link.csv"
+    link.symlink_to(tmp_path / "elsewhere.csv")  # a link to no file yet: writing would create its target
+    assert_one_line_error(figeval("annotate", "unread", str(log), "--out", str(link), cwd=tmp_path),
+                          f"--out {link} is a symbolic link")
+    assert not (tmp_path / "elsewhere.csv").exists()

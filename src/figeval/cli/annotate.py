@@ -25,7 +25,8 @@ def annotate() -> None:
 def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> None:
     """Write the answers of runs of one task (LOGS: .eval files or log dirs) to a sheet with an empty label
     column: a judged task's parsed answers, or the answers a parser could not read. A CSV sheet's instructions
-    are written beside it (OUT's name with .instructions.txt); Label Studio's are in its labelling config."""
+    are written beside it (OUT's name with .instructions.txt); Label Studio's are in its labelling config. A CSV
+    OUT must not exist, nor a Label Studio OUT holding annotations: what people labelled is never written over."""
     from figeval._registry import annotation_spec
     from figeval.annotation.answers import task_name
     from figeval.annotation.sheets import (
@@ -40,6 +41,8 @@ def annotate_export(logs: tuple[Path, ...], out: Path, sheet_format: str) -> Non
     beside, what = ((label_studio_config(out), "labelling config") if sheet_format == "labelstudio"
                     else (instructions_path(out), "instructions"))
     check_outputs([out], logs)
+    if sheet_format == "csv" or _holds_annotations(out):
+        _refuse_existing_sheet(out)
     check_outputs([beside], logs, f"--out's {what}")  # a file the user did not name: the message says what it is
     if out.suffix == ".eval":
         raise FigevalError(f"--out {out}: a sheet is .csv or .json, not an Inspect log's .eval; choose another name.")
@@ -147,10 +150,12 @@ def annotate_rates(labels: Path, logs: tuple[Path, ...]) -> None:
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The sheet to write (.csv).")
 def annotate_unread(log: Path, out: Path) -> None:
     """Write the answers of a run (LOG: one .eval file, any task) that no reader could read, with the task's labels,
-    for a person to label; then `figeval annotate apply`."""
+    for a person to label; then `figeval annotate apply`. OUT must not exist: a sheet a person may have labelled
+    is never written over."""
     from figeval.annotation.hand_labels import unread_answers, write_unread_sheet
 
     check_outputs([out], [log])
+    _refuse_existing_sheet(out)
     if out.suffix != ".csv":
         raise FigevalError(f"--out {out}: the sheet is a .csv file; choose a name ending in .csv.")
     [run] = _one_log(log)
@@ -194,6 +199,30 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
         click.echo(f"extractor vs hand labels: n={row.n}, agreement {100 * row.percent:.1f}%, Cohen's kappa {kappa}")
     # the same summary as the run's, in its benchmark's units
     click.echo(summary_table(figeval._registry.BENCHMARKS, summarize(applied.log)))
+
+
+def _refuse_existing_sheet(out: Path) -> None:
+    """Refuses a sheet's `--out` that exists: it may be a sheet a person has labelled, and writing it again would
+    empty its labels (as `annotate apply` refuses an existing log). A symbolic link is `check_outputs`'s to name.
+
+    Raises:
+        FigevalError: naming `out` and the fix.
+    """
+    if out.exists():
+        raise FigevalError(f"--out {out} exists (a sheet a person may have labelled: figeval never writes over "
+                           "one); write to another path, or remove it yourself to write it again.")
+
+
+def _holds_annotations(path: Path) -> bool:
+    """Whether `path` is a Label Studio export with people's annotations. Tasks figeval wrote hold none (people
+    label in Label Studio), so they are written again, as after an export killed between its two files."""
+    import json
+
+    try:
+        tasks = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(tasks, list) and any(isinstance(task, dict) and task.get("annotations") for task in tasks)
 
 
 def _note(line: str) -> None:
