@@ -71,3 +71,24 @@ def test_unknown_category_is_refused(tmp_path: Path):
     path.write_text("Fake Idiom,Source Idiom,Category\nگربه را دم دروازه کشتن,,Word perturbation\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"row 1, column 'Category' is 'Word perturbation'; expected one of"):
         load_fake(path)
+
+
+def test_an_authentic_ffe_given_as_a_fake_is_refused_before_the_run(ffe_hallu_imported: Path, tmp_path: Path):
+    """Asked as a fake, an authentic FFE's correct answer is 'real': every model that knows it would be counted as
+    hallucinating. Written with a half-space and a period, it is still the benchmark's authentic row 6."""
+    from tests.command import assert_one_line_error, figeval
+    from tests.ffe_hallu.test_tasks import write_replay
+
+    lines = (ffe_hallu_imported / "Fake FFEs.csv").read_text(encoding="utf-8-sig").splitlines()
+    # data row 3 is file line 4 (after the header): "آب پاک خورده,شیر پاک خورده,Word Perturbation"
+    lines[3] = "با پای خود به\u200cگور رفتن.,,Cultural Fabrication"
+    fakes = tmp_path / "mine.csv"
+    fakes.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    logs, replay = tmp_path / "logs", write_replay(tmp_path / "a.jsonl", {"x": "Yes"})
+    for controls in ("true", "false"):  # without controls too: the authentic list is read to check the fakes
+        result = figeval("run", "ffe_detection", "-T", f"fakes={fakes}", "-T", f"controls={controls}",
+                         "--model", f"replay/{replay}", "--log-dir", str(logs))
+        assert_one_line_error(result, "mine.csv: row 3, column 'Fake Idiom'",
+                              "با پای خود به\\u200cگور رفتن.",  # repr: the half-space shown
+                              "authentic FFE", "row 6", "remove the row")
+    assert not logs.exists()

@@ -193,3 +193,19 @@ def test_the_printed_next_command_quotes_the_sheet_for_the_shell(ffe_hallu_impor
     assert result.returncode == 0, result.stderr
     # shlex.quote of "paraphrases=my sheet.csv": one shell word when pasted back
     assert result.stdout.rstrip().endswith("-T meaning=paraphrased -T 'paraphrases=my sheet.csv'")
+
+
+def test_a_sheet_with_no_verified_row_is_one_line_before_inspect(ffe_hallu_imported: Path, tmp_path: Path):
+    """Every row unverified (empty or no): nothing to ask, said in one line, not Inspect's empty-dataset traceback."""
+    from tests.command import assert_one_line_error, figeval
+    from tests.ffe_hallu.test_tasks import write_replay
+
+    sheet = tmp_path / "paraphrases.csv"
+    sheet.write_text("row,farsi_idiom,Meaning,paraphrase,verified\n1,به بار اوردن,به ثمر رسیدن,نتیجه دادن,\n"
+                     "2,چیزی نه به دار است نه به بار,هنوز مشخص نیست,هنوز روشن نیست,no\n", encoding="utf-8")
+    logs = tmp_path / "logs"
+    result = figeval("run", "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={sheet}",
+                     "--model", f"replay/{write_replay(tmp_path / 'a.jsonl', {'x': 'Yes'})}", "--log-dir", str(logs))
+    assert_one_line_error(result, "paraphrases.csv: no row is verified (2 rows: 2 unverified)",
+                          "fill its 'verified' column")
+    assert not logs.exists()

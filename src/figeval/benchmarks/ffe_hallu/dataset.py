@@ -111,6 +111,24 @@ def load_fake(path: Path) -> list[FakeFFE]:
     return [FakeFFE(r.number, r.cells["Fake Idiom"], r.cells["Source Idiom"], r.cells["Category"]) for r in rows]
 
 
+def refuse_authentic_fakes(path: Path, fakes: list[FakeFFE], authentic: list[AuthenticFFE]) -> None:
+    """A fake set of the user's holds none of the authentic FFEs: asked as a fake, an authentic FFE's correct answer
+    would be "fake", so every model that knows it would be counted as hallucinating. Compared as the fakes' checks
+    compare expressions (`fake_key`: spacing, half-spaces and punctuation make no difference).
+
+    Raises:
+        DataError: naming the first such row, the authentic row it equals, and the fix.
+    """
+    from figeval.benchmarks.ffe_hallu.fakes import fake_key  # fakes.py imports this module's categories
+
+    authentic_row = {fake_key(item.expression): item.row for item in authentic}
+    for fake in fakes:
+        if (row := authentic_row.get(fake_key(fake.expression))) is not None:
+            raise DataError(f"{path.name}: row {fake.row}, column 'Fake Idiom' is {fake.expression!r}, an authentic "
+                            f"FFE ({AUTHENTIC_FILE} row {row}): asked as a fake, knowing it would count as a "
+                            "hallucination; remove the row or replace it with a fabricated expression.")
+
+
 def item_id(kind: ItemKind, row: int) -> str:
     return f"ffe-{kind.value}-{row:03d}"
 
@@ -175,7 +193,8 @@ def load_detection_data(controls: bool, fakes_file: Path | None = None) -> Detec
         recorded: dict[str, object] = provenance(source, used)
     else:
         fakes = load_fake(fakes_file)
-        paths = require(source) if controls else {}
+        paths = require(source)
+        refuse_authentic_fakes(fakes_file, fakes, load_authentic(paths[AUTHENTIC_FILE]))
         recorded = {**(provenance(source, [AUTHENTIC_FILE]) if controls else {}),
                     # data_file / data_sha256: the report's run identity (a row per file and version)
                     "data_file": str(fakes_file), "data_sha256": sha256_of(fakes_file)}

@@ -41,7 +41,7 @@ from figeval.benchmarks.ffe_hallu.scorer import (
     ffe_judged_scorer,
 )
 from figeval.data.stored import sha256_of
-from figeval.errors import FigevalError
+from figeval.errors import DataError, FigevalError
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import PLAIN, Design
 from figeval.task import benchmark_task, identified_task
@@ -71,7 +71,9 @@ def ffe_detection(controls: bool = True, answer_mode: AnswerModeName = "auto", f
         fakes: a fake set of your own instead of the published 200 (a CSV in the layout of `Fake FFEs.csv`:
             Fake Idiom, Source Idiom, Category; `figeval build ffe-hallu-fakes` + `ffe-hallu-fakes-final` write
             one). The metrics are the same; the log records the file's sha256 and `fake_set: custom`, and
-            `figeval report` sets the run beside the published set's (the contamination check).
+            `figeval report` sets the run beside the published set's (the contamination check). A row that is one
+            of the authentic FFEs (compared as the fakes' checks compare: spacing and punctuation aside) is
+            refused: asked as a fake, knowing it would count as a hallucination.
     """
     mode = answer_mode_of(answer_mode)
     data = load_detection_data(controls, Path(fakes) if fakes else None)
@@ -103,7 +105,8 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
     Args:
         meaning: `human` (the dictionary meaning in the file) or `paraphrased` (verified paraphrases).
         paraphrases: with `meaning=paraphrased`, the sheet from `figeval build ffe-hallu-paraphrases`, its `verified`
-            column filled by a person; unverified rows are dropped and counted.
+            column filled by a person; unverified rows are dropped and counted (a sheet with no verified row is
+            refused).
         judge: the judge model (provider/model); default: Inspect's `grader` role (--model-role grader=...).
         judge_prompt: `paper` (Appendix D 4.1 as printed: "literal only" is label 2) or `human` (literal output
             is hallucinated, as in the human scheme of Section 3.1(c)).
@@ -130,6 +133,9 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
                 "writes, with its 'verified' column filled."
             )
         kept, dropped = load_verified_paraphrases(Path(paraphrases), {item.row for item in items})
+        if not kept:  # else Inspect's "The specified dataset is empty" traceback
+            raise DataError(f"{Path(paraphrases).name}: no row is verified ({dropped} rows: {dropped} unverified); "
+                            "fill its 'verified' column (yes for each paraphrase a person checked), then run again.")
         samples = generation_samples(items, kept)
         metadata.update(paraphrases=paraphrases, paraphrases_dropped=dropped)
         print(f"ffe_generation: {len(samples)} verified paraphrases used, {dropped} unverified rows dropped",
