@@ -86,7 +86,7 @@ def test_a_label_the_task_does_not_have_is_refused_with_the_labels_it_has(run_wi
         apply_hand_labels(run, read_hand_labels(sheet), sheet)
     sheet.write_text("task,model,sample_id,read,labels,input,output,label\n"
                      f"perhallueval_qa,{run.eval.model},phe-qa-q1/correct,read,Y | N,,,N\n", encoding="utf-8")
-    with pytest.raises(DataError, match="none of its labelled answers is unread"):
+    with pytest.raises(DataError, match="row 2: sample phe-qa-q1/correct is labelled 'N' by hand, but its answer"):
         apply_hand_labels(run, read_hand_labels(sheet), sheet)
     assert len(unread_answers(run)) == 2
 
@@ -146,3 +146,22 @@ def test_a_sheet_that_exists_is_never_written_over_nor_through_a_link(run_with_u
     assert_one_line_error(figeval("annotate", "unread", str(log), "--out", str(link), cwd=tmp_path),
                           f"--out {link} is a symbolic link")
     assert not (tmp_path / "elsewhere.csv").exists()
+
+
+def test_a_hand_label_of_an_answer_a_reader_read_is_refused_not_skipped(run_with_unread_answers: Path,
+                                                                        tmp_path: Path):
+    log, sheet, out = run_with_unread_answers, tmp_path / "unread.csv", tmp_path / "labelled.eval"
+    assert figeval("annotate", "unread", str(log), "--out", str(sheet), cwd=tmp_path).returncode == 0
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    rows[0]["label"], rows[1]["label"] = "Y", "N"
+    # a person also overrides q1/correct, which the paper's rule read as "Y" (the model answered "Y")
+    rows.append({**rows[0], "sample_id": "phe-qa-q1/correct", "read": "read", "output": "Y", "label": "N"})
+    with sheet.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    applied = figeval("annotate", "apply", str(log), str(sheet), "--out", str(out), cwd=tmp_path)
+    # the header is row 1, the two unread answers rows 2 and 3: the override is row 4
+    assert_one_line_error(applied, f"{sheet}, row 4: sample phe-qa-q1/correct is labelled 'N' by hand",
+                          "was read (paper_rule: Y)", "clear that row's label")
+    assert not out.exists()

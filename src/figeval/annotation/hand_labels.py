@@ -102,6 +102,8 @@ class HandLabels(dict):
         super().__init__()
         self.answers: dict[tuple[str, str, str], str] = {}
         self.digests: dict[tuple[str, str, str], str] = {}
+        self.rows: dict[tuple[str, str, str], int] = {}
+        """The row of each label, as a spreadsheet numbers it (the header is row 1), for the messages."""
 
 
 def read_hand_labels(path: Path) -> HandLabels:
@@ -134,6 +136,7 @@ def read_hand_labels(path: Path) -> HandLabels:
         seen.add(key)
         if (row.get("label") or "").strip():
             labels[key] = row["label"].strip()
+            labels.rows[key] = number
             if isinstance(row.get("output"), str):
                 labels.answers[key] = row["output"]
             elif (row.get(ANSWER_COLUMN) or "").strip():
@@ -159,10 +162,15 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     """The log with every unread (or extractor-read) answer that has a label decided by hand, its metrics
     recomputed.
 
+    A label of an answer a reader read (every epoch of its sample read) is refused, not skipped: applying it to
+    some read answers and not to others would mix two ways of reading in one number, and skipping it would drop
+    a person's work without a word. With several epochs, a row stands for the sample's unread epochs only; its
+    read ones keep their reading.
+
     Raises:
         DataError: a label is not one of the task's labels, names a sample the run does not have, one that was
-            read, or one whose answer in the run is not the one the sheet showed (the sheet is of another run of
-            the same model, or was edited).
+            read (naming the sheet's row), or one whose answer in the run is not the one the sheet showed (the
+            sheet is of another run of the same model, or was edited).
     """
     task, model, name = task_name(log), log.eval.model, _score_name(log)
     mine = {key[2]: label for key, label in labels.items() if key[:2] == (task, model)}
@@ -183,13 +191,15 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     for sample_id, label in mine.items():
         if sample_id not in epochs:
             raise DataError(f"{sheet}: sample {sample_id} is not in {log.location}; give the sheet of this run.")
-        for sample in epochs[sample_id]:
-            score = (sample.scores or {}).get(name)
-            if score is None:
-                continue  # an epoch without a score (it failed) has no answer to label
-            outcome = outcome_of(score)
+        scored = [(sample, score, outcome_of(score)) for sample in epochs[sample_id]
+                  # an epoch without a score (it failed) has no answer to label
+                  if (score := (sample.scores or {}).get(name)) is not None]
+        if scored and not any(_to_label(outcome) for _, _, outcome in scored):
+            raise DataError(_read_already(sheet, log, sample_id, label, scored[0][2], getattr(labels, "rows", {})
+                                          .get((task, model, sample_id))))
+        for sample, score, outcome in scored:
             if not _to_label(outcome):
-                continue  # this epoch was read
+                continue  # this epoch was read; the row stands for the sample's unread epochs
             allowed = {value.lower(): value for value in _task_labels(score)}
             if label.lower() not in allowed:
                 raise DataError(f"{sheet}: sample {sample_id}: label {label!r} is not one of {list(allowed.values())}; "
@@ -206,6 +216,15 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
         raise DataError(f"{sheet}: none of its labelled answers is unread in {log.location}; it was read already.")
     recompute_metrics(log)
     return Applied(log, applied, pairs)
+
+
+def _read_already(sheet: Path, log: EvalLog, sample_id: str, label: str, outcome: Outcome, row: int | None) -> str:
+    """The refusal of a hand label of an answer a reader read: where the label is, what read the answer, the fix."""
+    where = f"{sheet}, row {row}" if row else str(sheet)
+    return (f"{where}: sample {sample_id} is labelled {label!r} by hand, but its answer in "
+            f"{log.location.removeprefix('file://')} was read ({outcome.read_by.value if outcome.read_by else 'read'}"
+            f"{f': {outcome.label}' if outcome.label else ''}); a hand label replaces only an answer no reader read: "
+            "clear that row's label (`figeval annotate unread` lists the unread answers).")
 
 
 def _refuse_other_answers(log: EvalLog, labels: dict[tuple[str, str, str], str], sheet: Path) -> None:

@@ -172,7 +172,8 @@ def annotate_unread(log: Path, out: Path) -> None:
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The new log to write (.eval).")
 def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
     """Apply a person's labels of a run's unread answers (SHEET from `figeval annotate unread`) to the run (LOG) and
-    write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was."""
+    write it as a new log, its metrics recomputed; the model is not asked again and LOG is left as it was. A label of
+    an answer a reader read is refused, naming its row: clear it (only unread answers are labelled by hand)."""
     from figeval.annotation.hand_labels import (
         apply_hand_labels,
         check_new_log,
