@@ -304,3 +304,27 @@ def test_one_replay_file_drives_the_whole_allusions_protocol(allusions_imported:
         assert all(sample.output.completion == answers[sample.id] for sample in log.samples)
         if log.eval.task.endswith("allusion_mc"):
             assert log.results.scores[0].metrics["accuracy"].value == 1.0
+
+
+@pytest.mark.parametrize("given", ["generated", "allusion_mc:generated"])
+def test_a_paper_run_takes_a_reviewed_sheet_for_its_generated_runs(given: str, allusions_imported: Path,
+                                                                   tmp_path: Path):
+    """A reviewed sheet goes to the runs on the generated passages, never to the PersPoems runs (which a standalone
+    run with the file refuses); `-T allusion_mc:generated=` to allusion_mc's generated run alone."""
+    sheet = tmp_path / "sheet.csv"
+    # two passages kept, about two allusions of the fixture's knowledge list
+    sheet.write_text("id,allusion,text,keep\ngenerated-001/1,یوسف و زلیخا,متن یک,yes\n"
+                     "generated-002/1,آتش نمرود,متن دو,yes\n", encoding="utf-8")
+    result = figeval("run", "--paper", "persian-allusions", "-m", "replay/absent.jsonl", "--judge", "openai/gpt-4o",
+                     "-T", f"{given}=sheet.csv", "--log-dir", str(tmp_path / "logs"), "--dry-run", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    plans = [line for line in result.stdout.splitlines() if line.startswith(("allusion_mc (", "allusion_open ("))]
+    # PersPoems: the fixture's 13 couplets; the sheet: its 2 kept rows; upstream's LLM-Generated fixture: 3 rows
+    both = given == "generated"
+    assert plans == [
+        "allusion_mc (dataset=perspoems): 13 samples",
+        "allusion_open (dataset=perspoems, judge_mode=gt, judge=openai/gpt-4o): 13 samples",
+        "allusion_open (dataset=perspoems, judge_mode=no_gt, judge=openai/gpt-4o): 13 samples",
+        "allusion_mc (dataset=generated, generated=sheet.csv): 2 samples",
+        *(f"allusion_open (dataset=generated, judge_mode={mode}{', generated=sheet.csv' if both else ''}, "
+          f"judge=openai/gpt-4o): {2 if both else 3} samples" for mode in ("gt", "no_gt"))]

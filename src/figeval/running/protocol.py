@@ -5,7 +5,9 @@ set's folder. `paper.py` builds and runs them; `figeval run --paper NAME` and `f
 The user's arguments go to the runs that take them: `--judge` (as `-T judge=`) and `-T NAME=VALUE` to every run whose
 task takes NAME, except an argument a run needs that other runs do not take (a file: `-T paraphrases=` goes to the
 paraphrased-meaning run only); `-T TASK:NAME=VALUE` to TASK's runs only (two tasks that each need their own file),
-over a value given for every run. An argument the protocol sets for a run, or that no run takes, is refused. A run
+over a value given for every run. A task may declare that it takes an argument only with other arguments of its
+run (`CONDITIONS`: a file of generated passages only where the run's dataset is those passages), and the argument goes
+to those runs alone. An argument the protocol sets for a run, or that no run takes, is refused. A run
 whose needed file or judge is not given is skipped, and the paper run says which argument would run it.
 
 An eval set needs a folder of its own (Inspect pairs each task with the logs there): the runs are logged in
@@ -23,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from inspect import signature
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +59,25 @@ class SkippedRun:
     def line(self) -> str:
         given = f" ({pairs_text(self.args)})" if self.args else ""
         return f"skipped {self.task}{given}, {self.fills}: give {self.enabled_by}"
+
+
+CONDITIONS = "argument_conditions"
+"""The attribute a task function may carry: argument name -> {other argument: value} under which a run takes it
+(`allusion_mc.argument_conditions = {"generated": {"dataset": "generated"}}`); a standalone run refuses the argument
+otherwise, so a paper run gives it only to the runs that meet the condition."""
+
+
+def _run_takes(benchmark: Benchmark, run: ProtocolRun, name: str) -> bool:
+    """Whether the run's task has the parameter and the run's own arguments meet the task's condition for it (a
+    condition's argument the run does not set is the task's default)."""
+    from figeval.running.tasks import task_functions
+
+    function = task_functions([benchmark]).get(run.task)
+    if function is None or name not in signature(function).parameters:
+        return False
+    condition = getattr(function, CONDITIONS, {}).get(name, {})
+    parameters = signature(function).parameters
+    return all(str(run.args.get(other, parameters[other].default)) == value for other, value in condition.items())
 
 
 def paper_benchmark(name: str, benchmarks: Sequence[Benchmark]) -> Benchmark:
@@ -93,6 +115,9 @@ def _split_arguments(benchmark: Benchmark, args: dict[str, Any]) -> list[tuple[s
         if not any(name in task_parameters([benchmark], run.task) for run in runs):
             raise FigevalError(f"-T {key}: no task of {benchmark.name}'s protocol"
                                f"{f' named {task}' if task else ''} takes {name}; leave it out.")
+        if not any(_run_takes(benchmark, run, name) for run in runs):
+            raise FigevalError(f"-T {key}: no run of {benchmark.name}'s protocol{f' of {task}' if task else ''} "
+                               f"takes {name} with the arguments the paper sets; leave it out.")
         needing = list(dict.fromkeys(run.task for run in runs if name in run.needs))
         if not task and len(needing) > 1:
             raise FigevalError(f"-T {key}: {' and '.join(needing)} each need their own {name}; give "
@@ -128,10 +153,10 @@ def protocol_runs(benchmark: Benchmark, args: dict[str, Any],
     needed_somewhere = {name for run in benchmark.protocol for name in run.needs}
     givens = []
     for run in benchmark.protocol:
-        parameters = parameters_of(run.task)
         given = dict(run.args)
         for task, name, value in split:
-            if task in (None, run.task) and name in parameters and (name in run.needs or name not in needed_somewhere):
+            if task in (None, run.task) and _run_takes(benchmark, run, name) \
+                    and (name in run.needs or name not in needed_somewhere):
                 given[name] = value
         givens.append(given)
     bound = roles_of_runs(roles, [used_roles(parameters_of(run.task), given)

@@ -153,3 +153,9 @@ def allusion_open(
     samples = open_samples(texts_of(data, dataset), prompt_lang)
     return _task(f"open-{dataset}", samples, open_scorer(judge_mode, judge), OPEN_POLICIES, data.provenance,
                  dataset_variant=dataset, prompt_lang=prompt_lang, judge_mode=judge_mode)
+
+
+# A reviewed sheet of generated passages is a setting of the runs on those passages only: a paper run gives
+# `-T generated=` to them and not to its PersPoems runs, which a standalone run with the file refuses.
+for _recognition in (allusion_mc, allusion_open):
+    _recognition.argument_conditions = {"generated": {"dataset": "generated"}}  # type: ignore[attr-defined]
