@@ -214,6 +214,44 @@ def test_pquad_import_finds_the_files_in_a_clone(shared_pquad: Path, tmp_path: P
     assert [s.state for s in file_statuses(source)] == [FileState.OK, FileState.OK]
 
 
+def repository_zip(path: Path, shared_pquad: Path) -> Path:
+    """A zip as GitHub's "Download ZIP" of AUT-NLP/PQuAD gives it: the tree under `PQuAD-main/`, the splits in
+    its `Dataset/` (the shared copy has no Train.json)."""
+    with zipfile.ZipFile(path, "w") as bundle:
+        bundle.writestr("PQuAD-main/README.md", "# PQuAD\n")
+        for name in ("Validation.json", "Test.json"):
+            bundle.write(shared_pquad / name, f"PQuAD-main/Dataset/{name}")
+    return path
+
+
+def test_pquad_import_takes_the_repository_zip_or_names_what_it_lacks(shared_pquad: Path, tmp_path: Path):
+    archive = repository_zip(tmp_path / "PQuAD-main.zip", shared_pquad)
+    source = without_train(get_source("pquad"))
+    import_folder(source, archive)
+    assert [s.state for s in file_statuses(source)] == [FileState.OK, FileState.OK]
+    # the same zip extracted: the layout under its one top folder
+    with zipfile.ZipFile(archive) as bundle:
+        bundle.extractall(tmp_path / "downloads")
+    shutil.rmtree(dataset_dir(source))
+    import_folder(source, tmp_path / "downloads")
+    assert [s.state for s in file_statuses(source)] == [FileState.OK, FileState.OK]
+    shutil.rmtree(dataset_dir(source))
+
+    # the registry's pquad needs Train.json, which this zip lacks: the line names where it was looked for
+    result = figeval("data", "import", "pquad", str(archive), cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.splitlines() == [
+        f"error: {archive} has no 'Train.json' (looked for 'Dataset/Train.json' or 'PQuAD-main/Dataset/Train.json', "
+        "where a zip of https://github.com/AUT-NLP/PQuAD as GitHub gives it holds it); pquad needs "
+        "'Dataset/Train.json', 'Dataset/Validation.json', 'Dataset/Test.json'; nothing was stored."]
+    # a file that is no zip: said so, with what to give
+    (tmp_path / "notes.txt").write_text("not a zip", encoding="utf-8")
+    result = figeval("data", "import", "pquad", str(tmp_path / "notes.txt"), cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.splitlines() == [
+        f"error: {tmp_path / 'notes.txt'} is a file, not a folder, and not a zip of https://github.com/AUT-NLP/PQuAD "
+        "(File is not a zip file); give the folder holding 'Train.json', 'Validation.json', 'Test.json', or the "
+        "repository's zip."]
+
+
 def test_a_file_pinned_by_git_blob_is_verified_and_its_sha256_recorded(shared_pquad: Path, tmp_path: Path):
     # Validation.json pinned the way Train.json is: by its blob id alone. The sha256 recorded on import is then
     # SOURCE.md's, 56bda77e...

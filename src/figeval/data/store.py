@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import zipfile
 from collections.abc import Collection
 from pathlib import Path
 
@@ -71,16 +72,55 @@ def fetch(source: DatasetSource, report: Report = quiet, replace: bool = False) 
 
 
 def _published_path(folder: Path, file: DataFile) -> Path | None:
-    """Where a folder holds the file: under its own name, or at its path in the published layout."""
-    for candidate in (folder / file.name, folder / file.member if file.member else None):
-        if candidate is not None and candidate.is_file():
+    """Where a folder holds the file: under its own name, or at its path in the published layout, there or under
+    one folder inside it (GitHub's zip of a repository, extracted, puts the layout under `<repo>-<branch>/`)."""
+    layouts = [file.member] if file.member else []
+    inner = sorted(folder.glob(f"*/{file.member}")) if file.member and folder.is_dir() else []
+    for candidate in (folder / file.name, *(folder / member for member in layouts), *inner):
+        if candidate.is_file():
             return candidate
     return None
 
 
+def _repository_zip_member(names: Collection[str], file: DataFile) -> str | None:
+    """Where a zip holds the file: at its path in the published layout, at the top or under the zip's one top
+    folder (GitHub's zip of a repository: `<repo>-<branch>/<path>`), or under its own name at the top."""
+    tops = {name.split("/", 1)[0] for name in names if "/" in name}
+    layouts = [file.member, *(f"{top}/{file.member}" for top in sorted(tops))] if file.member else []
+    return next((name for name in (*layouts, file.name) if name in names), None)
+
+
+def _copy_from_repository_zip(source: DatasetSource, archive: Path, staging: Path) -> None:
+    """Each file of the dataset from a zip of the repository that publishes it (GitHub's "Download ZIP").
+
+    Raises:
+        DataError: not a zip, or a file not where the repository keeps it (the message says where it was looked for).
+    """
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            names = set(bundle.namelist())
+            for file in source.files:
+                member = _repository_zip_member(names, file)
+                if member is None:
+                    top = sorted({name.split("/", 1)[0] for name in names if "/" in name})[:1]
+                    where = f"'{file.member}' or '{top[0]}/{file.member}'" if top and file.member else \
+                        repr(file.member or file.name)
+                    raise DataError(
+                        f"{archive} has no '{file.name}' (looked for {where}, where a zip of {source.homepage} as "
+                        f"GitHub gives it holds it); {source.name} needs "
+                        f"{', '.join(repr(f.member or f.name) for f in source.files)}; nothing was stored.")
+                with bundle.open(member) as packed, (staging / file.name).open("wb") as out:
+                    shutil.copyfileobj(packed, out)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile) as error:
+        raise DataError(f"{archive} is a file, not a folder, and not a zip of {source.homepage} ({error}); give the "
+                        f"folder holding {', '.join(repr(f.name) for f in source.files)}, or the repository's "
+                        "zip.") from None
+
+
 def import_folder(source: DatasetSource, folder: Path, replace: bool = False, report: Report = quiet) -> Path:
     """Copy the dataset's files from a local folder (for offline machines), verified like a fetch. A dataset
-    published as an archive is imported from the archive as downloaded: its path, or a folder holding it.
+    published as an archive is imported from the archive as downloaded: its path, or a folder holding it. Files
+    published in a repository are also taken from the repository's zip (`folder` is its path), extracted or not.
 
     Raises:
         DataError: the folder lacks a file or a file does not match its pin (nothing is stored then).
@@ -96,6 +136,10 @@ def import_folder(source: DatasetSource, folder: Path, replace: bool = False, re
             )
         return store_verified(source, lambda staging: extract_archive(source, archive, staging, str(archive)),
                               origin=str(archive), check=CHECKS.get(source.name), replace=replace, report=report)
+
+    if folder.is_file():
+        return store_verified(source, lambda staging: _copy_from_repository_zip(source, folder, staging),
+                              origin=str(folder), check=CHECKS.get(source.name), replace=replace, report=report)
 
     def copy(staging: Path) -> None:
         for file in source.files:
