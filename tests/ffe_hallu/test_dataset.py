@@ -92,3 +92,48 @@ def test_an_authentic_ffe_given_as_a_fake_is_refused_before_the_run(ffe_hallu_im
                               "با پای خود به\\u200cگور رفتن.",  # repr: the half-space shown
                               "authentic FFE", "row 6", "remove the row")
     assert not logs.exists()
+
+
+# A cell of a million characters (about 1.8 MB of Persian) in row 2 of each file a person gives FFE-HALLU's commands.
+MILLION = ("حافظ شیرازی در قرن هشتم هجری در شیراز می‌زیست و " * 25_000)[:1_000_000]
+PAIRS = "English Idiom,Farsi Idiom\nbreak the ice,یخ را شکستن\nspill the beans,{cell}\n"
+PARAPHRASES = ("row,farsi_idiom,Meaning,paraphrase,verified\n1,به بار اوردن,به ثمر رسیدن,نتیجه دادن,yes\n"
+               "2,چیزی نه به دار است نه به بار,هنوز مشخص نیست,{cell},yes\n")
+REVIEW = ("id,category,fake_idiom,keep\nwp-001,Word Perturbation,گربه را دم دروازه کشتن,yes\n"
+          "wp-002,Word Perturbation,{cell},yes\n")
+
+
+@pytest.mark.parametrize(("file", "text", "args", "column", "limit"), [
+    # limits by hand: an expression 500 characters (10x the published files' longest, 49), a meaning 2,000 (10x
+    # their longest, 173, rounded up); a few '|'-separated equivalents are held to a meaning's 2,000
+    pytest.param("mine.csv", None, ["run", "ffe_detection", "-T", "fakes={file}", "-T", "controls=false"],
+                 "Fake Idiom", "500", id="fakes"),
+    pytest.param("pairs.csv", PAIRS, ["run", "ffe_translation", "-T", "pairs={file}"], "Farsi Idiom", "2,000",
+                 id="pairs"),
+    pytest.param("sheet.csv", PARAPHRASES,
+                 ["run", "ffe_generation", "-T", "meaning=paraphrased", "-T", "paraphrases={file}"],
+                 "paraphrase", "2,000", id="paraphrase-sheet"),
+    pytest.param("review.csv", REVIEW, ["build", "ffe-hallu-fakes-final", "--out", "{tmp}", "{file}"],
+                 "fake_idiom", "500", id="review-sheet"),
+    pytest.param("extra.csv", "farsi_idiom\nیخ را شکستن\n{cell}\n",
+                 ["build", "ffe-hallu-fakes", "--out", "{tmp}/build", "--model", "mockllm/model",
+                  "--authentic-extra", "{file}"], "farsi_idiom", "500", id="authentic-extra"),
+])
+def test_an_oversized_cell_in_a_persons_file_is_refused(file, text, args, column, limit, ffe_hallu_imported: Path,
+                                                         tmp_path: Path):
+    from tests.command import assert_one_line_error, figeval
+    from tests.ffe_hallu.test_tasks import write_replay
+
+    path = tmp_path / file
+    if text is None:  # the published fakes with row 2's expression replaced
+        lines = (ffe_hallu_imported / "Fake FFEs.csv").read_text(encoding="utf-8-sig").splitlines()
+        lines[2] = "{cell},,Cultural Fabrication"
+        text = "\n".join(lines) + "\n"
+    path.write_text(text.replace("{cell}", MILLION), encoding="utf-8")
+    logs = tmp_path / "logs"
+    model = ["--model", f"replay/{write_replay(tmp_path / 'a.jsonl', {'x': 'Yes'})}", "--log-dir", str(logs)]
+    result = figeval(*(arg.replace("{file}", str(path)).replace("{tmp}", str(tmp_path)) for arg in args),
+                     *(model if args[0] == "run" else []))
+    assert_one_line_error(result, f"{file}: row 2, column '{column}' holds 1,000,000 characters",
+                          f"more than the {limit} its cells can hold", "correct the cell")
+    assert not logs.exists() and not (tmp_path / "fakes.csv").exists() and not (tmp_path / "build").exists()

@@ -121,7 +121,8 @@ def delimiter_of(text: str) -> str:
 
 
 def read_table(
-    path: Path, columns: Sequence[Column], unique: str | None = None, key: Callable[[str], str] = expression_key
+    path: Path, columns: Sequence[Column], unique: str | None = None, key: Callable[[str], str] = expression_key,
+    filled_by_person: bool = False,
 ) -> list[Row]:
     """Read a comma- or tab-separated file and validate it against the expected columns. The delimiter is the
     header line's (datasets ship tab-separated files named .csv too), whatever the file's suffix.
@@ -131,6 +132,8 @@ def read_table(
         columns: The columns the file must have; other columns are ignored.
         unique: A column whose values must not repeat once normalized by `key`.
         key: The normalization for `unique` (default: Persian expressions; Turkish needs Turkish casing).
+        filled_by_person: The file is one a person wrote or filled (a sheet, a list of their own), not a published
+            one: a cell longer than its column's `max_chars` is corrected there, not replaced by an intact copy.
 
     Raises:
         DataError: one line naming the file, row and column of the first problem found.
@@ -189,7 +192,7 @@ def read_table(
     if not rows:
         raise DataError(f"{name}: has a header but no data rows.")
 
-    _check_lengths(name, rows, columns)
+    _check_lengths(name, rows, columns, filled_by_person)
     _check_scripts(name, rows, columns)
 
     if unique is not None:
@@ -206,8 +209,11 @@ def read_table(
     return rows
 
 
-def _check_lengths(name: str, rows: Sequence[Row], columns: Sequence[Column]) -> None:
-    """No cell longer than its column's `max_chars`; the first too long is named with its row."""
+def _check_lengths(name: str, rows: Sequence[Row], columns: Sequence[Column], filled_by_person: bool) -> None:
+    """No cell longer than its column's `max_chars`; the first too long is named with its row, and the fix: a
+    person's file is corrected, a published one replaced by an intact copy."""
+    fix = ("a quote left open or text pasted into the wrong cell; correct the cell" if filled_by_person else
+           "the row is damaged or this is not the dataset's file; use an intact copy of the published file")
     for column in columns:
         limit = column.max_chars
         if limit is None:
@@ -218,8 +224,7 @@ def _check_lengths(name: str, rows: Sequence[Row], columns: Sequence[Column]) ->
             raise DataError(
                 f"{name}: row {first.number}, column '{column.name}' holds "
                 f"{len(first.cells[column.name]):,} characters "
-                f"({_preview(first.cells[column.name])}), more than the {limit:,} its cells can hold: the "
-                "row is damaged or this is not the dataset's file; use an intact copy of the published file."
+                f"({_preview(first.cells[column.name])}), more than the {limit:,} its cells can hold: {fix}."
             )
 
 

@@ -25,7 +25,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_USER_PROMPT,
 )
 from figeval.building import review_answer
-from figeval.benchmarks.ffe_hallu.source import SOURCE
+from figeval.benchmarks.ffe_hallu.source import EXPRESSION_CHARS, MEANING_CHARS, SOURCE
 from figeval.data.store import provenance, register_check, require
 from figeval.data.stored import sha256_of
 from figeval.data.table import Column, read_table
@@ -36,10 +36,10 @@ AUTHENTIC_FILE = "Authentic FFEs.csv"
 FAKE_FILE = "Fake FFEs.csv"
 
 AUTHENTIC_COLUMNS = (Column("farsi_idiom", persian=True), Column("Meaning", persian=True))
-FAKE_COLUMNS = (
-    Column("Fake Idiom", persian=True),
-    Column("Source Idiom", required=False, persian=True),
-    Column("Category"),
+FAKE_COLUMNS = (  # the published file's, and a person's own fake set (`-T fakes=`)
+    Column("Fake Idiom", persian=True, max_chars=EXPRESSION_CHARS),
+    Column("Source Idiom", required=False, persian=True, max_chars=EXPRESSION_CHARS),
+    Column("Category", max_chars=EXPRESSION_CHARS),
 )
 
 # The four construction categories as the upstream file spells them (its `Category` values, and so the metric
@@ -100,8 +100,8 @@ def load_authentic(path: Path) -> list[AuthenticFFE]:
     return [AuthenticFFE(r.number, r.cells["farsi_idiom"], r.cells["Meaning"]) for r in rows]
 
 
-def load_fake(path: Path) -> list[FakeFFE]:
-    rows = read_table(path, FAKE_COLUMNS, unique="Fake Idiom")
+def load_fake(path: Path, filled_by_person: bool = False) -> list[FakeFFE]:
+    rows = read_table(path, FAKE_COLUMNS, unique="Fake Idiom", filled_by_person=filled_by_person)
     for row in rows:
         if row.cells["Category"] not in FAKE_CATEGORIES:
             raise DataError(
@@ -112,13 +112,8 @@ def load_fake(path: Path) -> list[FakeFFE]:
 
 
 def refuse_authentic_fakes(path: Path, fakes: list[FakeFFE], authentic: list[AuthenticFFE]) -> None:
-    """A fake set of the user's holds none of the authentic FFEs: asked as a fake, an authentic FFE's correct answer
-    would be "fake", so every model that knows it would be counted as hallucinating. Compared as the fakes' checks
-    compare expressions (`fake_key`: spacing, half-spaces and punctuation make no difference).
-
-    Raises:
-        DataError: naming the first such row, the authentic row it equals, and the fix.
-    """
+    """Raises DataError naming the first fake that is an authentic FFE (compared by `fake_key`, as the fakes' checks
+    compare: spacing, half-spaces and punctuation aside): asked as a fake, knowing it would count as hallucinating."""
     from figeval.benchmarks.ffe_hallu.fakes import fake_key  # fakes.py imports this module's categories
 
     authentic_row = {fake_key(item.expression): item.row for item in authentic}
@@ -192,7 +187,7 @@ def load_detection_data(controls: bool, fakes_file: Path | None = None) -> Detec
         used = [FAKE_FILE, AUTHENTIC_FILE] if controls else [FAKE_FILE]
         recorded: dict[str, object] = provenance(source, used)
     else:
-        fakes = load_fake(fakes_file)
+        fakes = load_fake(fakes_file, filled_by_person=True)
         paths = require(source)
         refuse_authentic_fakes(fakes_file, fakes, load_authentic(paths[AUTHENTIC_FILE]))
         recorded = {**(provenance(source, [AUTHENTIC_FILE]) if controls else {}),
@@ -214,11 +209,11 @@ def published_data() -> tuple[list[AuthenticFFE], list[FakeFFE], dict[str, objec
 # --- Task 1: generation -------------------------------------------------------------------------------------
 
 PARAPHRASE_COLUMNS = (
-    Column("row"),
-    Column("farsi_idiom", persian=True),
-    Column("Meaning", persian=True),
-    Column("paraphrase", required=False, persian=True),
-    Column("verified", required=False),
+    Column("row", max_chars=EXPRESSION_CHARS),
+    Column("farsi_idiom", persian=True, max_chars=EXPRESSION_CHARS),
+    Column("Meaning", persian=True, max_chars=MEANING_CHARS),
+    Column("paraphrase", required=False, persian=True, max_chars=MEANING_CHARS),
+    Column("verified", required=False, max_chars=EXPRESSION_CHARS),
 )
 
 
@@ -247,7 +242,7 @@ def load_verified_paraphrases(path: Path, authentic_rows: Collection[int]) -> tu
         DataError: a `row` cell that is not such a number or repeats one, or a `verified` cell that is not yes, no
             or empty (a mark such as "✓" is not taken for either), naming the row.
     """
-    rows = read_table(path, PARAPHRASE_COLUMNS)
+    rows = read_table(path, PARAPHRASE_COLUMNS, filled_by_person=True)
     kept: dict[int, str] = {}
     dropped = 0
     first_seen: dict[int, int] = {}
@@ -299,7 +294,8 @@ def generation_samples(items: list[AuthenticFFE], meanings: dict[int, str] | Non
 
 # --- Task 3: translation ------------------------------------------------------------------------------------
 
-TRANSLATION_COLUMNS = (Column("English Idiom", latin=True), Column("Farsi Idiom", persian=True))
+TRANSLATION_COLUMNS = (Column("English Idiom", latin=True, max_chars=EXPRESSION_CHARS),
+                       Column("Farsi Idiom", persian=True, max_chars=MEANING_CHARS))
 EQUIVALENT_SEPARATOR = "|"
 PAIRS_HELP = (
     "ffe_translation needs -T pairs=PATH: a UTF-8 CSV with columns 'English Idiom' and 'Farsi Idiom', one "
@@ -321,7 +317,7 @@ def load_translation_pairs(path: Path | None) -> list[TranslationPair]:
         raise FigevalError(PAIRS_HELP)
     # "Break the Ice" and "break the ice" are one idiom: asked twice, it would count twice.
     rows = read_table(path, TRANSLATION_COLUMNS, unique="English Idiom",
-                      key=lambda text: " ".join(text.casefold().split()))
+                      key=lambda text: " ".join(text.casefold().split()), filled_by_person=True)
     pairs = []
     for row in rows:
         equivalents = tuple(e.strip() for e in row.cells["Farsi Idiom"].split(EQUIVALENT_SEPARATOR) if e.strip())

@@ -42,7 +42,7 @@ from figeval.benchmarks.ffe_hallu.fakes_plan import PlannedFake, plan_fakes, she
 from figeval.benchmarks.ffe_hallu.prompts import FAKES_PROMPT_VERSION, KNOWN_EXPRESSION_PROMPT
 from figeval.benchmarks.ffe_hallu.readers import FAKE, REAL, detection_readers
 from figeval.building import check_build_outputs, model_files, open_model, read_build_record, refuse_other_settings
-from figeval.benchmarks.ffe_hallu.source import SOURCE
+from figeval.benchmarks.ffe_hallu.source import EXPRESSION_CHARS, MEANING_CHARS, SOURCE
 from figeval.data.stored import dataset_dir, sha256_of
 from figeval.data.table import Column, read_table
 from figeval.errors import FigevalError
@@ -57,13 +57,18 @@ FAKES_CONFIG = DETERMINISTIC.merge(GenerateConfig(max_tokens=128,
                                                   stop_seqs=["\nIdiom:", "\nFake idiom:", "\nFake proverb:"]))
 CANDIDATES_FILE, KNOWN_FILE, RECORD_FILE, SHEET_FILE, FINAL_FILE = (
     "candidates.jsonl", "known.jsonl", "build_record.json", "review.csv", "fakes.csv")
-EXTRA_COLUMNS = (Column("farsi_idiom", persian=True),)
+EXTRA_COLUMNS = (Column("farsi_idiom", persian=True, max_chars=EXPRESSION_CHARS),)
 REVIEW_COLUMNS = (
-    Column("id"), Column("category"), Column("fake_idiom", required=False, persian=True),
-    Column("source_idiom", required=False, persian=True), Column("method", required=False),
-    Column("change", required=False), *(Column(check, required=False) for check in CHECKS),
-    Column("known_by", required=False), Column("passes", required=False), Column("keep", required=False),
-    Column("note", required=False),
+    Column("id", max_chars=EXPRESSION_CHARS), Column("category", max_chars=EXPRESSION_CHARS),
+    Column("fake_idiom", required=False, persian=True, max_chars=EXPRESSION_CHARS),
+    Column("source_idiom", required=False, persian=True, max_chars=EXPRESSION_CHARS),
+    Column("method", required=False, max_chars=MEANING_CHARS),
+    Column("change", required=False, max_chars=MEANING_CHARS),
+    *(Column(check, required=False, max_chars=MEANING_CHARS) for check in CHECKS),
+    Column("known_by", required=False, max_chars=MEANING_CHARS),
+    Column("passes", required=False, max_chars=EXPRESSION_CHARS),
+    Column("keep", required=False, max_chars=EXPRESSION_CHARS),
+    Column("note", required=False, max_chars=MEANING_CHARS),
 )
 REVIEW_HEADER = [column.name for column in REVIEW_COLUMNS]
 # What every record of a step file holds (a record without one was edited: `read_jsonl` names its line).
@@ -76,7 +81,8 @@ FAKES_SETTINGS = {"model": "--model", "seed": "--seed", "prompt_version": "the p
 
 def load_extra_authentic(path: Path) -> list[str]:
     """A user's list of further authentic FFEs: a CSV with a `farsi_idiom` column (other columns ignored)."""
-    return [row.cells["farsi_idiom"] for row in read_table(path, EXTRA_COLUMNS, unique="farsi_idiom")]
+    return [row.cells["farsi_idiom"]
+            for row in read_table(path, EXTRA_COLUMNS, unique="farsi_idiom", filled_by_person=True)]
 
 
 def known_lists(authentic: list, published: list, extra: list[str]) -> tuple[list[Known], list[Known]]:
@@ -211,7 +217,7 @@ def _reviewed_cells(sheet: Path) -> dict[tuple[str, str], dict[str, str]]:
     if not sheet.is_file():
         return {}
     return {(row.cells["category"], fake_key(row.cells["fake_idiom"])): row.cells
-            for row in read_table(sheet, REVIEW_COLUMNS) if row.cells["fake_idiom"]}
+            for row in read_table(sheet, REVIEW_COLUMNS, filled_by_person=True) if row.cells["fake_idiom"]}
 
 
 def _review_rows(plan, records, ids, checks, answers, checkers, reviewed) -> list[dict[str, str]]:

@@ -57,7 +57,7 @@ def finalize_fakes(sheet: Path, out: Path, keep_passing: bool, report: Report) -
     """
     extra = _recorded_extra(out.parent / RECORD_FILE)
     check_outputs([out], [sheet, dataset_dir(SOURCE), *([extra] if extra else [])])
-    rows = read_table(sheet, FINALIZE_COLUMNS)
+    rows = read_table(sheet, FINALIZE_COLUMNS, filled_by_person=True)
     authentic, published, _ = published_data()
     known: dict[str, Known] = {}
     for item in known_lists(authentic, published, load_extra_authentic(extra) if extra else [])[0]:
