@@ -712,3 +712,18 @@ def test_an_answer_is_compared_as_a_spreadsheet_may_save_it_and_no_looser():
     assert answer_digest("\u0622") == answer_digest("\u0627\u0653")
     # a space inside the answer, or a zero-width non-joiner, is another answer
     assert answer_digest("a b") != answer_digest("ab") != answer_digest("a\u200cb")
+
+
+def test_a_resolved_label_no_annotator_gave_is_refused(tmp_path: Path):
+    labels = tmp_path / "labels.csv"
+    # row 2 resolved as its annotators agreed; row 3's three annotators all say correct, its resolved label was
+    # edited to hallucinated: `resolve` can only give one of theirs, so nobody gave it
+    labels.write_text("task,model,sample_id,label,resolution,answer_sha256,ann1,ann2,ann3\n"
+                      "ffe_generation,m,ffe-gen-001/human,correct,agreed,,correct,correct,\n"
+                      "ffe_generation,m,ffe-gen-003/human,hallucinated,agreed,,correct,correct,correct\n",
+                      encoding="utf-8")
+    # every reader of a labels file reads it with `read_labels`: compare, report --human, -T manual_labels
+    assert_one_line_error(figeval("annotate", "compare", str(labels), cwd=tmp_path),
+                          "labels.csv: row 3 (sample 'ffe-gen-003/human' of m) has resolved label 'hallucinated'",
+                          "none of its annotators gave (ann1 correct, ann2 correct, ann3 correct)",
+                          "correct its 'label' cell", "third annotator's sheet")

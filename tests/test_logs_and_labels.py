@@ -474,3 +474,20 @@ def test_every_other_file_annotate_writes_is_renamed_into_place_whole(idioms, tm
         ("sheet.instructions.txt", (tmp_path / "sheet.instructions.txt").read_bytes()),
         ("unread.csv", (tmp_path / "unread.csv").read_bytes()),
         ("l.csv", (tmp_path / "l.csv").read_bytes())]
+
+
+def test_apply_refuses_a_labels_file_whose_resolved_label_no_annotator_gave(idioms, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch):
+    run = same_model_run(tmp_path, "first", "I am not sure.", monkeypatch)
+    sheet = labelled_sheet(run, tmp_path / "sheet.csv", "yes", tmp_path)
+    labels = tmp_path / "labels.csv"
+    assert figeval("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
+    # the one answer's annotator said yes; its resolved label edited to no (the header is row 1)
+    text = labels.read_text(encoding="utf-8-sig")
+    labels.write_text(text.replace(",yes,single,", ",no,single,"), encoding="utf-8-sig")
+    assert labels.read_text(encoding="utf-8-sig") != text
+    out = tmp_path / "l.eval"
+    result = figeval("annotate", "apply", str(run), str(labels), "--out", str(out), cwd=tmp_path)
+    assert_one_line_error(result, f"labels.csv: row 2 (sample '{UNREAD}' of replay/answers.jsonl) has resolved "
+                                  "label 'no', which none of its annotators gave (sheet yes)")
+    assert not out.exists()

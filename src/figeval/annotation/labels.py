@@ -144,6 +144,9 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
 
     Each label keeps the digest of the answer it labels (`answer_sha256`), which `labelled_runs` compares with
     the run's answer. A labels file written before that column existed is still read, its labels unchecked.
+
+    A resolved label that no annotator of its row gave is refused (`_refuse_contradicted`); there is no override:
+    an adjudicator's decision is given as the third annotator's sheet to `figeval annotate import`.
     """
     try:
         reader = csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines())
@@ -170,6 +173,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         given = tuple(None if i >= 2 and not row[name].strip() else parse_label(path, number, key, row[name], scheme)
                       for i, name in enumerate(annotators))
         label = parse_label(path, number, key, row["label"], scheme) if row["label"].strip() else None
+        _refuse_contradicted(path, number, key, label, dict(zip(annotators, given)))
         try:
             resolution = Resolution(row["resolution"])
         except ValueError:
@@ -178,6 +182,25 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
         digest = row[ANSWER_COLUMN].strip() if with_answers else ""
         labels.append(HumanLabel(row["task"], row["model"], row["sample_id"], label, resolution, given, digest or None))
     return labels, annotators
+
+
+def _refuse_contradicted(path: Path, number: int, key: tuple[str, str], label: Enum | None,
+                         given: dict[str, Enum | None]) -> None:
+    """Refuses a resolved label that contradicts every annotator of its row (three say correct, it says
+    hallucinated): `resolve` always takes one annotator's label, so such a label was edited in by hand, and
+    counting it would put in the people's numbers a label none of them gave.
+
+    Raises:
+        DataError: naming the file, the row, the labels and the fix.
+    """
+    said = {name: value for name, value in given.items() if value is not None}
+    if label is None or not said or label in said.values():
+        return
+    people = ", ".join(f"{name} {value.value}" for name, value in said.items())
+    raise DataError(f"{path.name}: row {number} (sample '{key[1]}' of {key[0]}) has resolved label "
+                    f"{label.value!r}, which none of its annotators gave ({people}); correct its 'label' cell to "
+                    "an annotator's, or give an adjudicator's label as the third annotator's sheet to `figeval "
+                    "annotate import`.")
 
 
 def read_task_labels(path: Path, spec_of: SpecOf) -> tuple[str, list[HumanLabel], list[str]]:

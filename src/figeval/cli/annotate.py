@@ -189,7 +189,9 @@ def annotate_apply(log: Path, sheet: Path, out: Path) -> None:
 
     check_new_log(out, [log, sheet])
     [run] = _one_log(log)
-    applied = apply_hand_labels(run, read_hand_labels(sheet), sheet)
+    labels = read_hand_labels(sheet)
+    _check_resolved(sheet)
+    applied = apply_hand_labels(run, labels, sheet)
     write_log(applied.log, out, log)
     left = sum(a.read == "unread" for a in unread_answers(applied.log))
     click.echo(f"{applied.labelled} answers labelled by hand, {left} still unread; written to {out}")
@@ -212,6 +214,17 @@ def _refuse_existing_sheet(out: Path) -> None:
     if out.exists():
         raise FigevalError(f"--out {out} exists (a sheet a person may have labelled: figeval never writes over "
                            "one); write to another path, or remove it yourself to write it again.")
+
+
+def _check_resolved(sheet: Path) -> None:
+    """A labels file of `figeval annotate import` given as the sheet is read as every labels file is (its resolved
+    labels checked against its annotators'), so that apply takes no label a compare or a report would refuse."""
+    from figeval._registry import annotation_spec
+    from figeval.annotation.labels import LABELS_COLUMNS, read_labels
+
+    header = sheet.read_text(encoding="utf-8-sig").partition("\n")[0].strip().split(",")
+    if header[: len(LABELS_COLUMNS)] == LABELS_COLUMNS:
+        read_labels(sheet, annotation_spec)
 
 
 def _holds_annotations(path: Path) -> bool:
