@@ -175,3 +175,25 @@ def test_name_is_the_runs_display_name_beside_the_users_metadata(ffe_hallu_impor
     metadata = read_eval_log(info, header_only=True).eval.metadata
     assert metadata["display_name"] == "Gemma 3, base: yes" and metadata["team"] == "nlp"
     assert metadata["benchmark"] == "FFE-HALLU Task 2 (detection of fabricated FFEs)"  # the task's own kept
+
+
+# A judge the user typed as --judge is named so in its refusal (it was named as the -T judge= it stands for), and the
+# same judge given as -T judge= still is.
+JUDGE_REFUSALS = [
+    (["ffe_generation", "--judge", "nosuch/x"], "--judge nosuch/x: unknown provider 'nosuch'; give provider/model"),
+    (["ffe_generation", "-T", "judge=nosuch/x"], "-T judge=nosuch/x: unknown provider 'nosuch'; give provider/model"),
+    (["ffe_generation", "--judge", "openai/gpt-4o", "--model-role", "grader=openai/gpt-4o"],
+     "--model-role grader= is not used: --judge openai/gpt-4o is ffe_generation's judge; give one of them."),
+    (["ffe_detection", "--judge", "openai/gpt-4o"],
+     "--judge openai/gpt-4o: ffe_detection is not judged (it takes no judge); leave --judge out."),
+]
+
+
+@pytest.mark.parametrize("dry", [True, False], ids=["dry run", "run"])
+@pytest.mark.parametrize("args, message", JUDGE_REFUSALS)
+def test_a_judge_is_named_as_the_user_gave_it(args: list[str], message: str, dry: bool, ffe_hallu_imported: Path,
+                                              tmp_path: Path):
+    result = figeval("run", *args, "-m", "replay/absent.jsonl", "--log-dir", str(tmp_path / "logs"),
+                     *(["--dry-run"] if dry else []), cwd=tmp_path)
+    assert_one_line_error(result, message)
+    assert not (tmp_path / "logs").exists()

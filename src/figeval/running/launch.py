@@ -110,11 +110,13 @@ def with_judge(args: dict[str, Any], judge: str | None) -> dict[str, Any]:
     Raises:
         FigevalError: `--judge` beside a different `-T judge=`.
     """
+    from figeval.running.models import JudgeOption
+
     if judge is None:
         return args
     if args.get("judge", judge) != judge:
         raise FigevalError(f"--judge {judge} and -T judge={args['judge']}: give the judge once.")
-    return args | {"judge": judge}
+    return args | {"judge": JudgeOption(judge)}
 
 
 def prepared_task(benchmarks: Sequence[Benchmark], task_name: str, args: dict[str, Any], params: dict[str, Any],

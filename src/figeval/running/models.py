@@ -18,6 +18,16 @@ from figeval.errors import FigevalError
 OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o\d|ft:|text-|davinci|babbage|codex|computer-use)")
 
 
+class JudgeOption(str):
+    """A judge given as `--judge MODEL`: the task takes it as the model name it is, and a refusal names the option
+    the user typed (`judge_given`) rather than the `-T judge=` it stands for."""
+
+
+def judge_given(model: str) -> str:
+    """The judge as the user gave it: `--judge MODEL` or `-T judge=MODEL`."""
+    return f"--judge {model}" if isinstance(model, JudgeOption) else f"-T judge={model}"
+
+
 def check_provider(model: str, given: str | None = None) -> None:
     """Raises FigevalError for a model whose provider Inspect does not know (before any task is built)."""
     from figeval.answering import unknown_provider
@@ -47,7 +57,7 @@ def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
         FigevalError: naming the option, the model and the providers there are.
     """
     if args.get("judge"):
-        check_provider(args["judge"], f"-T judge={args['judge']}")
+        check_provider(args["judge"], judge_given(args["judge"]))
     for given in roles:
         role, _, value = given.partition("=")
         check_role_config(given, value)
@@ -122,8 +132,8 @@ def check_roles(task_name: str, task_parameters: Collection[str], args: dict[str
         if name in used:
             continue
         if name == "grader" and "judge" in task_parameters:
-            raise FigevalError(f"--model-role grader= is not used: -T judge={args['judge']} is {task_name}'s judge; "
-                               "give one of them.")
+            raise FigevalError(f"--model-role grader= is not used: {judge_given(args['judge'])} is {task_name}'s "
+                               "judge; give one of them.")
         asks = f"only the role{'s' if len(used) > 1 else ''} {', '.join(sorted(used))}" if used else "no model role"
         raise FigevalError(f"--model-role {name}= is not used: {task_name} asks {asks}; leave it out"
                            + (f" or bind {' or '.join(sorted(used))}." if used else "."))

@@ -12,6 +12,7 @@ from inspect_ai import Task
 from figeval.arguments import parse_value
 from figeval.benchmark import Benchmark
 from figeval.errors import FigevalError
+from figeval.running.models import JudgeOption
 
 
 def task_functions(benchmarks: Sequence[Benchmark]) -> dict[str, Callable[..., Task]]:
@@ -30,6 +31,8 @@ def make_task(benchmarks: Sequence[Benchmark], name: str, args: dict[str, Any]) 
         raise FigevalError(f"unknown task '{name}'; known tasks: {', '.join(sorted(known))}.")
     parameters = signature(known[name]).parameters
     unknown = sorted(set(args) - set(parameters))
+    if "judge" in unknown and isinstance(args["judge"], JudgeOption):
+        raise FigevalError(f"--judge {args['judge']}: {name} is not judged (it takes no judge); leave --judge out.")
     if unknown:
         raise FigevalError(f"{name} has no parameter {', '.join(unknown)}; it takes: {', '.join(parameters)}.")
     typed = {arg: _typed(name, arg, value, parameters[arg].default) for arg, value in args.items()}
