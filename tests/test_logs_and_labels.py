@@ -181,7 +181,9 @@ def test_hand_labels_of_another_run_are_refused_not_ignored(idioms, tmp_path: Pa
     # one row of this run, one of the other model's: the other would have been ignored without a word
     result = figeval("annotate", "apply", str(log), str(both), "--out", str(tmp_path / "l.eval"),
                      cwd=tmp_path)
-    assert_one_line_error(result, "both.csv: 1 labelled row(s) are answers of another run than tr_idiom_detection",
+    # the header is row 1, this run's row 2, the other run's row 3
+    assert_one_line_error(result, "both.csv, row 3: 1 labelled row(s) are answers of another run than "
+                                  "tr_idiom_detection",
                           f"sample {UNREAD} of tr_idiom_detection on replay/{tmp_path / 'other.jsonl'}")
     assert not (tmp_path / "l.eval").exists()
 
@@ -268,7 +270,8 @@ def test_hand_labels_of_another_run_of_the_same_model_are_refused(idioms, tmp_pa
     sheet = filled_unread_sheet(first, tmp_path / "unread.csv", "yes", tmp_path)
     result = figeval("annotate", "apply", str(second), str(sheet), "--out", str(tmp_path / "l.eval"),
                      cwd=tmp_path)
-    assert_one_line_error(result, f"{sheet}: sample {UNREAD} was labelled for another answer than the one in {second}",
+    assert_one_line_error(result, f"{sheet}, row 2: sample {UNREAD} was labelled for another answer than the one in "
+                                  f"{second}",
                           "`figeval annotate unread`")
     assert not (tmp_path / "l.eval").exists()
     # the run it was written for takes it: its one unread answer labelled
@@ -289,7 +292,8 @@ def test_a_labels_file_of_another_run_is_refused_by_apply(idioms, tmp_path: Path
     labels = tmp_path / "labels.csv"
     assert figeval("annotate", "import", str(sheet), "--out", str(labels), cwd=tmp_path).returncode == 0
     result = figeval("annotate", "apply", str(second), str(labels), "--out", str(tmp_path / "l.eval"), cwd=tmp_path)
-    assert_one_line_error(result, f"{labels}: sample {UNREAD} was labelled for another answer than the one in {second}")
+    assert_one_line_error(result, f"{labels}, row 2: sample {UNREAD} was labelled for another answer than the one in "
+                                  f"{second}")
     assert not (tmp_path / "l.eval").exists()
     # the run whose answer its person labelled takes it (the digest is of that answer)
     applied = figeval("annotate", "apply", str(first), str(labels), "--out", str(tmp_path / "l.eval"), cwd=tmp_path)

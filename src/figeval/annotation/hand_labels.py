@@ -180,7 +180,8 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     if others:
         # a label of another run would otherwise be ignored without a word
         other_task, other_model, sample_id = others[0]
-        raise DataError(f"{sheet}: {len(others)} labelled row(s) are answers of another run than {task} on {model} "
+        raise DataError(f"{_row_of(sheet, labels, others[0])}: {len(others)} labelled row(s) are answers of "
+                        f"another run than {task} on {model} "
                         f"(first: sample {sample_id} of {other_task} on {other_model}); give the sheet `figeval "
                         "annotate unread` wrote for this run, or clear those rows' labels.")
     _refuse_other_answers(log, labels, sheet)
@@ -195,8 +196,8 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
                   # an epoch without a score (it failed) has no answer to label
                   if (score := (sample.scores or {}).get(name)) is not None]
         if scored and not any(_to_label(outcome) for _, _, outcome in scored):
-            raise DataError(_read_already(sheet, log, sample_id, label, scored[0][2], getattr(labels, "rows", {})
-                                          .get((task, model, sample_id))))
+            raise DataError(_read_already(sheet, log, sample_id, label, scored[0][2],
+                                          _row_of(sheet, labels, (task, model, sample_id))))
         for sample, score, outcome in scored:
             if not _to_label(outcome):
                 continue  # this epoch was read; the row stands for the sample's unread epochs
@@ -218,9 +219,14 @@ def apply_hand_labels(log: EvalLog, labels: dict[tuple[str, str, str], str], she
     return Applied(log, applied, pairs)
 
 
-def _read_already(sheet: Path, log: EvalLog, sample_id: str, label: str, outcome: Outcome, row: int | None) -> str:
+def _row_of(sheet: Path, labels: dict[tuple[str, str, str], str], key: tuple[str, str, str]) -> str:
+    """Where a label is, for a message: the sheet and its row (when the labels were read from a sheet)."""
+    row = getattr(labels, "rows", {}).get(key)
+    return f"{sheet}, row {row}" if row else str(sheet)
+
+
+def _read_already(sheet: Path, log: EvalLog, sample_id: str, label: str, outcome: Outcome, where: str) -> str:
     """The refusal of a hand label of an answer a reader read: where the label is, what read the answer, the fix."""
-    where = f"{sheet}, row {row}" if row else str(sheet)
     return (f"{where}: sample {sample_id} is labelled {label!r} by hand, but its answer in "
             f"{log.location.removeprefix('file://')} was read ({outcome.read_by.value if outcome.read_by else 'read'}"
             f"{f': {outcome.label}' if outcome.label else ''}); a hand label replaces only an answer no reader read: "
@@ -235,13 +241,14 @@ def _refuse_other_answers(log: EvalLog, labels: dict[tuple[str, str, str], str],
     in_run = {answer.sample_id: answer.output for answer in unread_answers(log)}
     digests = {str(sample.id): answer_digest(shown_answer(sample, outcome_of(score)))
                for sample in log.samples or [] for score in (sample.scores or {}).values()}
-    differing = [(model, sample_id) for (task, model, sample_id), answer in shown.items()
-                 if sample_id in in_run and normalized_answer(answer) != normalized_answer(in_run[sample_id])]
-    differing += [(model, sample_id) for (task, model, sample_id), digest in getattr(labels, "digests", {}).items()
-                  if sample_id in digests and digest != digests[sample_id]]
+    differing = [key for key, answer in shown.items()
+                 if key[2] in in_run and normalized_answer(answer) != normalized_answer(in_run[key[2]])]
+    differing += [key for key, digest in getattr(labels, "digests", {}).items()
+                  if key[2] in digests and digest != digests[key[2]]]
     if differing:
-        model, sample_id = differing[0]
-        raise DataError(f"{sheet}: sample {sample_id} was labelled for another answer than the one in "
+        _, model, sample_id = differing[0]
+        raise DataError(f"{_row_of(sheet, labels, differing[0])}: sample {sample_id} was labelled for another "
+                        "answer than the one in "
                         f"{log.location.removeprefix('file://')} (another run of {model}?); write this run's sheet "
                         "with `figeval annotate unread` and label it.")
 
