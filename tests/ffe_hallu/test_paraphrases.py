@@ -206,6 +206,6 @@ def test_a_sheet_with_no_verified_row_is_one_line_before_inspect(ffe_hallu_impor
     logs = tmp_path / "logs"
     result = figeval("run", "ffe_generation", "-T", "meaning=paraphrased", "-T", f"paraphrases={sheet}",
                      "--model", f"replay/{write_replay(tmp_path / 'a.jsonl', {'x': 'Yes'})}", "--log-dir", str(logs))
-    assert_one_line_error(result, "paraphrases.csv: no row is verified (2 rows: 2 unverified)",
+    assert_one_line_error(result, "paraphrases.csv: no row is verified (none of its 2 rows says yes)",
                           "fill its 'verified' column")
     assert not logs.exists()

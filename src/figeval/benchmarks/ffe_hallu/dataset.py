@@ -120,8 +120,8 @@ def refuse_authentic_fakes(path: Path, fakes: list[FakeFFE], authentic: list[Aut
     for fake in fakes:
         if (row := authentic_row.get(fake_key(fake.expression))) is not None:
             raise DataError(f"{path.name}: row {fake.row}, column 'Fake Idiom' is {fake.expression!r}, an authentic "
-                            f"FFE ({AUTHENTIC_FILE} row {row}): asked as a fake, knowing it would count as a "
-                            "hallucination; remove the row or replace it with a fabricated expression.")
+                            f"FFE ({AUTHENTIC_FILE} row {row}): asked as a fake, a model that knows it would be "
+                            "counted as hallucinating; remove the row or replace it with a fabricated expression.")
 
 
 def item_id(kind: ItemKind, row: int) -> str:

@@ -134,7 +134,7 @@ def ffe_generation(meaning: Meaning = "human", paraphrases: str | None = None, j
             )
         kept, dropped = load_verified_paraphrases(Path(paraphrases), {item.row for item in items})
         if not kept:  # else Inspect's "The specified dataset is empty" traceback
-            raise DataError(f"{Path(paraphrases).name}: no row is verified ({dropped} rows: {dropped} unverified); "
+            raise DataError(f"{Path(paraphrases).name}: no row is verified (none of its {dropped} rows says yes); "
                             "fill its 'verified' column (yes for each paraphrase a person checked), then run again.")
         samples = generation_samples(items, kept)
         metadata.update(paraphrases=paraphrases, paraphrases_dropped=dropped)
