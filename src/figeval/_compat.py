@@ -19,6 +19,23 @@ def preload_inspect_modules() -> None:
     import inspect_ai.agent._acp.server  # noqa: F401
 
 
+def offline_mockllm_token_counts() -> None:
+    """Inspect's `mockllm/model` makes up each output's token usage by counting the prompt with tiktoken's
+    o200k_base encoding, which tiktoken downloads on first use: offline, every call fails with a network error and
+    a run on the test model ends in a ConnectionError. The counts are a test model's, made up either way; the
+    estimate figeval's dry run gives a model without an offline tokenizer (characters/4) takes tiktoken's place."""
+    from math import ceil
+
+    from inspect_ai.model._providers.mockllm import MockLLM
+
+    from figeval.running.tokens import CHARS_PER_TOKEN
+
+    async def count_text_tokens(self: MockLLM, text: str) -> int:
+        return max(1, ceil(len(text) / CHARS_PER_TOKEN))
+
+    MockLLM.count_text_tokens = count_text_tokens  # type: ignore[method-assign,assignment]
+
+
 # `figeval run` is `inspect eval figeval/<task>` with figeval's defaults: it takes Inspect's own option definitions
 # (every flag and environment variable `inspect eval` honours, kept in step with Inspect by construction) and runs
 # Inspect's own command body. Both are private to Inspect 0.3.x; a release that moves them fails here, at import,

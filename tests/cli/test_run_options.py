@@ -197,3 +197,21 @@ def test_a_judge_is_named_as_the_user_gave_it(args: list[str], message: str, dry
                      *(["--dry-run"] if dry else []), cwd=tmp_path)
     assert_one_line_error(result, message)
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_run_on_inspect_s_mock_model_needs_no_network(ffe_hallu_imported: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    """`mockllm/model` makes up each output's token usage; Inspect counted the prompt with tiktoken, which downloads
+    its encoding on first use: offline, the run ended in a ConnectionError. tiktoken is made to fail here as it does
+    offline (whether this machine has a network or a cached encoding)."""
+    import tiktoken
+
+    def offline(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("openaipublic.blob.core.windows.net: Name or service not known")
+
+    monkeypatch.setattr(tiktoken, "get_encoding", offline)
+    monkeypatch.setattr(tiktoken, "encoding_for_model", offline)
+    result = figeval("run", "ffe_detection", "--model", "mockllm/model", "--limit", "10", "--log-dir",
+                     str(tmp_path / "logs"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "error" not in result.stderr.lower() and "Traceback" not in result.stderr
