@@ -314,6 +314,31 @@ def test_manual_labels_of_another_model_are_refused_before_the_run(idioms, tmp_p
     assert not (tmp_path / "logs").exists()
 
 
+def test_manual_labels_of_another_run_s_answers_are_refused_or_named_row_by_row(idioms, tmp_path: Path):
+    replay = write_replay(tmp_path / "answers.jsonl", DETECTION_ANSWERS)
+    model = f"replay/{replay}"
+    run = ["run", "tr_idiom_detection", "-T", "balanced=true", "--model", model, "--log-dir", str(tmp_path / "logs")]
+    # row 3 labels a sample this task does not ask (another dataset's, or another run's settings): refused
+    labels = tmp_path / "labels.csv"
+    labels.write_text("task,model,sample_id,label,resolution,answer_sha256,ann1\n"
+                      f"tr_idiom_detection,{model},{UNREAD},yes,single,,yes\n"
+                      f"tr_idiom_detection,{model},tr-idiom-099/figurative,yes,single,,yes\n", encoding="utf-8")
+    assert_one_line_error(figeval(*run, "-T", f"manual_labels={labels}", cwd=tmp_path),
+                          f"-T manual_labels={labels}, row 3: sample tr-idiom-099/figurative (of {model}) is not a "
+                          "sample tr_idiom_detection asks", "`figeval annotate export` of its log")
+    assert not (tmp_path / "logs").exists()
+    # row 2 labels the unread sample, but an answer other than this run's "I am not sure.": known only once the
+    # model has answered, so the run says so for that row, and the answer stays unread (accuracy 6/10)
+    other = tmp_path / "other.csv"
+    other.write_text("task,model,sample_id,label,resolution,answer_sha256,ann1\n"
+                     f"tr_idiom_detection,{model},{UNREAD},yes,single,{'0' * 64},yes\n", encoding="utf-8")
+    result = figeval(*run, "-T", f"manual_labels={other}", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (f"note: -T manual_labels={other}, row 2: the hand label of sample {UNREAD} is for another answer than "
+            "this run's, so it is not applied") in result.stderr
+    assert "Detection                  0.600" in result.stdout
+
+
 # --- stray files and unknown judges: one line ------------------------------------------------------------------
 
 

@@ -11,7 +11,9 @@ labels are used, each only on the answer it was made for, and the answer is reco
 
 from __future__ import annotations
 
-from dataclasses import replace
+import sys
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
@@ -82,27 +84,62 @@ def annotation_spec(task: str) -> AnnotationSpec:
     )
 
 
-def _manual_labels(path: str | None, task_name: str) -> dict[tuple[str, str], tuple[str, str | None]]:
-    """{(model, sample id): (label, `answer_digest` of the answer labelled, None when the file has none)}."""
+@dataclass(frozen=True)
+class ManualLabel:
+    label: str
+    answer_sha256: str | None
+    """`answer_digest` of the answer labelled (None: the file has none)."""
+    row: int
+    """The labels file's row (the header is row 1)."""
+
+
+def _manual_labels(path: str | None, task_name: str) -> dict[tuple[str, str], ManualLabel]:
+    """{(model, sample id): its hand label} of a labels file of `figeval annotate import`."""
     if path is None:
         return {}
     labels, _ = read_labels(Path(path), lambda task: _checked_spec(task, task_name))
-    return {(h.model, h.sample_id): (h.label.value, h.answer_sha256) for h in labels if h.label is not None}
+    # `read_labels` gives one label per row, in file order
+    return {(h.model, h.sample_id): ManualLabel(h.label.value, h.answer_sha256, row)
+            for row, h in enumerate(labels, start=2) if h.label is not None}
 
 
-def _hand_labelled(outcome: Outcome, manual: tuple[str, str | None] | None, completion: str,
-                   path: str | None) -> Outcome:
+def check_labelled_samples(path: str | None, task_name: str, sample_ids: Collection[str]) -> None:
+    """Refuses, before the run, hand labels of samples the task does not ask (a labels file of another dataset,
+    or of a run with other settings): the scorer would find no answer to apply them to, without a word.
+
+    Raises:
+        FigevalError: naming the file, the first such row and what to give instead.
+    """
+    asked = set(sample_ids)
+    foreign = sorted((manual.row, sample_id, model) for (model, sample_id), manual in
+                     _manual_labels(path, task_name).items() if sample_id not in asked)
+    if foreign:
+        row, sample_id, model = foreign[0]
+        raise FigevalError(f"-T manual_labels={path}, row {row}: sample {sample_id} (of {model}) is not a sample "
+                           f"{task_name} asks with these settings ({len(foreign)} such row(s)): the file labels "
+                           "another run's answers; give the labels of this run's answers (`figeval annotate "
+                           "export` of its log, then `figeval annotate import`).")
+
+
+def _hand_labelled(outcome: Outcome, manual: ManualLabel | None, completion: str, path: str | None,
+                   sample_id: str) -> Outcome:
     """The unparsed `outcome` as people labelled it, when they labelled this very answer. A label made for
     another answer (another run of the model, whose answer the cache did not keep) is not applied: the answer
-    stays unparsed, counted as its policy counts it, and its explanation says why."""
+    stays unparsed, counted as its policy counts it, its explanation says why, and the run says so on stderr, naming
+    the row: which answer was labelled is known only once the model has answered, so the run cannot refuse it
+    beforehand."""
     if not outcome.is_unparsed or manual is None:
         return outcome
-    label, digest = manual
-    if digest is not None and answer_digest(completion) != digest:
+    if manual.answer_sha256 is not None and answer_digest(completion) != manual.answer_sha256:
+        # one line of its own, as the task's other notes (a warning logged through Inspect is wrapped in a
+        # narrow column, splitting the file's path, and not shown under --display none)
+        print(f"note: -T manual_labels={path}, row {manual.row}: the hand label of sample {sample_id} is for "
+              "another answer than this run's, so it is not applied (the answer stays unread); label this run's "
+              "answers (`figeval annotate export` of its log, then `figeval annotate import`).", file=sys.stderr)
         return replace(outcome, explanation=f"{outcome.explanation}; the hand label in {path} is for another answer "
                                             "than this one, so it is not applied: label this run's answers "
                                             "(`figeval annotate export`)")
-    return outcome.by_hand(label)
+    return outcome.by_hand(manual.label)
 
 
 def _checked_spec(task: str, expected: str) -> AnnotationSpec:
@@ -154,6 +191,7 @@ def idiom_scorer(task: str, answer_mode: str = AnswerMode.GENERATE.value, manual
                               prefixes=True)
         outcome = await with_extractor(outcome, state, labels)
         manual = by_hand.get((str(state.model), str(state.sample_id)))
-        return to_score(_hand_labelled(outcome, manual, state.output.completion, manual_labels), labels)
+        return to_score(_hand_labelled(outcome, manual, state.output.completion, manual_labels,
+                                       str(state.sample_id)), labels)
 
     return score

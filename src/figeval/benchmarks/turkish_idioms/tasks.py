@@ -17,7 +17,12 @@ from figeval.benchmarks.turkish_idioms.dataset import (
     load_idiom_data,
 )
 from figeval.benchmarks.turkish_idioms.prompts import PROMPT_VERSION, PromptLanguage
-from figeval.benchmarks.turkish_idioms.scorer import idiom_metrics, idiom_scorer, unparsed_policies
+from figeval.benchmarks.turkish_idioms.scorer import (
+    check_labelled_samples,
+    idiom_metrics,
+    idiom_scorer,
+    unparsed_policies,
+)
 from figeval.scoring.metrics import recorded_policies
 from figeval.subset import Design
 from figeval.task import benchmark_task, identified_task
@@ -32,6 +37,7 @@ IDIOM_DESIGN = Design(unit="item", asked_as="variant", strata=("frequency_band",
 def _idiom_task(kind: str, samples: list, mode: AnswerMode, manual_labels: str | None, provenance: dict[str, object],
                 prompt_lang: str, yes_no_entailment: bool = False, balanced: bool = True,
                 **settings: Any) -> Task:
+    check_labelled_samples(manual_labels, f"tr_idiom_{kind}", [str(sample.id) for sample in samples])
     with_frequency = any(sample.metadata["frequency_band"] is not None for sample in samples)
     classes = Counter(sample.target for sample in samples)
     return benchmark_task(
