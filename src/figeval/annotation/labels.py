@@ -186,9 +186,9 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
 
 def _refuse_contradicted(path: Path, number: int, key: tuple[str, str], label: Enum | None,
                          given: dict[str, Enum | None]) -> None:
-    """Refuses a resolved label that contradicts every annotator of its row (three say correct, it says
-    hallucinated): `resolve` always takes one annotator's label, so such a label was edited in by hand, and
-    counting it would put in the people's numbers a label none of them gave.
+    """Refuses a resolved label that contradicts every annotator of its row (all three gave one label, it is
+    another): `resolve` always takes one annotator's label, so such a label was edited in by hand, and counting it
+    would put in the people's numbers a label none of them gave.
 
     Raises:
         DataError: naming the file, the row, the labels and the fix.
