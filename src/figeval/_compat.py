@@ -2,7 +2,7 @@
 
 import logging
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import cast
 
@@ -19,19 +19,14 @@ def preload_inspect_modules() -> None:
     import inspect_ai.agent._acp.server  # noqa: F401
 
 
-def offline_mockllm_token_counts() -> None:
+def count_mockllm_tokens_with(count: Callable[[str], int]) -> None:
     """Inspect's `mockllm/model` makes up each output's token usage by counting the prompt with tiktoken's
     o200k_base encoding, which tiktoken downloads on first use: offline, every call fails with a network error and
-    a run on the test model ends in a ConnectionError. The counts are a test model's, made up either way; the
-    estimate figeval's dry run gives a model without an offline tokenizer (characters/4) takes tiktoken's place."""
-    from math import ceil
-
+    a run on the test model ends in a ConnectionError. `count` (text -> tokens, offline) takes tiktoken's place."""
     from inspect_ai.model._providers.mockllm import MockLLM
 
-    from figeval.running.tokens import CHARS_PER_TOKEN
-
     async def count_text_tokens(self: MockLLM, text: str) -> int:
-        return max(1, ceil(len(text) / CHARS_PER_TOKEN))
+        return count(text)
 
     MockLLM.count_text_tokens = count_text_tokens  # type: ignore[method-assign,assignment]
 

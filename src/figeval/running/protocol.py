@@ -63,7 +63,7 @@ class SkippedRun:
 
 CONDITIONS = "argument_conditions"
 """The attribute a task function may carry: argument name -> {other argument: value} under which a run takes it
-(`allusion_mc.argument_conditions = {"generated": {"dataset": "generated"}}`); a standalone run refuses the argument
+(`TASK.argument_conditions = {"passages": {"dataset": "generated"}}`); a standalone run refuses the argument
 otherwise, so a paper run gives it only to the runs that meet the condition."""
 
 

@@ -40,6 +40,14 @@ def estimate(messages: Messages) -> int:
     return ceil(sum(len(message.text) for message in messages) / CHARS_PER_TOKEN)
 
 
+def offline_mock_model_counts() -> None:
+    """Inspect's test model (`mockllm/model`) counts its made-up usage with this estimate rather than tiktoken,
+    which needs the network on first use (`_compat.count_mockllm_tokens_with`)."""
+    from figeval._compat import count_mockllm_tokens_with
+
+    count_mockllm_tokens_with(lambda text: max(1, ceil(len(text) / CHARS_PER_TOKEN)))
+
+
 def estimated(model: str, why: str | None = None) -> Tokenizer:
     return Tokenizer(estimate, False, f"estimate: characters/{CHARS_PER_TOKEN}; "
                                       f"{why or f'no offline tokenizer for {model}'}")

@@ -91,11 +91,11 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     import figeval._registry  # registers figeval's providers (gguf/, replay/) before check_provider
     from figeval._compat import (
         load_dotenv_as_inspect_does,
-        offline_mockllm_token_counts,
         preload_inspect_modules,
         run_inspect_eval_command,
     )
     from figeval.models.gguf import DEFAULT_MODEL
+    from figeval.running.tokens import offline_mock_model_counts
 
     benchmarks = figeval._registry.BENCHMARKS
     load_dotenv_as_inspect_does()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
@@ -145,7 +145,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     preload_inspect_modules()
-    offline_mockllm_token_counts()
+    offline_mock_model_counts()
     quiet_inspect_output(params["log_level"])
     click.echo(f"figeval: {task_name} on {model} ({pairs_text(args, 'defaults')})")
     if subset is not None:
