@@ -243,6 +243,10 @@ def test_pquad_import_takes_the_repository_zip_or_names_what_it_lacks(shared_pqu
         f"error: {archive} has no 'Train.json' (looked for 'Dataset/Train.json' or 'PQuAD-main/Dataset/Train.json', "
         "where a zip of https://github.com/AUT-NLP/PQuAD as GitHub gives it holds it); pquad needs "
         "'Dataset/Train.json', 'Dataset/Validation.json', 'Dataset/Test.json'; nothing was stored."]
+    # the folder holding the zip (as downloaded): the line points at the zip
+    result = figeval("data", "import", "pquad", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.splitlines()[-1].endswith(
+        f"; to import from the zip it holds, give the zip's path ({archive}).")
     # a file that is no zip: said so, with what to give
     (tmp_path / "notes.txt").write_text("not a zip", encoding="utf-8")
     result = figeval("data", "import", "pquad", str(tmp_path / "notes.txt"), cwd=tmp_path)

@@ -146,9 +146,11 @@ def import_folder(source: DatasetSource, folder: Path, replace: bool = False, re
             origin = _published_path(folder, file)
             if origin is None:
                 also = f" (or '{file.member}')" if file.member else ""
+                zips = sorted(folder.glob("*.zip")) if folder.is_dir() else []
+                zipped = f"; to import from the zip it holds, give the zip's path ({zips[0]})" if zips else ""
                 raise DataError(
                     f"{folder} has no file '{file.name}'{also}; {source.name} needs "
-                    f"{', '.join(repr(f.name) for f in source.files)} (upstream: {source.pin})."
+                    f"{', '.join(repr(f.name) for f in source.files)} (upstream: {source.pin}){zipped}."
                 )
             shutil.copyfile(origin, staging / file.name)
 
