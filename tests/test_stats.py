@@ -9,6 +9,7 @@ from figeval.stats import (
     fleiss_kappa,
     gwet_ac1,
     percent_agreement,
+    values_only,
 )
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
@@ -124,6 +125,24 @@ def test_bootstrap_drops_undefined_resamples_and_errors_when_all_are():
 
     with pytest.raises(UndefinedStatistic, match="every bootstrap resample"):
         bootstrap_interval(defined_only_on_the_original_order, 50, resamples=10)
+
+
+def test_a_caller_reading_only_values_draws_no_resample():
+    # a metric that computes its own interval on each call, called on each of a comparison's 2000 resamples, would
+    # draw 2000 x its resamples: inside values_only the statistic is computed once, on all items, and the interval
+    # is left undefined
+    calls = []
+
+    def mean(idx):
+        calls.append(idx)
+        return sum(idx) / len(idx)
+
+    with values_only():
+        interval = bootstrap_interval(mean, 4, resamples=1000)
+    # the items 0..3 once: mean 1.5
+    assert (interval.estimate, interval.resamples, calls) == (1.5, 0, [[0, 1, 2, 3]])
+    assert interval.low != interval.low and interval.high != interval.high  # nan
+    assert bootstrap_interval(mean, 4, resamples=1000).resamples == 1000  # outside the block, as before
 
 
 # Wilson score interval, z = 1.96 (z^2 = 3.8416): centre (k + z^2/2) / (n + z^2), half-width

@@ -12,7 +12,9 @@ Multi-rater data is a list of units, each a list of the labels it received (miss
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,6 +132,23 @@ class Interval:
     """How many resamples gave a defined value (undefined ones, e.g. all one category, are dropped)."""
 
 
+# A metric may compute its own bootstrap interval each time it is called (1000 resamples). A caller that needs only
+# the metric's value on each of its own 2000 resamples (a paired comparison) would then pay for 2 million resamples
+# it throws away: inside `values_only`, `bootstrap_interval` returns the estimate without resampling.
+_VALUES_ONLY: ContextVar[bool] = ContextVar("figeval_values_only", default=False)
+
+
+@contextmanager
+def values_only() -> Iterator[None]:
+    """Within this block `bootstrap_interval` gives the estimate with a nan interval over 0 resamples: for callers
+    that read a metric's value and never its interval."""
+    token = _VALUES_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _VALUES_ONLY.reset(token)
+
+
 def bootstrap_interval(
     statistic: Callable[[list[int]], float],
     n_items: int,
@@ -148,10 +167,16 @@ def bootstrap_interval(
         resamples: how many bootstrap samples to draw.
         seed: the random seed (the same seed gives the same interval).
 
+    Returns:
+        The estimate and its interval; inside `values_only`, the estimate with a nan interval (no resample drawn).
+
     Raises:
-        UndefinedStatistic: the statistic is undefined on the full data or on every resample.
+        UndefinedStatistic: the statistic is undefined on the full data or (outside `values_only`) on every
+            resample.
     """
     estimate = statistic(list(range(n_items)))
+    if _VALUES_ONLY.get():
+        return Interval(estimate, float("nan"), float("nan"), 0)
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(resamples):

@@ -144,3 +144,57 @@ def test_the_leaderboard_marks_a_model_within_noise_of_the_row_above(folder):
     assert "not significantly different from the row above" in leaderboard
     assert "Paired differences" not in text  # the marks say it; every pair would cost the leaderboard its speed
 
+
+
+# --- a metric over pairs of answers (two framings of one fake) is resampled over items, each draw its own item ---
+
+def framing_answers(disagreeing: int) -> dict[str, str]:
+    """Fakes 1..`disagreeing` accepted as real when asked "is it fake?" and rejected when asked "is it real?" (the two
+    framings disagree); every other fake rejected under both."""
+    return {f"ffe-fake-{row:03d}/{framing}": (ACCEPT["fake-q"] if framing == "fake-q" and row <= disagreeing
+                                               else REJECT[framing])
+            for row in range(1, 201) for framing in ("fake-q", "real-q")}
+
+
+@pytest.fixture(scope="module")
+def framing_runs(folder) -> dict[str, RunSummary]:
+    """x: the framings disagree on fakes 1-60; y: on fakes 1-20."""
+    path, env = folder
+    for name, disagreeing in (("x", 60), ("y", 20)):
+        replay = path / f"{name}.jsonl"
+        replay.write_text("".join(json.dumps({"id": key, "output": text}) + "\n"
+                                  for key, text in framing_answers(disagreeing).items()), encoding="utf-8")
+        ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false",
+                      "--log-dir", str(path / "framing-logs"), env=env, cwd=path)
+        assert ran.returncode == 0, ran.stderr
+    done, _ = read_runs(path / "framing-logs", lambda _: None)
+    return {run.display_name: run for run in newest_runs(done)[0]}
+
+
+def test_a_metric_over_pairs_of_answers_counts_an_item_drawn_twice_twice(framing_runs):
+    from unittest import mock
+
+    from figeval.results import resampled
+    from figeval.scoring.metrics import apply_metric
+
+    calls = []
+    counting = mock.patch.object(resampled, "apply_metric",
+                                 side_effect=lambda *args: calls.append(1) or apply_metric(*args))
+    with counting:
+        result = compare("ffe_detection", "agreement", framing_runs["y"], framing_runs["x"], ScoreCache())
+    # agreement: the fakes whose two answers agree; x 140 of 200 (0.70), y 180 of 200 (0.90): y - x = +0.20
+    assert result.difference.difference == pytest.approx(0.20)
+    assert (result.difference.items, result.difference.samples) == (200, 400)
+    # per item, y's agreement minus x's: +1 on fakes 21-60 (40 items), 0 on the other 160. The bootstrap over items
+    # draws 200 items with repeats; each repeat counts again, so a resample's difference is the mean over its
+    # draws of those per-item values (each fake's two samples carry its value: a mean over samples is the same).
+    # The metric pairs a fake's answers by its item, so a fake drawn twice must still count twice.
+    items = [f"ffe-fake-{row:03d}" for row in range(1, 201) for _ in ("fake-q", "real-q")]
+    per_sample = [1.0 if 21 <= int(item[-3:]) <= 60 else 0.0 for item in items]
+    expected = paired_bootstrap(items, lambda chosen: sum(per_sample[i] for i in chosen) / len(chosen),
+                                resamples=RESAMPLES, seed=SEED)
+    assert (result.difference.low, result.difference.high) == pytest.approx((expected.low, expected.high))
+    assert result.difference.standard_error == pytest.approx(expected.standard_error)
+    # fast: numpy over each fake's value alone (200 metric calls, 2 x 21 checks, the per-sample pass), not the
+    # metric on each of 2 x 2000 resamples
+    assert len(calls) < 1500

@@ -24,12 +24,12 @@ from inspect_ai.scorer import SampleScore
 
 from figeval._compat import metric_from_definition
 from figeval.paired import PairedDifference, clustered_standard_error, mcnemar_exact, paired_bootstrap
-from figeval.results.resampled import Value, fast_value, metric_value, per_sample
+from figeval.results.resampled import Drawn, Value, fast_value, metric_value, per_sample
 from figeval.results.rows import shared_settings, shown_settings
 from figeval.results.runs import RunSummary
 from figeval.table_model import Cell, Column, ColumnHead, Row, Table
 from figeval.results.tables import few_items_note
-from figeval.stats import bootstrap_trusted
+from figeval.stats import bootstrap_trusted, values_only
 from figeval.subset import Design
 
 RESAMPLES = 2000
@@ -49,6 +49,8 @@ class RunScores:
     """The task's metrics, each made again from its definition in the log, with that definition (registry name
     and options)."""
     epochs: int
+    unit: str | None = None
+    """The metadata key naming a sample's item (the task's design); None: each sample is its own item."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ def run_scores(path: str) -> RunScores:
     definitions = [m for m in (scorer.metrics if scorer and isinstance(scorer.metrics, list) else [])
                    if not isinstance(m, dict)]
     metrics = tuple((metric_from_definition(d.name, d.options), d) for d in definitions)
-    return RunScores(scores, items, metrics, log.eval.config.epochs or 1)
+    return RunScores(scores, items, metrics, log.eval.config.epochs or 1, design.unit)
 
 
 def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache: ScoreCache,
@@ -118,6 +120,13 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
     """`name`'s difference, model minus baseline, on the samples both runs answered; or why it cannot be
     computed (a line for the report's notes). `fast=False` scores every resample with the metric itself (what
     the fast computations are checked to equal: `figeval.results.resampled`)."""
+    # only the metric's value is read on each resample, never an interval a metric computes for itself
+    with values_only():
+        return _compare(task, name, model, baseline, cache, resamples, fast)
+
+
+def _compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache: ScoreCache, resamples: int,
+             fast: bool) -> Comparison | str:
     a, b = cache.of(baseline), cache.of(model)
     what = f"{task} {name}: {model.display_name} vs {baseline.display_name}"
     if a.epochs > 1 or b.epochs > 1:
@@ -135,13 +144,14 @@ def compare(task: str, name: str, model: RunSummary, baseline: RunSummary, cache
     a_scores, b_scores = [a_scores[i] for i in kept], [b_scores[i] for i in kept]
     per_a, per_b = [per_a[i] for i in kept], [per_b[i] for i in kept]
     items = [a.items[shared[i]] for i in kept]
-    fast_a = fast_value(metric, definition, name, a_scores, per_a, items) if fast else None
-    fast_b = fast_value(metric, definition, name, b_scores, per_b, items) if fast else None
+    drawn_a, drawn_b = Drawn(a_scores, a.unit), Drawn(b_scores, a.unit)
+    fast_a = fast_value(metric, definition, name, a_scores, per_a, items, drawn_a) if fast else None
+    fast_b = fast_value(metric, definition, name, b_scores, per_b, items, drawn_b) if fast else None
     if fast_a is not None and fast_b is not None:
         difference = _difference(fast_a[0], fast_b[0])
     else:
-        difference = _difference(lambda chosen: metric_value(metric, name, [a_scores[i] for i in chosen]),
-                                 lambda chosen: metric_value(metric, name, [b_scores[i] for i in chosen]))
+        difference = _difference(lambda chosen: metric_value(metric, name, drawn_a(chosen)),
+                                 lambda chosen: metric_value(metric, name, drawn_b(chosen)))
     paired = paired_bootstrap(items, difference, resamples=resamples, seed=SEED)
     if paired is None:
         return f"{what}: not compared ({name} is undefined on the shared samples)"
