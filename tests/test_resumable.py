@@ -153,3 +153,14 @@ def test_a_build_step_prints_progress_on_time_while_no_item_finishes(tmp_path: P
     waiting = [line for line in lines if line.startswith("  asking: 0/1 (0%)")]
     assert len(waiting) >= 2 and all(line.endswith("time left: cannot estimate yet") for line in waiting)
     assert lines[-1].startswith("  asking: 1/1 (100%)") and "done in 1 s" in lines[-1]
+
+
+def test_a_resumed_sheet_with_a_cell_too_long_is_a_person_s_to_correct(tmp_path: Path):
+    # a sheet a build appends to and a person fills: its row 2 (rows counted after the header) holds a 12-character
+    # note, over the 10 allowed
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("key,note\na,short\nb,twelve chars\n", encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        resumed_rows(sheet, [Column("key"), Column("note", max_chars=10)])
+    assert str(refused.value).startswith(f"{sheet.name}: row 2, column 'note' holds 12 characters")
+    assert str(refused.value).endswith("correct the cell.") and "published file" not in str(refused.value)

@@ -132,12 +132,13 @@ def resumed_rows(path: Path, columns: Sequence[Column]) -> list[Row]:
     header = [cell.strip() for cell in records[0][1]] if records else []
     cut_header = len(records) == 1 and not text.endswith("\n") and ",".join(c.name for c in columns).startswith(text)
     if records and not cut_header and any(column.name not in header for column in columns if not column.optional):
-        return read_table(path, columns)  # names the columns it expected
+        return read_table(path, columns, filled_by_person=True)  # names the columns it expected
     resume_file(path, sheet=True)
     text = path.read_bytes().removeprefix(BOM).decode("utf-8", "surrogateescape")
     if not any(any(cell.strip() for cell in fields) for _, fields in _csv_records(text)[1:]):
         return []
-    return read_table(path, columns)
+    # a person reads and fills the sheet a build appends to: a damaged cell is theirs to correct
+    return read_table(path, columns, filled_by_person=True)
 
 
 # --- Work -----------------------------------------------------------------------------------------------------
