@@ -190,13 +190,17 @@ NOT_GGUF = {
 
 
 @pytest.mark.parametrize("dry", [True, False], ids=["dry run", "run"])
+@pytest.mark.parametrize("given_as", ["model", "judge"])
 @pytest.mark.parametrize("kind", list(NOT_GGUF))
-def test_a_model_file_that_is_not_gguf_is_refused_before_it_is_read(kind: str, dry: bool, ffe_hallu_imported: Path,
-                                                                   tmp_path: Path):
+def test_a_model_file_that_is_not_gguf_is_refused_before_it_is_read(kind: str, given_as: str, dry: bool,
+                                                                   ffe_hallu_imported: Path, tmp_path: Path):
+    """As the model under test, or as the judge (which a scorer makes at the first answer it judges: the file is
+    checked before the run's log is started all the same)."""
     content, what = NOT_GGUF[kind]
     model = tmp_path / "model.gguf"
     model.write_bytes(content)
-    result = figeval("run", "ffe_detection", "-m", f"gguf/{model}", "--limit", "10", "--log-dir",
-                     str(tmp_path / "logs"), *(["--dry-run"] if dry else []), cwd=tmp_path)
+    run = (["ffe_detection", "-m", f"gguf/{model}", "--limit", "10"] if given_as == "model" else
+           ["ffe_generation", "-m", "mockllm/model", "--judge", f"gguf/{model}", "--limit", "5"])
+    result = figeval("run", *run, "--log-dir", str(tmp_path / "logs"), *(["--dry-run"] if dry else []), cwd=tmp_path)
     assert_one_line_error(result, f"gguf: {model} {what}")
     assert not (tmp_path / "logs").exists()

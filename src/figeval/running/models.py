@@ -65,6 +65,26 @@ def check_other_models(args: dict[str, str], roles: tuple[str, ...]) -> None:
             check_provider(model, f"--model-role {role.strip()}={model}")
 
 
+def check_model_files(args: dict[str, str], roles: tuple[str, ...]) -> None:
+    """Makes the judge and each role's model that names a file (`providers.model_file`: gguf weights, a replay)
+    once, without asking it, so that its provider checks the file before the run's log is started: a scorer makes
+    its judge at the first answer it judges, after the log was started (an empty .gguf judge ended a run that had
+    written its log). A dry run asks no model and does not make them.
+
+    Raises:
+        FigevalError: the provider's refusal of the file (it names the file and the fix).
+    """
+    from inspect_ai.model import get_model
+
+    from figeval.providers import model_file
+
+    models = [args["judge"]] if args.get("judge") else []
+    models += [model for given in roles for model in role_models(given.partition("=")[2])]
+    for model in dict.fromkeys(models):
+        if model_file(model) is not None:
+            get_model(model, memoize=False)
+
+
 def check_role_config(given: str, value: str) -> None:
     """Refuses a `--model-role` config (`{model: ..., ...}`) that Inspect would refuse with a traceback once the
     run's tasks are built: a key that is neither `model`, `model_args` (the model's own arguments, -M's) nor a

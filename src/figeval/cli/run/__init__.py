@@ -95,6 +95,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
         run_inspect_eval_command,
     )
     from figeval.models.gguf import DEFAULT_MODEL
+    from figeval.running.models import check_model_files
     from figeval.running.tokens import offline_mock_model_counts
 
     benchmarks = figeval._registry.BENCHMARKS
@@ -142,6 +143,7 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
                            "--dry-run).")
     task_name = task_names[0]
     task, subset = prepared_task(benchmarks, task_name, args, params, model, run_name, roles)
+    check_model_files(args, roles)
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     preload_inspect_modules()
