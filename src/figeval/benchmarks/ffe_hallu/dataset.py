@@ -25,6 +25,7 @@ from figeval.benchmarks.ffe_hallu.prompts import (
     TRANSLATION_USER_PROMPT,
 )
 from figeval.building import review_answer
+from figeval.benchmarks.ffe_hallu.fake_keys import fake_key
 from figeval.benchmarks.ffe_hallu.source import EXPRESSION_CHARS, MEANING_CHARS, SOURCE
 from figeval.data.store import provenance, register_check, require
 from figeval.data.stored import sha256_of
@@ -114,7 +115,6 @@ def load_fake(path: Path, filled_by_person: bool = False) -> list[FakeFFE]:
 def refuse_authentic_fakes(path: Path, fakes: list[FakeFFE], authentic: list[AuthenticFFE]) -> None:
     """Raises DataError naming the first fake that is an authentic FFE (compared by `fake_key`, as the fakes' checks
     compare: spacing, half-spaces and punctuation aside): asked as a fake, knowing it would count as hallucinating."""
-    from figeval.benchmarks.ffe_hallu.fakes import fake_key  # fakes.py imports this module's categories
 
     authentic_row = {fake_key(item.expression): item.row for item in authentic}
     for fake in fakes:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES
+from figeval.benchmarks.ffe_hallu.fake_keys import PUNCTUATION, fake_key, words_of
 from figeval.text import expression_key, has_arabic_script
 
 WORD_PERTURBATION, SEMANTIC_INVERSION, MIMICRY, CULTURAL = FAKE_CATEGORIES
@@ -41,21 +42,7 @@ NEAR_EDIT_DISTANCE = 3
 # not apply to the candidate's category.
 PASS, FAIL, FLAG, NOT_APPLICABLE = "pass", "fail", "flag", "n/a"
 
-_PUNCTUATION = "،,.!?؟:;؛«»\"'“”()[]…-–—"
 _TRAILING_PUNCTUATION = re.compile(r"[\s.!?؟،,;؛…]+$")
-
-
-def words_of(text: str) -> list[str]:
-    """The words of an expression: split at spaces (a half-space, ZWNJ, stays inside its word), punctuation
-    stripped."""
-    words = (word.strip(_PUNCTUATION) for word in unicodedata.normalize("NFC", text).split())
-    return [word for word in words if word]
-
-
-def fake_key(text: str) -> str:
-    """The key under which the checks compare expressions: `expression_key` of its words, so that punctuation
-    ("آسمان همه‌جا یک‌رنگ است." and without the period) makes no difference either."""
-    return expression_key(" ".join(words_of(text)))
 
 
 # --- Semantic inversion by rule ------------------------------------------------------------------------------
@@ -121,7 +108,7 @@ _QUESTION_WORDS = frozenset({"کجا", "چرا", "چه", "چقدر", "چطور",
 
 def _negate_final_verb(body: str) -> str | None:
     words = body.split()
-    if len(words) < 2 or _QUESTION_WORDS & {word.strip(_PUNCTUATION) for word in words} or "؟" in body or "?" in body:
+    if len(words) < 2 or _QUESTION_WORDS & {word.strip(PUNCTUATION) for word in words} or "؟" in body or "?" in body:
         return None
     last = words[-1]
     for plain, negated in _NEGATION_PAIRS:

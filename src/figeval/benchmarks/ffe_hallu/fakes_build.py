@@ -25,6 +25,7 @@ from inspect_ai.model import GenerateConfig, Model
 
 from figeval.answering import DETERMINISTIC, ONE_TOKEN_LOGPROBS, AnswerMode, resolved_answer_mode, response_cache
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, published_data
+from figeval.benchmarks.ffe_hallu.fake_keys import fake_key
 from figeval.benchmarks.ffe_hallu.fakes import (
     CHECKS,
     NEAR_EDIT_DISTANCE,
@@ -34,7 +35,6 @@ from figeval.benchmarks.ffe_hallu.fakes import (
     Known,
     LengthRange,
     check_candidates,
-    fake_key,
     passes,
     word_changes,
 )

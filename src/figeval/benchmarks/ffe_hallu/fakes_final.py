@@ -7,7 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, FAKE_COLUMNS, published_data
-from figeval.benchmarks.ffe_hallu.fakes import Known, fake_key
+from figeval.benchmarks.ffe_hallu.fake_keys import fake_key
+from figeval.benchmarks.ffe_hallu.fakes import Known
 from figeval.benchmarks.ffe_hallu.fakes_build import RECORD_FILE, REVIEW_COLUMNS, known_lists, load_extra_authentic
 from figeval.benchmarks.ffe_hallu.source import SOURCE
 from figeval.building import read_build_record, review_answer

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 
 from figeval.benchmarks.ffe_hallu.dataset import FAKE_CATEGORIES, category_slug
+from figeval.benchmarks.ffe_hallu.fake_keys import fake_key
 from figeval.benchmarks.ffe_hallu.fakes import (
     CULTURAL,
     DERIVED,
@@ -15,7 +16,6 @@ from figeval.benchmarks.ffe_hallu.fakes import (
     SEMANTIC_INVERSION,
     WORD_PERTURBATION,
     Inversion,
-    fake_key,
     invert,
 )
 from figeval.benchmarks.ffe_hallu.prompts import (
