@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,53 @@ def test_a_metric_over_pairs_of_answers_counts_an_item_drawn_twice_twice(framing
     # fast: numpy over each fake's value alone (200 metric calls, 2 x 21 checks, the per-sample pass), not the
     # metric on each of 2 x 2000 resamples
     assert len(calls) < 1500
+
+
+# --- what a comparison says when it has too little, or nothing, to compare ---------------------------------------
+
+def test_a_difference_the_same_on_every_item_has_no_interval_and_no_significance_mark(folder, tmp_path):
+    path, env = folder
+    # p accepts every fake under both framings (halluc_rate_avg 1.0); q accepts them under "is it fake?" only (0.5):
+    # q - p = -50 points on every item, so every resample gives -50 too, an interval of no width [-50.0, -50.0] that
+    # would claim no uncertainty at all. Over 2 fakes (each under both framings) and over all 200.
+    both = {key: ACCEPT[key.split("/")[1]] for key in answers(0)}
+    one = {key: ACCEPT["fake-q"] if key.endswith("fake-q") else REJECT["real-q"] for key in answers(0)}
+    two_fakes = ["--sample-id", "ffe-fake-001/fake-q,ffe-fake-001/real-q,ffe-fake-002/fake-q,ffe-fake-002/real-q"]
+    for logs, subset in (("two", two_fakes), ("all", [])):
+        for name, outputs in (("p", both), ("q", one)):
+            replay = tmp_path / f"{name}.jsonl"
+            replay.write_text("".join(json.dumps({"id": key, "output": text}) + "\n" for key, text in outputs.items()),
+                              encoding="utf-8")
+            ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "-T", "controls=false", *subset,
+                          "--log-dir", str(tmp_path / logs), env=env, cwd=path)
+            assert ran.returncode == 0, ran.stderr
+        text = figeval("report", str(tmp_path / logs), "--baseline", "p", env=env).stdout
+        table = text[text.index("Paired differences"):]
+        table = table[:table.index("\n\n")]
+        [row] = [line for line in table.splitlines() if line.startswith("q ")]
+        assert "-50.0" in row and "[" not in row and "(*)" not in row
+        said = " ".join(table.split())
+        assert ("no interval where fewer than 30 items" in said if logs == "two" else
+                "no interval and no (*) where every resample gave the same difference" in said)
+
+
+def test_a_baseline_sharing_no_task_and_settings_with_another_model_says_so(folder, framing_runs, tmp_path):
+    path, env = folder
+    # x's run (controls off, framing-logs) beside a run of another model with the controls on: one task, other
+    # settings, so no pair of runs to compare
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(framing_runs["x"].log.removeprefix("file://"), logs)
+    replay = tmp_path / "w.jsonl"
+    replay.write_text("".join(json.dumps({"id": f"ffe-{kind}-{row:03d}/{framing}", "output": "Yes"}) + "\n"
+                              for kind in ("fake", "real") for row in range(1, 201)
+                              for framing in ("fake-q", "real-q")), encoding="utf-8")
+    ran = figeval("run", "ffe_detection", "--model", f"replay/{replay}", "--sample-id",
+                  "ffe-fake-001/fake-q,ffe-fake-001/real-q", "--log-dir", str(logs),
+                  env=env, cwd=path)
+    assert ran.returncode == 0, ran.stderr
+    result = figeval("report", str(logs), "--baseline", "x", env=env)
+    assert result.returncode == 0
+    said = " ".join(result.stdout.split())  # the note as one line, however the terminal width wrapped it
+    assert ("--baseline x: nothing compared: the other models' runs of ffe_detection (w) have other settings" in said
+            and "run another model with the same task and settings as x's runs" in said)

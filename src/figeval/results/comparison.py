@@ -74,8 +74,15 @@ class Comparison:
 
     @property
     def decided(self) -> bool:
-        """Enough items for the bootstrap's interval to say anything (`stats.MIN_BOOTSTRAP_ITEMS`)."""
-        return bootstrap_trusted(self.difference.items)
+        """Enough items for the bootstrap's interval to say anything (`stats.MIN_BOOTSTRAP_ITEMS`), and an interval
+        of some width: where every item differs by the same amount every resample gives that difference, and an
+        interval of no width would claim no uncertainty at all."""
+        return bootstrap_trusted(self.difference.items) and not self.no_width
+
+    @property
+    def no_width(self) -> bool:
+        """Every resample gave the same difference (or none was defined)."""
+        return not self.difference.low < self.difference.high
 
     @property
     def significant(self) -> bool:
@@ -245,7 +252,22 @@ def comparisons(runs: Sequence[RunSummary], headlines: Sequence[Column], baselin
                     found.append(result)
                 else:
                     notes.append(result)
+    if baseline is not None and not found and not notes:
+        notes.append(nothing_compared(runs, baseline))
     return found, notes
+
+
+def nothing_compared(runs: Sequence[RunSummary], baseline: str) -> str:
+    """Why no model was compared with the baseline: a comparison pairs runs of one task and settings, and no other
+    model has a run of the baseline's tasks with the baseline's settings (a line, never silence)."""
+    own = [run for run in runs if run.display_name == baseline]
+    tasks = ", ".join(dict.fromkeys(run.task for run in own))
+    others = [run for run in runs if run.display_name != baseline and run.task in {r.task for r in own}]
+    why = ("no other model has a run of " + tasks if not others else
+           f"the other models' runs of {tasks} ({', '.join(sorted({r.display_name for r in others}))}) have other "
+           "settings (a comparison pairs runs of one task and settings; see the tables' rows)")
+    return (f"--baseline {baseline}: nothing compared: {why}; run another model with the same task and settings "
+            f"as {baseline}'s runs.")
 
 
 def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table:
@@ -272,6 +294,10 @@ def comparison_table(found: Sequence[Comparison], notes: Sequence[str]) -> Table
             table.notes.append(f"{comparison.model} vs {comparison.baseline}, {comparison.metric}: {comparison.note}")
     if few := few_items_note(table):
         table.notes.append(few)
+    if flat := [c for c in found if bootstrap_trusted(c.difference.items) and c.no_width]:
+        table.notes.append("no interval and no (*) where every resample gave the same difference (each item differs "
+                           "by the same amount: an interval of no width cannot say how uncertain it is): "
+                           + "; ".join(f"{c.model} vs {c.baseline}, {c.metric}" for c in flat) + ".")
     # the settings that tell two comparisons of one model and task apart (a published and a fresh fake set) are
     # columns; those every comparison shares are said once
     table.identity_keys = shown_settings(table.rows)
@@ -310,7 +336,9 @@ def mark_ties(table: Table, runs: Sequence[RunSummary], columns: Sequence[Column
             if here is None or run is None or base is None or run.identity != base.identity:
                 continue
             result = compare(column.task, column.metric, run, base, cache)
-            if isinstance(result, Comparison) and result.decided and not result.significant:
+            # an interval of no width at 0 (the two answered alike on every item) is a tie too
+            if isinstance(result, Comparison) and bootstrap_trusted(result.difference.items) \
+                    and result.difference.low <= 0.0 <= result.difference.high:
                 row.cells[column.key] = replace(here, label=f"{here.label} {TIE}".strip())
                 marked = True
     if marked:
