@@ -30,7 +30,7 @@ from figeval.benchmarks.persian_allusions.scorer import (KNOWLEDGE_LABELS, KNOWL
 from figeval.results.report import build_report
 from figeval.scoring.metrics import policy_metrics
 from figeval.scoring.outcome import DecidedBy, Outcome
-from tests.command import figeval
+from tests.command import assert_one_line_error, figeval
 from tests.metric_values import identity_metadata, logged_outcomes
 
 A, B, C = "openai/gpt-4.1", "anthropic/claude-3-7-sonnet", "vllm/google/gemma-3-27b"
@@ -225,6 +225,18 @@ def test_a_folder_of_only_unfinished_runs_is_refused_with_the_runs_named(logs: P
     assert line.startswith(f"error: no finished run in {alone}, only 1 that did not finish: ffe_detection on {C} "
                            "(cancelled): ")
     assert "inspect eval-retry LOG" in line and line.endswith("nothing was written.")
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_file_given_as_the_log_folder_is_one_line_naming_it_and_the_folder_to_give(tmp_path: Path):
+    # a run's JSON log (or any file) given where the folder of logs goes
+    given = tmp_path / "logs" / "run.json"
+    given.parent.mkdir()
+    given.write_text('{"version": 2, "status": "success"}', encoding="utf-8")
+    result = figeval("report", str(given), "--out", str(tmp_path / "site"))
+    assert_one_line_error(result, f"no log directory at '{given}': it is a file",
+                          "give the folder `figeval run` wrote to", f"the folder it is in: '{given.parent}'",
+                          "nothing was written")
     assert not (tmp_path / "site").exists()
 
 
