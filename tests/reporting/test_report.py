@@ -235,7 +235,7 @@ def test_a_file_given_as_the_log_folder_is_one_line_naming_it_and_the_folder_to_
     given.write_text('{"version": 2, "status": "success"}', encoding="utf-8")
     result = figeval("report", str(given), "--out", str(tmp_path / "site"))
     assert_one_line_error(result, f"no log directory at '{given}': it is a file",
-                          "give the folder `figeval run` wrote to", f"the folder it is in: '{given.parent}'",
+                          "give the folder `figeval run --log-dir` wrote to", f"the folder it is in: '{given.parent}'",
                           "nothing was written")
     assert not (tmp_path / "site").exists()
 

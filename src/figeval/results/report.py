@@ -56,8 +56,8 @@ def found_runs(log_dir: Path, benchmarks: Sequence[Benchmark], tasks: Sequence[s
     """
     if log_dir.exists() and not log_dir.is_dir():
         # a log file (.eval, or a run's .json) or any other file: the folder that holds the logs is what is read
-        raise FigevalError(f"no log directory at '{log_dir}': it is a file; give the folder `figeval run` wrote to "
-                           f"(its --log-dir, default: logs; for a log file, the folder it is in: '{log_dir.parent}'); "
+        raise FigevalError(f"no log directory at '{log_dir}': it is a file; give the folder `figeval run --log-dir` "
+                           f"wrote to (default: logs; for a log file, the folder it is in: '{log_dir.parent}'); "
                            "nothing was written.")
     if not log_dir.is_dir():
         raise FigevalError(f"no log directory at '{log_dir}'; give the folder a run wrote to (`figeval run "
