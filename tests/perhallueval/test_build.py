@@ -310,3 +310,12 @@ def test_a_stratification_that_does_not_fit_the_task_is_refused_before_any_data_
     assert_one_line_error(result, "--stratify article applies to --task qa; summarization is sampled by article "
                                   "length (Section 3.1): leave it out.")
     assert "download" not in result.stdout + result.stderr and not (tmp_path / "build").exists()
+    # categories go with QA's stratification only: given for summarization they were ignored without a word
+    categories = tmp_path / "categories.csv"
+    categories.write_text("title,category\nآب,طبیعت\n", encoding="utf-8")
+    result = figeval("build", "perhallueval-candidates", "--task", "summarization", "--n", "5",
+                     "--generator", "mockllm/a", "--verifier", "mockllm/v", "--out", str(tmp_path / "build"),
+                     "--categories", str(categories))
+    assert_one_line_error(result, f"--categories {categories} applies to --task qa; summarization is sampled by "
+                                  "article length (Section 3.1): leave it out.")
+    assert not (tmp_path / "build").exists()

@@ -47,6 +47,9 @@ def check_strata(task: str, stratify: str, categories: Path | None) -> None:
     if stratify != "category" and task != "qa":
         raise FigevalError(f"--stratify {stratify} applies to --task qa; summarization is sampled by article length "
                            "(Section 3.1): leave it out.")
+    if task != "qa" and categories is not None:
+        raise FigevalError(f"--categories {categories} applies to --task qa; summarization is sampled by article "
+                           "length (Section 3.1): leave it out.")
     if stratify == "article" and categories is not None:
         raise FigevalError(f"--stratify article and --categories {categories}: the categories would not be used; "
                            "give one of them.")
