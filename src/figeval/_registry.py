@@ -21,6 +21,7 @@ from figeval.benchmark import Benchmark
 from figeval.benchmarks import ffe_hallu, perhallueval, persian_allusions, turkish_idioms
 from figeval.data.source import DatasetSource
 from figeval.errors import DataError, FigevalError
+from figeval.running.tokens import offline_mock_model_counts
 
 BENCHMARKS: tuple[Benchmark, ...] = (
     ffe_hallu.BENCHMARK,
@@ -77,5 +78,9 @@ def replay() -> type[ModelAPI]:
 
     return ReplayModelAPI
 
+
+# Inspect's test model (`mockllm/model`) counts its made-up token usage with tiktoken, which downloads its encoding
+# on first use: counted offline instead, for every command (runs, paper runs, builds) and Inspect's entry point.
+offline_mock_model_counts()
 
 __all__ = ["BENCHMARKS", "annotation_spec", "datasets", "get_source", "gguf", "replay", "tasks"]

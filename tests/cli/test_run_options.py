@@ -211,6 +211,11 @@ def test_a_run_on_inspect_s_mock_model_needs_no_network(ffe_hallu_imported: Path
 
     monkeypatch.setattr(tiktoken, "get_encoding", offline)
     monkeypatch.setattr(tiktoken, "encoding_for_model", offline)
+    # a build asks its model outside any run (first: the count is set once per process)
+    built = figeval("build", "ffe-hallu-paraphrases", "--model", "mockllm/model", "--out", str(tmp_path / "sheet.csv"),
+                    cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert "Traceback" not in built.stderr and (tmp_path / "sheet.csv").is_file()
     result = figeval("run", "ffe_detection", "--model", "mockllm/model", "--limit", "10", "--log-dir",
                      str(tmp_path / "logs"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -131,7 +131,6 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
         FigevalError: anything the run refuses before asking a model, and Inspect's prerequisite errors (one line).
     """
     from figeval._compat import preload_inspect_modules
-    from figeval.running.tokens import offline_mock_model_counts
     from figeval.running.launch import launch_params
     from figeval.running.models import openai_name_warning
     from figeval.running.paper import (
@@ -167,7 +166,6 @@ def run_paper(paper: str, *, model: str | None = None, models: Sequence[str] | N
             warnings.warn(warning, stacklevel=2)
     folder = set_folder(str(log_dir), benchmark.name, set_name(name, names))
     preload_inspect_modules()
-    offline_mock_model_counts()
     finished = run_set(params, tasks, folder, ids)
     return PaperResult(benchmark.name, ", ".join(names), Path(folder), tuple(runs), tuple(skipped),
                        tuple(set_logs(folder)), finished, tuple([*notes, *local]))

@@ -96,7 +96,6 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     )
     from figeval.models.gguf import DEFAULT_MODEL
     from figeval.running.models import check_model_files
-    from figeval.running.tokens import offline_mock_model_counts
 
     benchmarks = figeval._registry.BENCHMARKS
     load_dotenv_as_inspect_does()  # as `inspect eval` does: a .env file's INSPECT_EVAL_MODEL, keys, log dir
@@ -147,7 +146,6 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     if warning := openai_name_warning(model):
         click.echo(warning, err=True)
     preload_inspect_modules()
-    offline_mock_model_counts()
     quiet_inspect_output(params["log_level"])
     click.echo(f"figeval: {task_name} on {model} ({pairs_text(args, 'defaults')})")
     if subset is not None:

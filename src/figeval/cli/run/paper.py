@@ -38,7 +38,6 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
         baseline: one of `models`, the others' paired differences taken against it.
     """
     from figeval._compat import preload_inspect_modules
-    from figeval.running.tokens import offline_mock_model_counts
     from figeval.cli.run.display import quiet_inspect_output
     from figeval.running.models import check_model_files, openai_name_warning
     from figeval.running.paper import paper_setup, prepare_tasks, run_set, several_models_tasks
@@ -79,7 +78,6 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     # prepare_tasks has refused an empty --name
     folder = set_folder(log_dir, benchmark.name, set_name(run_name, models))
     preload_inspect_modules()
-    offline_mock_model_counts()
     quiet_inspect_output(params["log_level"])
     print_runs(benchmark, ", ".join(models), runs, skipped, folder)
     set_params, note = launch_options(params)
