@@ -515,6 +515,7 @@ def test_several_models_are_one_set_and_their_tables_have_a_row_each(ffe_hallu_i
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/b.jsonl", "--name", "mine"],
      "a run of several models is named by its models"),
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/a.jsonl"], "a model is given twice"),
+    (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,"], "--model replay/a.jsonl,: a model name is empty"),
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl,replay/b.jsonl", "--baseline", "replay/c.jsonl"],
      "--baseline replay/c.jsonl: not one of the models run"),
     (["run", "--paper", "ffe-hallu", "--model", "replay/a.jsonl", "--baseline", "replay/a.jsonl"],

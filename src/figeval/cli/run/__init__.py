@@ -102,6 +102,9 @@ def run(ctx: click.Context, task_names: tuple[str, ...], paper: str | None, judg
     model = params["model"] or model_short or os.environ.get("INSPECT_EVAL_MODEL") or DEFAULT_MODEL
     # several models, comma-separated as `inspect eval` takes them, are one paper run's
     models = [name.strip() for name in model.split(",")]
+    if len(models) > 1 and not all(models):
+        raise FigevalError(f"--model {model}: a model name is empty (a comma too many); give the models "
+                           "comma-separated, each once.")
     model = models[0]
     args = parse_pairs(params["t"], "-T", typed=False)
     for each in models:
