@@ -16,7 +16,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from figeval.annotation.answers import answer_digest, shown_answer, task_name
-from figeval.annotation.sheets import Labels, SheetLabels, checked_key, parse_label
+from figeval.annotation.sheets import Labels, SheetLabels, checked_key, parse_label, person_file_text
 from figeval.annotation.spec import SpecOf
 from figeval.errors import DataError
 from figeval.output import atomic_open
@@ -148,10 +148,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     A resolved label that no annotator of its row gave is refused (`_refuse_contradicted`); there is no override:
     an adjudicator's decision is given as the third annotator's sheet to `figeval annotate import`.
     """
-    try:
-        reader = csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines())
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(f"{path}: cannot be read as UTF-8 ({error}).") from None
+    reader = csv.DictReader(person_file_text(path, "labels file").splitlines())
     fields = list(reader.fieldnames or [])
     if fields[: len(LABELS_COLUMNS)] != LABELS_COLUMNS:
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")

@@ -150,15 +150,27 @@ def _task_of(path: Path, tasks: set[str], spec_of: SpecOf) -> tuple[str, Annotat
     return task, spec_of(task)
 
 
+def person_file_text(path: Path, what: str) -> str:
+    """The text of a file a person labelled (a `what`: sheet or labels file), UTF-8 with or without a BOM.
+
+    Raises:
+        DataError: it cannot be read (missing, a folder, no permission) or is not UTF-8, each with its fix.
+    """
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 (byte {error.start:,}); save the {what} as CSV UTF-8 and give it "
+                        "again.") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror}); give the path of the {what}.") from None
+
+
 def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, SheetLabels]]:
     """A sheet's task and labels per annotator: a CSV sheet is one annotator (named "" here: the caller names
     it); a Label Studio export has one per person who annotated (`completed_by`), every one of them kept."""
     if path.suffix.lower() == ".json":
         return _read_label_studio(path, spec_of)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(f"{path}: cannot be read as UTF-8 ({error}).") from None
+    text = person_file_text(path, "sheet")
     lines = text.splitlines(keepends=True)
     comments = 0
     # A sheet written with its instructions above the header (and the blank line a script may leave where they
