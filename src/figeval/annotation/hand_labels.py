@@ -23,6 +23,7 @@ from inspect_ai.scorer import Score, ScoreEdit
 
 from figeval.annotation.answers import answer_digest, normalized_answer, shown_answer, task_name
 from figeval.annotation.labels import ANSWER_COLUMN
+from figeval.annotation.sheets import person_file_text
 from figeval.errors import DataError, FigevalError
 from figeval.output import atomic_open, check_outputs, refuse_missing_folder, umask_mode
 from figeval.scoring.outcome import Outcome, ReadBy, outcome_of, to_score
@@ -112,17 +113,7 @@ def read_hand_labels(path: Path) -> HandLabels:
     Raises:
         DataError: the file is missing or a folder, not a sheet of unread answers, or a row repeats a sample.
     """
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file; give the sheet `figeval annotate unread` wrote.") from None
-    except IsADirectoryError:
-        raise DataError(
-            f"{path}: a folder, not a sheet; give the sheet file `figeval annotate unread` wrote.") from None
-    except OSError as error:
-        raise DataError(f"{path}: cannot be read ({error.strerror}); give a readable sheet.") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8; save the sheet as CSV UTF-8.") from None
+    text = person_file_text(path, "sheet", "`figeval annotate unread`")
     rows = [from_row(row) for row in csv.DictReader(io.StringIO(text))]
     missing = [c for c in ("task", "model", "sample_id", "label") if rows and c not in rows[0]]
     if not rows or missing:

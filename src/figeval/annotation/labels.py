@@ -148,7 +148,7 @@ def read_labels(path: Path, spec_of: SpecOf) -> tuple[list[HumanLabel], list[str
     A resolved label that no annotator of its row gave is refused (`_refuse_contradicted`); there is no override:
     an adjudicator's decision is given as the third annotator's sheet to `figeval annotate import`.
     """
-    reader = csv.DictReader(person_file_text(path, "labels file").splitlines())
+    reader = csv.DictReader(person_file_text(path, "labels file", "`figeval annotate import`").splitlines())
     fields = list(reader.fieldnames or [])
     if fields[: len(LABELS_COLUMNS)] != LABELS_COLUMNS:
         raise DataError(f"{path.name}: not a labels file from `figeval annotate import` (columns {fields}).")

@@ -150,19 +150,23 @@ def _task_of(path: Path, tasks: set[str], spec_of: SpecOf) -> tuple[str, Annotat
     return task, spec_of(task)
 
 
-def person_file_text(path: Path, what: str) -> str:
-    """The text of a file a person labelled (a `what`: sheet or labels file), UTF-8 with or without a BOM.
+def person_file_text(path: Path, what: str, made_by: str) -> str:
+    """The text of a file a person labelled (a `what`, written by `made_by`), UTF-8 with or without a BOM.
 
     Raises:
-        DataError: it cannot be read (missing, a folder, no permission) or is not UTF-8, each with its fix.
+        DataError: it is missing, a folder, unreadable or not UTF-8, each with its fix.
     """
     try:
         return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 (byte {error.start:,}); save the {what} as CSV UTF-8 and give it "
-                        "again.") from None
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file; give the {what} {made_by} wrote.") from None
+    except IsADirectoryError as error:
+        raise DataError(f"{path}: a folder, not a {what} ({error.strerror}); give the {what} {made_by} "
+                        "wrote.") from None
     except OSError as error:
-        raise DataError(f"{path}: cannot be read ({error.strerror}); give the path of the {what}.") from None
+        raise DataError(f"{path}: cannot be read ({error.strerror}); give a readable {what}.") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 (byte {error.start:,}); save the {what} as CSV UTF-8.") from None
 
 
 def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, SheetLabels]]:
@@ -170,7 +174,7 @@ def read_annotators(path: Path, spec_of: SpecOf) -> tuple[str, dict[str, SheetLa
     it); a Label Studio export has one per person who annotated (`completed_by`), every one of them kept."""
     if path.suffix.lower() == ".json":
         return _read_label_studio(path, spec_of)
-    text = person_file_text(path, "sheet")
+    text = person_file_text(path, "sheet", "`figeval annotate export`")
     lines = text.splitlines(keepends=True)
     comments = 0
     # A sheet written with its instructions above the header (and the blank line a script may leave where they
