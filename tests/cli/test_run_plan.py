@@ -204,3 +204,16 @@ def test_a_model_file_that_is_not_gguf_is_refused_before_it_is_read(kind: str, g
     result = figeval("run", *run, "--log-dir", str(tmp_path / "logs"), *(["--dry-run"] if dry else []), cwd=tmp_path)
     assert_one_line_error(result, f"gguf: {model} {what}")
     assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize("models", [["mockllm/model"], ["mockllm/model", "mockllm/other"]], ids=["one model", "two"])
+def test_a_paper_run_s_judge_file_that_is_not_gguf_is_refused_before_any_log(models: list[str],
+                                                                           ffe_hallu_imported: Path, tmp_path: Path):
+    # a paper run of one model or of several: the judge is checked where the set's tasks are built
+    content, what = NOT_GGUF["empty"]
+    judge = tmp_path / "judge.gguf"
+    judge.write_bytes(content)
+    result = figeval("run", "--paper", "ffe-hallu", "--model", ",".join(models), "--judge", f"gguf/{judge}",
+                     "--limit", "10", "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)
+    assert_one_line_error(result, f"gguf: {judge} {what}")
+    assert not (tmp_path / "logs").exists()

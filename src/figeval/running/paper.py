@@ -75,20 +75,22 @@ def paper_setup(benchmark: Benchmark, args: dict[str, Any], roles: Sequence[str]
 def prepare_tasks(benchmarks: Sequence[Benchmark], runs: Sequence[PaperRun], params: dict[str, Any], model: str,
                   run_name: str | None, role_models: dict[str, dict[str, Any]] | None = None,
                   made: Callable[[str], Any] | None = None) -> tuple[list[Any], list[str]]:
-    """Each run's task built and checked as a single run's is (`launch.prepared_task`), bound to its own roles
-    (`bind_roles`: each role's model made once in `role_models`), and the samples `--limit` selected (`TASK:ID`;
-    empty without `--limit`).
+    """Each run's task built and checked as a single run's is (`launch.prepared_task`, and its judge's or roles'
+    model files, `models.check_model_files`), bound to its own roles (`bind_roles`: each role's model made once in
+    `role_models`), and the samples `--limit` selected (`TASK:ID`; empty without `--limit`).
 
     Raises:
         FigevalError: what `launch.prepared_task` refuses, for any run.
     """
     from figeval.running.launch import prepared_task
+    from figeval.running.models import check_model_files
 
     tasks, ids = [], []
     role_models = {} if role_models is None else role_models
     for run in runs:
         task_params = dict(params)  # each run's own --limit subset
         task, _ = prepared_task(benchmarks, run.task, run.args, task_params, model, run_name, run.roles)
+        check_model_files(run.args, run.roles)
         if params.get("limit") is not None:
             ids += selected_ids(task, run.task, task_params)
         tasks.append(bind_roles(task, run.roles, role_models, made))

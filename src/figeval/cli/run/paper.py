@@ -39,7 +39,7 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
     """
     from figeval._compat import preload_inspect_modules
     from figeval.cli.run.display import quiet_inspect_output
-    from figeval.running.models import check_model_files, openai_name_warning
+    from figeval.running.models import openai_name_warning
     from figeval.running.paper import paper_setup, prepare_tasks, run_set, several_models_tasks
     from figeval.running.protocol import paper_benchmark, set_folder, set_name
 
@@ -69,8 +69,6 @@ def run_paper(benchmarks: Sequence[Benchmark], paper: str, args: dict[str, Any],
         tasks, ids, servers = several_models_tasks(benchmarks, runs, params, models, given, cache)
     else:
         tasks, ids = prepare_tasks(benchmarks, runs, params, models[0], run_name)
-        for run in runs:
-            check_model_files(run.args, run.roles)
     for model in models:
         if warning := openai_name_warning(model):
             click.echo(warning, err=True)
