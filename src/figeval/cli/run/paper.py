@@ -114,17 +114,17 @@ def print_outcome(benchmark: Benchmark, folder: str, log_dir: str, skipped: Sequ
 
     from figeval.cli.run.summary import cache_line, report_command
     from figeval.reporting.render import text_table
-    from figeval.results.report import build_report
+    from figeval.results.report import found_runs, report_of
 
     ids = set_task_ids(folder)  # this command's runs, not those of other settings in the folder
-    result = build_report(Path(folder), [benchmark], benchmark.task_names(), paper=True, baseline=baseline,
-                          keep=lambda log: log.eval.task_id in ids)
+    # the set's logs read once, for the paper's tables and the leaderboard alike
+    found = found_runs(Path(folder), [benchmark], benchmark.task_names(), keep=lambda log: log.eval.task_id in ids)
+    result = report_of(found, [benchmark], tasks=benchmark.task_names(), paper=True, baseline=baseline)
     if result.runs:
         # the tables alone: the runs they rest on are the set's logs, said below
         click.echo("\n" + "\n\n".join(text_table(table) for table in result.tables) + "\n")
         if several:
-            [board] = build_report(Path(folder), [benchmark], benchmark.task_names(), leaderboard=True,
-                                   keep=lambda log: log.eval.task_id in ids).tables[:1]
+            [board] = report_of(found, [benchmark], tasks=benchmark.task_names(), leaderboard=True).tables[:1]
             click.echo("\n" + text_table(board))
         # with a terminal, Inspect's live display (not figeval's progress lines) showed the run: said here
         click.echo(cache_line(*(read_eval_log(run.log) for run in result.runs)))
