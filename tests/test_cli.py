@@ -111,8 +111,10 @@ def test_an_introduction_line_is_not_the_expression(text, expected):
         (["run", "ffe_translation", "--model", "replay/x.jsonl"], ["ffe_translation needs -T pairs=PATH"]),
         (["run", "ffe_generation", "-T", "meaning=poetic"],
          ["meaning must be one of ['human', 'paraphrased'], not 'poetic'"]),
-        (["annotate", "import", "nosuch.csv", "--out", "l.csv"], ["nosuch.csv: cannot be read"]),
-        (["judge", "agreement", "nosuch", "--human", "l.csv"], ["cannot be read"]),
+        (["annotate", "import", "nosuch.csv", "--out", "l.csv"],
+         ["nosuch.csv: no such file; give the sheet `figeval annotate export` wrote"]),
+        (["judge", "agreement", "nosuch", "--human", "l.csv"],
+         ["l.csv: no such file; give the labels file `figeval annotate import` wrote"]),
         (["annotate", "export", "sheet.csv", "--out", "x.csv"], ["no log at 'sheet.csv'"]),
         (["run", "ffe_detection", "--limit", "0"], ["--limit 0: give a number of samples of 1 or more"]),
         # a file argument that looks like a number is still a file name
